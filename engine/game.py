@@ -1,0 +1,358 @@
+"""The executable game: a spec compiled for one player count.
+
+A state is an immutable named tuple of small ints (see spec/lang/types.py for the
+encoding); its class knows the `Game` it belongs to, so the module-level functions of
+`engine` work on a bare state.
+
+The deck is held as the rules make it: counts of the Liberal and Fascist tiles in the
+draw pile whose order nobody knows, the tiles on top that a Policy Peek has shown (in
+order), and the counts of the discard pile. That is exact, not an approximation: the
+pile is shuffled face down (R-S3, R-L5) and nothing but a peek or a draw reveals its
+order, so every composition the counts allow is a possible draw, with the
+hypergeometric probability the `draw_hand` rule's weight gives. Discards are never
+revealed (R-L4), so their order never matters either.
+
+Moves by a seat, by the table (the vote) and by chance are explicit; moves by the game
+(forced bookkeeping: a win check, a reshuffle, passing candidacy) are explicit too, so a
+trace shows every rule used, and `advance` runs them.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from random import Random
+from typing import Any, NamedTuple
+
+from spec.errors import SpecError
+from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
+from spec.loader import load_spec
+from spec.model import Rule, Spec
+
+from .pycompile import CompiledRule, Emitter, compile_expression, compile_rule
+
+
+class Move(NamedTuple):
+    """A move: the rule's name and its parameters' encoded values, in declaration order."""
+
+    rule: str
+    args: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMove(Exception):
+    """A move the rules forbid: the rule ID that forbids it and the reason in plain words."""
+
+    rule_id: str
+    reason: str
+    move: Move | None = None
+
+    def __str__(self) -> str:
+        return f"{self.rule_id}: {self.reason}"
+
+
+class Game:
+    """A spec compiled for one player count: legal moves, apply, chance, outcomes."""
+
+    def __init__(self, spec: Spec, players: int) -> None:
+        self.spec = spec
+        self.players = players
+        self.values = spec.values_for(players)
+        self.field_names = tuple(field.name for field in spec.fields)
+        self.State: type = namedtuple("State", self.field_names)  # type: ignore[misc]
+        self.State._game = self  # type: ignore[attr-defined]
+        emitter = Emitter(spec, players)
+        self.rules: tuple[CompiledRule, ...] = tuple(
+            compile_rule(emitter, rule, index, self.State) for index, rule in enumerate(spec.rules))
+        self.by_name = {compiled.rule.name: compiled for compiled in self.rules}
+        phases = spec.enums["phase"]
+        self.phase_names = phases
+        self.by_phase: tuple[tuple[CompiledRule, ...], ...] = tuple(
+            tuple(c for c in self.rules if c.rule.phase == phase) for phase in phases)
+        self.phase_index = self.field_names.index("phase")
+        self.over_phase = phases.index("over") if "over" in phases else -1
+        self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
+        self._bounds = [(compile_expression(spec, players, f.low)(None), compile_expression(spec, players, f.high)(None))
+                        if f.low is not None and f.high is not None else None for f in spec.fields]
+
+    # ------------------------------------------------------------------ states
+
+    def initial_state(self) -> Any:
+        """The state before the role deal: empty tracks, the full deck (R-S3)."""
+        values = tuple(function(None) for function in self.init_functions)
+        return self.State._make(values)
+
+    def phase(self, state: Any) -> str:
+        """The name of the state's phase."""
+        return self.phase_names[state[self.phase_index]]
+
+    def is_over(self, state: Any) -> bool:
+        """Whether a win has happened (R-W5: then nothing more is played)."""
+        return bool(state[self.phase_index] == self.over_phase)
+
+    def winner(self, state: Any) -> str | None:
+        """'liberal', 'fascist' or None while the game goes on."""
+        name = self.spec.enums["team"][state.winner]
+        return None if name == "none" else name
+
+    def how(self, state: Any) -> str | None:
+        """How the game was won: 'policies', 'execution', 'hitler_chancellor', or None."""
+        name = self.spec.enums["how"][state.how]
+        return None if name == "none" else name
+
+    def actor(self, state: Any) -> str | int | None:
+        """Who moves next: a seat, 'table', 'chance', 'game', or None when the game is over."""
+        rules = self.by_phase[state[self.phase_index]]
+        if not rules:
+            return None
+        first = rules[0]
+        if first.actor is not None:
+            return first.actor(state)
+        return first.rule.actor
+
+    # ------------------------------------------------------------------ moves
+
+    def move(self, rule: str, **params: Any) -> Move:
+        """A move from readable parameters: seats as ints, sets as lists, tiles by name."""
+        compiled = self.by_name.get(rule)
+        if compiled is None:
+            raise SpecError(f"no move named '{rule}'; moves are {', '.join(self.by_name)}")
+        args = []
+        for param in compiled.rule.params:
+            if param.name not in params:
+                raise SpecError(f"move '{rule}' needs parameter '{param.name}' ({param.domain.text})")
+            args.append(self.encode(param.type.kind, param.type.enum, params.pop(param.name)))
+        if params:
+            raise SpecError(f"move '{rule}' has no parameter '{next(iter(params))}'")
+        return Move(rule, tuple(args))
+
+    def encode(self, kind: str, enum: str | None, value: Any) -> int:
+        """The encoded form of a readable parameter value."""
+        if kind == "seats":
+            if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, int) for v in value):
+                raise SpecError(f"expected a list of seats, got {value!r}")
+            return encode_seats(list(value))
+        if kind == "tiles":
+            if not isinstance(value, (list, tuple)) or not all(v in ("liberal", "fascist") for v in value):
+                raise SpecError(f"expected a list of 'liberal'/'fascist' tiles, got {value!r}")
+            return encode_tiles(list(value))
+        if kind == "enum":
+            members = self.spec.enums[str(enum)]
+            if value not in members:
+                raise SpecError(f"expected one of {', '.join(members)}, got {value!r}")
+            return members.index(value)
+        if kind == "bool":
+            return int(bool(value))
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise SpecError(f"expected a whole number, got {value!r}")
+        return value
+
+    def decode(self, kind: str, enum: str | None, value: int) -> Any:
+        """The readable form of an encoded value."""
+        if kind == "seats":
+            return decode_seats(value)
+        if kind == "tiles":
+            return decode_tiles(value)
+        if kind == "enum":
+            return None if value < 0 else self.spec.enums[str(enum)][value]
+        if kind == "seat":
+            return None if value < 0 else value
+        if kind == "bool":
+            return bool(value)
+        return value
+
+    def params_of(self, move: Move) -> dict[str, Any]:
+        """The readable parameters of a move."""
+        rule = self.by_name[move.rule].rule
+        return {p.name: self.decode(p.type.kind, p.type.enum, v) for p, v in zip(rule.params, move.args)}
+
+    def describe(self, state: Any) -> dict[str, Any]:
+        """Every field of a state, readable."""
+        return {field.name: self.decode(field.type.kind, field.type.enum, value)
+                for field, value in zip(self.spec.fields, state)}
+
+    def _arg_tuples(self, compiled: CompiledRule, state: Any) -> Iterator[tuple[int, ...]]:
+        if not compiled.domains:
+            yield ()
+            return
+        yield from product(*(domain(state) for domain in compiled.domains))
+
+    def legal_moves(self, state: Any) -> list[Move]:
+        """Every move the rules allow now (chance outcomes included, with weight > 0)."""
+        moves = []
+        for compiled in self.by_phase[state[self.phase_index]]:
+            for args in self._arg_tuples(compiled, state):
+                if compiled.guard(state, *args) and (compiled.weight is None or compiled.weight(state, *args) > 0):
+                    moves.append(Move(compiled.rule.name, args))
+        return moves
+
+    def chance_outcomes(self, state: Any) -> list[tuple[Move, Fraction]]:
+        """The chance moves possible now with their exact probabilities (empty if not chance's turn)."""
+        weighted = []
+        for compiled in self.by_phase[state[self.phase_index]]:
+            if compiled.weight is None:
+                continue
+            for args in self._arg_tuples(compiled, state):
+                if compiled.guard(state, *args):
+                    weight = compiled.weight(state, *args)
+                    if weight > 0:
+                        weighted.append((Move(compiled.rule.name, args), weight))
+        total = sum(weight for _, weight in weighted)
+        return [(move, Fraction(weight, total)) for move, weight in weighted]
+
+    def check(self, state: Any, move: Move, by: int | None = None) -> CompiledRule:
+        """The compiled rule of a legal move; raise `IllegalMove` (rule ID, reason) otherwise."""
+        compiled = self.by_name.get(move.rule)
+        if compiled is None:
+            raise IllegalMove("R-W5", f"there is no move '{move.rule}' in these rules", move)
+        phase = state[self.phase_index]
+        if compiled.rule.phase != self.phase_names[phase]:
+            raise IllegalMove(*self._wrong_time(state, compiled.rule), move)
+        rule = compiled.rule
+        if len(move.args) != len(rule.params):
+            raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-W5",
+                              f"'{rule.name}' takes {len(rule.params)} parameter(s)", move)
+        for param, value, domain in zip(rule.params, move.args, compiled.domains):
+            if value not in domain(state):
+                raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-S1",
+                                  f"{self.decode(param.type.kind, param.type.enum, value)!r} is not a possible "
+                                  f"{param.name} ({param.domain.text})", move)
+        if by is not None and compiled.actor is not None:
+            expected = compiled.actor(state)
+            if by != expected:
+                rule_id = rule.actor_rule
+                who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
+                raise IllegalMove(rule_id, f"seat {by} is not the {who} (seat {expected} is) and cannot {rule.summary[0].lower() + rule.summary[1:]}", move)
+        failing = compiled.first_failure(state, *move.args)
+        if failing >= 0:
+            requirement = rule.requires[failing]
+            raise IllegalMove(requirement.rule_id, self.reason(compiled, failing, state, move.args), move)
+        if compiled.weight is not None and compiled.weight(state, *move.args) <= 0:
+            raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-L1", "this chance outcome is impossible", move)
+        return compiled
+
+    def _wrong_time(self, state: Any, rule: Rule) -> tuple[str, str]:
+        phase = self.phase(state)
+        if phase == "over":
+            return "R-W5", f"the game is over ({self.winner(state)} win by {self.how(state)}); nothing more is played"
+        waiting = self.by_phase[state[self.phase_index]]
+        expected = " or ".join(sorted({c.rule.name for c in waiting})) or "nothing"
+        rule_id = waiting[0].rule.rule_ids[0] if waiting and waiting[0].rule.rule_ids else "R-W5"
+        return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
+
+    def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:
+        """The plain-words reason of a failing requirement, its holes filled in."""
+        requirement = compiled.rule.requires[failing]
+        text = requirement.why.text
+        for (hole, node), function in zip(requirement.why.holes, compiled.holes[failing]):
+            value = self.decode(node.type.kind, node.type.enum, function(state, *args))
+            text = text.replace("{" + hole + "}", str(value), 1)
+        return text
+
+    def apply(self, state: Any, move: Move, by: int | None = None) -> Any:
+        """The state after a legal move; `IllegalMove` names the rule that forbids it."""
+        compiled = self.check(state, move, by)
+        return compiled.effect(state, *move.args)
+
+    def reveals(self, state: Any, move: Move) -> dict[str, Any]:
+        """What the move shows its actor (an investigation's party membership)."""
+        compiled = self.by_name[move.rule]
+        return {name: self.decode(node.type.kind, node.type.enum, function(state, *move.args))
+                for (name, node), (_, function) in zip(compiled.rule.reveals, compiled.reveals)}
+
+    def forced_move(self, state: Any) -> Move | None:
+        """The game's own move when it is the game's turn (exactly one is legal), else None."""
+        rules = self.by_phase[state[self.phase_index]]
+        if not rules or rules[0].rule.actor != "game":
+            return None
+        for compiled in rules:
+            if compiled.guard(state):
+                return Move(compiled.rule.name, ())
+        raise AssertionError(f"no game rule applies in phase {self.phase(state)}")
+
+    def advance(self, state: Any) -> tuple[Any, list[Move]]:
+        """Run the game's forced moves until a seat, the table or chance must act."""
+        steps = []
+        move = self.forced_move(state)
+        while move is not None:
+            state = self.by_name[move.rule].effect(state)
+            steps.append(move)
+            move = self.forced_move(state)
+        return state, steps
+
+    # ------------------------------------------------------------------ random play
+
+    def sample_chance(self, state: Any, rng: Random) -> Move:
+        """A chance move drawn with its exact probability."""
+        rules = self.by_phase[state[self.phase_index]]
+        if len(rules) == 1 and _uniform(rules[0].rule) and rules[0].domains:
+            compiled = rules[0]
+            while True:
+                args = tuple(_pick(domain(state), rng) for domain in compiled.domains)
+                if compiled.guard(state, *args):
+                    return Move(compiled.rule.name, args)
+        outcomes = []
+        total = 0
+        for compiled in rules:
+            for args in self._arg_tuples(compiled, state):
+                if compiled.guard(state, *args):
+                    weight = compiled.weight(state, *args) if compiled.weight else 0
+                    if weight > 0:
+                        total += weight
+                        outcomes.append((total, compiled.rule.name, args))
+        point = rng.randrange(total)
+        for bound, name, args in outcomes:
+            if point < bound:
+                return Move(name, args)
+        raise AssertionError("no chance outcome")
+
+    def sample_choice(self, state: Any, rng: Random) -> Move:
+        """A uniformly random legal move of a seat or the table (rejection sampling over
+        the rules' parameter domains, so every legal move has the same probability)."""
+        rules = self.by_phase[state[self.phase_index]]
+        domains = [[list(domain(state)) for domain in compiled.domains] for compiled in rules]
+        sizes = [_size(d) for d in domains]
+        total = sum(sizes)
+        for _ in range(100_000):
+            point = rng.randrange(total)
+            for compiled, rule_domains, size in zip(rules, domains, sizes):
+                if point < size:
+                    args = tuple(rng.choice(values) for values in rule_domains)
+                    if compiled.guard(state, *args):
+                        return Move(compiled.rule.name, args)
+                    break
+                point -= size
+        raise AssertionError(f"no legal move found in phase {self.phase(state)} (deadlock)")
+
+
+def _uniform(rule: Rule) -> bool:
+    from spec.lang.nodes import Lit
+
+    return isinstance(rule.weight, Lit) and rule.weight.value == 1
+
+
+def _pick(values: Any, rng: Random) -> int:
+    return values[rng.randrange(len(values))]  # type: ignore[no-any-return]
+
+
+def _size(domains: list[list[int]]) -> int:
+    size = 1
+    for values in domains:
+        size *= len(values)
+    return size
+
+
+@lru_cache(maxsize=None)
+def compiled_game(players: int, spec_name: str = "standard") -> Game:
+    """The game for `players` under the named rules, compiled once and cached."""
+    return Game(load_spec(spec_name), players)
+
+
+def game_of(state: Any) -> Game:
+    """The `Game` a state belongs to."""
+    game: Game = type(state)._game
+    return game

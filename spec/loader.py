@@ -1,0 +1,464 @@
+"""Load a rules file (and the variant overlays it extends) into a checked `Spec`.
+
+TOML is read with the standard library. A variant names what it `extends` and overrides
+parts of it: constants and tables by key, state fields and definitions by name, rules by
+name (the keys it gives replace the base rule's, `effect` merges key by key), and single
+requirements by rule and rule ID (`[[requirement]]`). Every expression is then parsed and
+type-checked; any mistake is a `SpecError` naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Location, SpecError
+from .lang.check import Scope, parse
+from .lang.nodes import Node
+from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
+from .model import ACTOR_KINDS, Domain, Field, Param, Requirement, Rule, Spec, Template
+
+SPEC_DIR = Path(__file__).parent
+RULES_DIR = SPEC_DIR / "rules"
+VARIANTS_DIR = SPEC_DIR / "variants"
+RULE_ID = re.compile(r"^(R-[SELXVW]\d+|D-\d+)$")
+HOLE = re.compile(r"\{([^{}]+)\}")
+
+
+@dataclass(slots=True)
+class _Source:
+    """A file's text, to turn a key or a value back into a line number."""
+
+    path: str
+    lines: list[str]
+
+    def line_of(self, needle: str, start: int = 1) -> int | None:
+        for number in range(max(start, 1), len(self.lines) + 1):
+            if needle in self.lines[number - 1]:
+                return number
+        return None
+
+
+@dataclass(slots=True)
+class _Raw:
+    """The merged TOML of a spec and its overlays, with where each piece came from."""
+
+    name: str
+    description: str
+    source: str
+    data: dict[str, Any]
+    origin: dict[str, _Source] = field(default_factory=dict)  # "rule:NAME" / "state:F" -> file
+    extends: list[str] = field(default_factory=list)
+
+
+def resolve(name_or_path: str) -> Path:
+    """The file of a spec named `standard`, a variant name, or a path."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise SpecError(f"no such rules file: {name_or_path}")
+        return path
+    for folder in (RULES_DIR, VARIANTS_DIR, VARIANTS_DIR / "mistakes"):
+        candidate = folder / f"{name_or_path}.toml"
+        if candidate.is_file():
+            return candidate
+    known = sorted(p.stem for folder in (RULES_DIR, VARIANTS_DIR) for p in folder.glob("*.toml"))
+    raise SpecError(f"no rules or variant named '{name_or_path}'; known: {', '.join(known)}")
+
+
+def _read(path: Path) -> tuple[dict[str, Any], _Source]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{path} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    return data, _Source(str(path), text.splitlines())
+
+
+def _load_raw(path: Path, chain: tuple[str, ...] = ()) -> _Raw:
+    data, source = _read(path)
+    if str(path.resolve()) in chain:
+        raise SpecError(f"{path}: 'extends' forms a cycle")
+    base_name = data.get("extends")
+    if base_name is None:
+        raw = _Raw(str(data.get("name", path.stem)), str(data.get("description", "")), str(path), data)
+        for rule in data.get("rule", []):
+            raw.origin[f"rule:{rule.get('name')}"] = source
+        raw.origin["file"] = source
+        return raw
+    if not isinstance(base_name, str):
+        raise SpecError(f"{path}: 'extends' must name a rules file or variant")
+    base = _load_raw(resolve(base_name) if "/" not in base_name else path.parent / base_name,
+                     chain + (str(path.resolve()),))
+    _overlay(base, data, source)
+    base.extends.append(base.name)
+    base.name = str(data.get("name", path.stem))
+    base.description = str(data.get("description", ""))
+    base.source = str(path)
+    return base
+
+
+_OVERLAY_KEYS = {"extends", "name", "description", "constants", "tables", "state", "definitions",
+                 "enums", "rule", "requirement", "remove_rules", "expect", "properties"}
+
+
+def _overlay(raw: _Raw, data: dict[str, Any], source: _Source) -> None:
+    """Apply a variant's overrides to the merged TOML of what it extends."""
+    for key in data:
+        if key not in _OVERLAY_KEYS:
+            raise SpecError(f"{source.path}:{source.line_of(key) or 1}: unknown section '{key}' in a variant; "
+                            f"expected one of {', '.join(sorted(_OVERLAY_KEYS))}")
+    base = raw.data
+    for section in ("constants", "tables", "state", "definitions", "enums"):
+        for key, value in data.get(section, {}).items():
+            known = base.setdefault(section, {})
+            if section in ("constants", "tables") and key not in known:
+                line = source.line_of(key)
+                raise SpecError(f"{source.path}:{line}: {section}.{key}: the base rules have no "
+                                f"{section[:-1]} '{key}' to override{_close(key, known)}")
+            known[key] = value
+            raw.origin[f"{section}:{key}"] = source
+    rules: list[dict[str, Any]] = base.setdefault("rule", [])
+    by_name = {rule.get("name"): rule for rule in rules}
+    for rule in data.get("rule", []):
+        name = rule.get("name")
+        if name in by_name:
+            merged = by_name[name]
+            for key, value in rule.items():
+                if key == "effect" and isinstance(value, dict):
+                    merged.setdefault("effect", {}).update(value)
+                else:
+                    merged[key] = value
+        else:
+            rules.append(dict(rule))
+            by_name[name] = rules[-1]
+        raw.origin[f"rule:{name}"] = source
+    for name in data.get("remove_rules", []):
+        if name not in by_name:
+            raise SpecError(f"{source.path}:{source.line_of(str(name))}: remove_rules: no rule '{name}'"
+                            f"{_close(str(name), list(by_name))}")
+        rules.remove(by_name.pop(name))
+    for entry in data.get("requirement", []):
+        _override_requirement(by_name, entry, source)
+        raw.origin[f"rule:{entry.get('rule')}"] = source
+    for section in ("expect", "properties"):
+        if section in data:
+            base.setdefault(section, {}).update(data[section])
+
+
+def _override_requirement(rules: dict[Any, dict[str, Any]], entry: dict[str, Any], source: _Source) -> None:
+    name, rule_id = entry.get("rule"), entry.get("id")
+    line = source.line_of(f'"{rule_id}"') or source.line_of(str(name))
+    where = f"{source.path}:{line}: requirement"
+    if name not in rules:
+        raise SpecError(f"{where}: no rule '{name}' to change{_close(str(name), [str(k) for k in rules])}")
+    requires: list[dict[str, Any]] = rules[name].setdefault("requires", [])
+    matching = [index for index, req in enumerate(requires) if req.get("rule") == rule_id]
+    if entry.get("add"):
+        requires.append({"rule": rule_id, "when": entry.get("when"), "why": entry.get("why", "")})
+        return
+    if not matching:
+        cited = sorted({str(req.get("rule")) for req in requires})
+        raise SpecError(f"{where}: rule '{name}' has no requirement citing {rule_id}; it cites {', '.join(cited)}")
+    index = entry.get("index", 0)
+    if not isinstance(index, int) or not 0 <= index < len(matching):
+        raise SpecError(f"{where}: rule '{name}' has {len(matching)} requirement(s) citing {rule_id}; "
+                        f"index must be 0..{len(matching) - 1}")
+    target = matching[index]
+    if entry.get("drop"):
+        del requires[target]
+    else:
+        updated = dict(requires[target])
+        for key in ("when", "why"):
+            if key in entry:
+                updated[key] = entry[key]
+        requires[target] = updated
+
+
+def _close(word: str, options: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, [str(o) for o in options], n=1)
+    return f". Did you mean '{close[0]}'?" if close else ""
+
+
+def load_rulebook() -> dict[str, str]:
+    """The rule IDs of RULES.md with their one-line titles (spec/rulebook.toml)."""
+    data, _ = _read(SPEC_DIR / "rulebook.toml")
+    return {str(key): str(value) for key, value in data.get("rules", {}).items()}
+
+
+def load_spec(name_or_path: str = "standard") -> Spec:
+    """Load, merge and check a rules file or variant; raise `SpecError` on any mistake."""
+    raw = _load_raw(resolve(name_or_path))
+    return _Builder(raw, load_rulebook()).build()
+
+
+class _Builder:
+    """Checks a merged TOML document and builds the `Spec` from it."""
+
+    def __init__(self, raw: _Raw, rulebook: dict[str, str]) -> None:
+        self.raw = raw
+        self.data = raw.data
+        self.rulebook = rulebook
+        self.file = raw.origin.get("file") or _Source(raw.source, [])
+
+    def where(self, key: str, needle: str | None = None, field: str | None = None) -> Location:
+        source = self.raw.origin.get(key, self.file)
+        start = 1
+        if key.startswith("rule:"):
+            start = source.line_of(f'name = "{key[5:]}"') or 1
+        line = source.line_of(needle, start) if needle else None
+        if line is None and key.startswith("rule:"):
+            line = start
+        return Location(source.path, line, field)
+
+    def build(self) -> Spec:
+        constants = self.constants()
+        enums = self.enums()
+        tables, table_types = self.tables(constants, enums)
+        scope = Scope(enums=enums)
+        for name in constants:
+            scope.add(name, "constant", INT)
+        scope.add("players", "constant", INT)
+        scope.add("all_seats", "constant", SEATS)
+        for name, type_ in table_types.items():
+            scope.add(name, "constant", type_)
+        fields = self.fields(scope, enums)
+        for item in fields:
+            scope.add(item.name, "field", item.type)
+        definitions = self.definitions(scope)
+        rules = tuple(self.rule(index, entry, scope, enums) for index, entry in enumerate(self.data.get("rule", [])))
+        self.check_rules(rules, enums)
+        return Spec(self.raw.name, self.raw.description, self.raw.source, constants, tables, table_types,
+                    enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends))
+
+    # -------------------------------------------------------------- numbers of the game
+
+    def constants(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for key, value in self.data.get("constants", {}).items():
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
+                raise SpecError(f"constant must be a whole number 0..1000, got {value!r}",
+                                self.where(f"constants:{key}", key, f"constants.{key}"))
+            out[key] = value
+        for required in ("min_players", "max_players", "deck_liberal", "deck_fascist", "hand_size"):
+            if required not in out:
+                raise SpecError(f"missing constant '{required}'", Location(self.raw.source, None, "constants"))
+        if not 1 <= out["min_players"] <= out["max_players"] <= 16:
+            raise SpecError("player counts must satisfy 1 <= min_players <= max_players <= 16",
+                            self.where("constants:max_players", "max_players", "constants"))
+        return out
+
+    def enums(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {"tile": TILE_MEMBERS}
+        for key, members in self.data.get("enums", {}).items():
+            if not (isinstance(members, list) and members and all(isinstance(m, str) for m in members)):
+                raise SpecError("an enum is a non-empty list of names", self.where(f"enums:{key}", key, f"enums.{key}"))
+            if len(set(members)) != len(members):
+                raise SpecError("an enum lists each member once", self.where(f"enums:{key}", key, f"enums.{key}"))
+            out[key] = tuple(members)
+        for needed in ("phase",):
+            if needed not in out:
+                raise SpecError(f"missing enum '{needed}'", Location(self.raw.source, None, "enums"))
+        return out
+
+    def tables(self, constants: dict[str, int], enums: dict[str, tuple[str, ...]]
+               ) -> tuple[dict[str, dict[int, int | tuple[str, ...]]], dict[str, Type]]:
+        counts = range(constants["min_players"], constants["max_players"] + 1)
+        tables: dict[str, dict[int, int | tuple[str, ...]]] = {}
+        types: dict[str, Type] = {}
+        for name, entries in self.data.get("tables", {}).items():
+            where = self.where(f"tables:{name}", name, f"tables.{name}")
+            if not isinstance(entries, dict):
+                raise SpecError("a table maps player counts ('7' or '7-8') to values", where)
+            by_count: dict[int, int | tuple[str, ...]] = {}
+            for key, value in entries.items():
+                match = re.fullmatch(r"(\d+)(?:-(\d+))?", str(key))
+                if not match:
+                    raise SpecError(f"table key '{key}' is not a player count or a range a-b", where)
+                low = int(match.group(1))
+                high = int(match.group(2) or low)
+                for count in range(low, high + 1):
+                    if count in by_count:
+                        raise SpecError(f"player count {count} appears twice", where)
+                    by_count[count] = tuple(value) if isinstance(value, list) else value
+            missing = [c for c in counts if c not in by_count]
+            if missing:
+                raise SpecError(f"no entry for {', '.join(map(str, missing))} players", where)
+            sample = by_count[counts.start]
+            if isinstance(sample, tuple):
+                enum = next((e for e, members in enums.items()
+                             if all(v in members for vals in by_count.values() for v in vals)), None)  # type: ignore[union-attr]
+                if enum is None:
+                    raise SpecError("table values are not all members of one enum", where)
+                types[name] = Type("list", elem=Type("enum", enum))
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in by_count.values()):
+                types[name] = INT
+            else:
+                raise SpecError("a table holds whole numbers or lists of enum members", where)
+            tables[name] = by_count
+        return tables, types
+
+    # -------------------------------------------------------------- state
+
+    def fields(self, scope: Scope, enums: dict[str, tuple[str, ...]]) -> tuple[Field, ...]:
+        out = []
+        state = self.data.get("state", {})
+        if not state:
+            raise SpecError("the spec declares no [state] fields", Location(self.raw.source))
+        for name, entry in state.items():
+            where = self.where(f"state:{name}", f"{name} =", f"state.{name}")
+            if not isinstance(entry, dict) or "type" not in entry or "init" not in entry:
+                raise SpecError("a field is { type = ..., init = ... } (and range for int)", where)
+            type_ = parse_type(str(entry["type"]), enums)
+            if type_ is None:
+                raise SpecError(f"unknown type '{entry['type']}'; expected bool, int, seat, seat?, seats, "
+                                f"tiles or an enum ({', '.join(enums)}), optionally with '?'", where)
+            low = high = None
+            if type_ == INT:
+                text = entry.get("range")
+                if not isinstance(text, str) or ".." not in text:
+                    raise SpecError("an int field needs range = \"low..high\"", where)
+                low_text, high_text = text.split("..", 1)
+                low = parse(low_text, scope, where, INT)
+                high = parse(high_text, scope, where, INT)
+            init = parse(str(entry["init"]), scope, where, type_)
+            out.append(Field(name, type_, low, high, init, where))
+        if "phase" not in state:
+            raise SpecError("the state needs a 'phase' field", Location(self.raw.source, None, "state"))
+        return tuple(out)
+
+    def definitions(self, scope: Scope) -> dict[str, Node]:
+        out: dict[str, Node] = {}
+        for name, text in self.data.get("definitions", {}).items():
+            where = self.where(f"definitions:{name}", f"{name} =", f"definitions.{name}")
+            if name in scope.names:
+                raise SpecError(f"definition '{name}' hides a field or constant of that name", where)
+            node = parse(str(text), scope, where)
+            out[name] = node
+            scope.add(name, "definition", node.type)
+            scope.definitions[name] = node
+        return out
+
+    # -------------------------------------------------------------- rules
+
+    def rule(self, index: int, entry: dict[str, Any], base: Scope, enums: dict[str, tuple[str, ...]]) -> Rule:
+        name = str(entry.get("name", f"#{index + 1}"))
+        key = f"rule:{name}"
+        header = self.where(key, None, f"rule '{name}'")
+        allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
+                   "reveals", "quiet", "actor_rule"}
+        for unknown in set(entry) - allowed:
+            raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
+                            self.where(key, unknown, f"rule '{name}'"))
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            raise SpecError("a rule name is lower_case_with_underscores", header)
+        phase = entry.get("phase")
+        if phase not in enums["phase"]:
+            raise SpecError(f"phase '{phase}' is not a member of the phase enum", self.where(key, "phase", f"rule '{name}' phase"))
+        scope = base.child()
+        params = []
+        for param_name, text in entry.get("params", {}).items():
+            where = self.where(key, f"{param_name} =", f"rule '{name}' params.{param_name}")
+            if param_name in base.names:
+                raise SpecError(f"parameter '{param_name}' hides a field, constant or definition", where)
+            domain, type_ = self.domain(str(text), base, enums, where)
+            params.append(Param(param_name, type_, domain))
+            scope.add(param_name, "param", type_)
+        lets = []
+        for let_name, text in entry.get("let", {}).items():
+            where = self.where(key, f"{let_name} =", f"rule '{name}' let.{let_name}")
+            node = parse(str(text), scope, where)
+            lets.append((let_name, node))
+            scope.add(let_name, "let", node.type)
+        actor_text = str(entry.get("actor", ""))
+        actor_seat = None
+        if actor_text in ACTOR_KINDS:
+            actor = actor_text
+        else:
+            actor = "seat"
+            actor_seat = parse(actor_text, base, self.where(key, "actor", f"rule '{name}' actor"), None)
+            if actor_seat.type.kind != "seat":
+                raise SpecError(f"actor must be chance, table, game or a seat expression, got {actor_seat.type}",
+                                self.where(key, "actor", f"rule '{name}' actor"))
+        actor_rule = str(entry.get("actor_rule", "R-E1"))
+        if actor_rule not in self.rulebook:
+            raise SpecError(f"actor_rule '{actor_rule}' is not a rule ID of RULES.md",
+                            self.where(key, "actor_rule", f"rule '{name}' actor_rule"))
+        weight = None
+        if actor == "chance":
+            where = self.where(key, "weight", f"rule '{name}' weight")
+            if "weight" not in entry:
+                raise SpecError("a chance rule needs a weight expression", where)
+            weight = parse(str(entry["weight"]), scope, where, INT)
+        elif "weight" in entry:
+            raise SpecError("only chance rules have a weight", self.where(key, "weight", f"rule '{name}' weight"))
+        requires = []
+        for number, req in enumerate(entry.get("requires", [])):
+            field_name = f"rule '{name}' requires[{number}]"
+            text = req.get("when", "") if isinstance(req, dict) else ""
+            where = self.where(key, str(text) if text else None, field_name)
+            if not isinstance(req, dict) or "rule" not in req or "when" not in req or "why" not in req:
+                raise SpecError("a requirement is { rule = \"R-..\", when = \"...\", why = \"...\" }", where)
+            rule_id = str(req["rule"])
+            if not RULE_ID.match(rule_id) or rule_id not in self.rulebook:
+                raise SpecError(f"'{rule_id}' is not a rule ID of RULES.md{_close(rule_id, self.rulebook)}", where)
+            when = parse(str(req["when"]), scope, where, BOOL)
+            requires.append(Requirement(rule_id, when, str(req["when"]), self.template(str(req["why"]), scope, where), where))
+        field_types = {f: t for f, (kind, t) in base.names.items() if kind == "field"}
+        effect = []
+        for field_name, text in entry.get("effect", {}).items():
+            where = self.where(key, f"{field_name} =", f"rule '{name}' effect.{field_name}")
+            if field_name not in field_types:
+                raise SpecError(f"effect assigns '{field_name}', which is not a state field"
+                                f"{_close(field_name, list(field_types))}", where)
+            effect.append((field_name, parse(str(text), scope, where, field_types[field_name])))
+        reveals = []
+        for reveal_name, text in entry.get("reveals", {}).items():
+            where = self.where(key, f"{reveal_name} =", f"rule '{name}' reveals.{reveal_name}")
+            expected = None
+            if isinstance(text, dict):
+                expected = parse_type(str(text.get("type")), enums)
+                if expected is None:
+                    raise SpecError(f"unknown type '{text.get('type')}'", where)
+                text = text.get("value", "")
+            reveals.append((reveal_name, parse(str(text), scope, where, expected)))
+        return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
+                    tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
+                    bool(entry.get("quiet", False)), header, actor_rule)
+
+    def domain(self, text: str, scope: Scope, enums: dict[str, tuple[str, ...]], where: Location) -> tuple[Domain, Type]:
+        text = text.strip()
+        if text == "seat":
+            return Domain("seat", text), Type("seat")
+        if text in enums:
+            return Domain("enum", text, enum=text), Type("enum", text)
+        match = re.fullmatch(r"subset\((.+)\)", text)
+        if match:
+            return Domain("subset", text, of=parse(match.group(1), scope, where, SEATS)), SEATS
+        match = re.fullmatch(r"tiles\((.+)\)", text)
+        if match:
+            return Domain("tiles", text, length=parse(match.group(1), scope, where, INT)), TILES
+        if ".." in text:
+            low, high = text.split("..", 1)
+            return Domain("range", text, low=parse(low, scope, where, INT), high=parse(high, scope, where, INT)), INT
+        raise SpecError(f"unknown domain '{text}'; expected seat, subset(SEATS), LOW..HIGH, tiles(N) or an enum", where)
+
+    def template(self, text: str, scope: Scope, where: Location) -> Template:
+        holes = tuple((hole, parse(hole, scope, where)) for hole in HOLE.findall(text))
+        return Template(text, holes)
+
+    def check_rules(self, rules: tuple[Rule, ...], enums: dict[str, tuple[str, ...]]) -> None:
+        names = [rule.name for rule in rules]
+        for rule in rules:
+            if names.count(rule.name) > 1:
+                raise SpecError(f"two rules are named '{rule.name}'", rule.where)
