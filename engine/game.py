@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from spec.errors import SpecError
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
-from spec.model import Rule, Spec
+from spec.model import Rule, Spec, Template
 
 from .pycompile import CompiledRule, Emitter, compile_expression, compile_rule
 
@@ -247,9 +247,21 @@ class Game:
     def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:
         """The plain-words reason of a failing requirement, its holes filled in."""
         requirement = compiled.rule.requires[failing]
-        text = requirement.why.text
-        for (hole, node), function in zip(requirement.why.holes, compiled.holes[failing]):
+        return self._render(requirement.why, compiled.holes[failing], state, args)
+
+    def says(self, state: Any, move: Move) -> str:
+        """What a move does, in words, read in the state before it (the rule's `says`)."""
+        compiled = self.by_name[move.rule]
+        if compiled.rule.says is None:
+            return compiled.rule.summary
+        return self._render(compiled.rule.says, compiled.says, state, move.args)
+
+    def _render(self, template: Template, functions: tuple[Any, ...], state: Any, args: tuple[int, ...]) -> str:
+        text = template.text
+        for (hole, node), function in zip(template.holes, functions):
             value = self.decode(node.type.kind, node.type.enum, function(state, *args))
+            if isinstance(value, list):
+                value = ", ".join(str(item) for item in value) if value else "none"
             text = text.replace("{" + hole + "}", str(value), 1)
         return text
 

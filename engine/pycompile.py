@@ -80,6 +80,7 @@ class CompiledRule:
     holes: tuple[tuple[Callable[..., Any], ...], ...]   # per requirement, the why-template holes
     reveals: tuple[tuple[str, Callable[..., Any]], ...]
     domains: tuple[Callable[..., Any], ...]             # per param: state -> iterable of values
+    says: tuple[Callable[..., Any], ...]                # the holes of the rule's `says` template
 
 
 class Emitter:
@@ -116,6 +117,8 @@ class Emitter:
             return f"({self.emit(self.spec.definitions[node.name])})"
         if node.kind == "constant":
             return repr(self.values[node.name])
+        if node.kind == "after":
+            return f"t[{self.fields[node.name[len('after_'):]]}]"
         raise AssertionError(f"unresolved name {node.name}")
 
     def _Unary(self, node: n.Unary) -> str:
@@ -242,13 +245,14 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     holes = tuple(tuple(_function(emitter, rule, node, params, lets) for _, node in req.why.holes)
                   for req in rule.requires)
     reveals = tuple((name, _function(emitter, rule, node, params, lets)) for name, node in rule.reveals)
+    says = tuple(_function(emitter, rule, node, params, lets) for _, node in rule.says.holes) if rule.says else ()
     domains = []
     for position in range(len(rule.params)):
         scope: dict[str, Any] = {"_submasks": submasks}
         exec(compile(_domain_source(emitter, rule, position), f"<domain {rule.name}>", "exec"), scope)
         domains.append(scope["d"])
     return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
-                        namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains))
+                        namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says)
 
 
 def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: list[str]) -> Callable[..., Any]:

@@ -356,7 +356,7 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule"}
+                   "reveals", "quiet", "actor_rule", "says"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -422,6 +422,9 @@ class _Builder:
                 raise SpecError(f"effect assigns '{field_name}', which is not a state field"
                                 f"{_close(field_name, list(field_types))}", where)
             effect.append((field_name, parse(str(text), scope, where, field_types[field_name])))
+        says = None
+        if "says" in entry:
+            says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
         reveals = []
         for reveal_name, text in entry.get("reveals", {}).items():
             where = self.where(key, f"{reveal_name} =", f"rule '{name}' reveals.{reveal_name}")
@@ -434,7 +437,7 @@ class _Builder:
             reveals.append((reveal_name, parse(str(text), scope, where, expected)))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule)
+                    bool(entry.get("quiet", False)), header, actor_rule, says)
 
     def domain(self, text: str, scope: Scope, enums: dict[str, tuple[str, ...]], where: Location) -> tuple[Domain, Type]:
         text = text.strip()

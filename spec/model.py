@@ -96,6 +96,7 @@ class Rule:
     quiet: bool
     where: Location
     actor_rule: str = "R-E1"
+    says: "Template | None" = None
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

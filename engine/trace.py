@@ -1,0 +1,237 @@
+"""Traces: a game as states and the moves between them, printed for people and saved as ITF.
+
+A `Trace` starts at a state and lists steps (move, state after). It prints round by
+round — each move in words with the rule IDs it used, then only the fields it changed —
+and saves as ITF JSON, the Informal Trace Format shared by Apalache and Quint, with the
+move of each step in Quint's `mbt::actionTaken` / `mbt::nondetPicks` variables so that
+`replay` can run it through the engine again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spec.errors import SpecError
+
+from .game import Game, IllegalMove, Move, compiled_game
+
+ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
+ACTION_VAR = "mbt::actionTaken"
+PICKS_VAR = "mbt::nondetPicks"
+HIDDEN_FIELDS = ("phase",)
+
+
+@dataclass(slots=True)
+class Trace:
+    """A game (or part of one): the first state and each (move, state after) step."""
+
+    game: Game
+    start: Any
+    steps: list[tuple[Move, Any]] = field(default_factory=list)
+
+    @property
+    def states(self) -> list[Any]:
+        """Every state of the trace, the first included."""
+        return [self.start] + [state for _, state in self.steps]
+
+    @property
+    def end(self) -> Any:
+        """The last state."""
+        return self.steps[-1][1] if self.steps else self.start
+
+    def append(self, move: Move, state: Any) -> None:
+        """Add a step."""
+        self.steps.append((move, state))
+
+    def elections(self) -> int:
+        """How many governments were elected in this trace."""
+        return sum(1 for move, _ in self.steps if move.rule == "elect")
+
+    # ------------------------------------------------------------------ for people
+
+    def lines(self, changes: bool = True) -> list[str]:
+        """The trace in words, round by round, with rule IDs and the fields each move changed."""
+        game = self.game
+        out: list[str] = []
+        before = self.start
+        round_number = 0
+        for move, after in self.steps:
+            compiled = game.by_name[move.rule]
+            rule = compiled.rule
+            if rule.name == "nominate" or (round_number == 0 and rule.actor != "chance"):
+                round_number += 1
+                out.append(f"Round {round_number} · President seat {before.president}")
+            if rule.quiet:
+                before = after
+                continue
+            ids = ", ".join(rule.rule_ids)
+            who = {"chance": "chance: ", "game": "", "table": ""}.get(rule.actor, "")
+            text = f"  {who}{game.says(before, move)}" + (f" [{ids}]" if ids else "")
+            reveal = game.reveals(before, move)
+            if reveal:
+                text += " — sees " + ", ".join(f"{k} {v}" for k, v in reveal.items())
+            out.append(text)
+            if changes:
+                delta = changed_fields(game, before, after)
+                if delta:
+                    out.append("      " + ", ".join(delta))
+            before = after
+        if game.is_over(before):
+            out.append(f"Game over: the {game.winner(before)}s win by {game.how(before)}.")
+        return out
+
+    def text(self, changes: bool = True) -> str:
+        """`lines` joined."""
+        return "\n".join(self.lines(changes))
+
+    # ------------------------------------------------------------------ ITF
+
+    def to_itf(self, description: str = "") -> dict[str, Any]:
+        """The trace as an ITF JSON object."""
+        game = self.game
+        variables = list(game.field_names) + [ACTION_VAR, PICKS_VAR]
+        states = [_itf_state(game, 0, self.start, "init", {})]
+        for index, (move, state) in enumerate(self.steps, start=1):
+            states.append(_itf_state(game, index, state, move.rule, game.params_of(move)))
+        meta = {"format": "ITF", "format-description": ITF_DESCRIPTION, "source": game.spec.name,
+                "players": game.players, "description": description or f"a game of {game.players} players"}
+        return {"#meta": meta, "vars": variables, "states": states}
+
+    def save_itf(self, path: str | Path, description: str = "") -> None:
+        """Write the ITF JSON to `path`."""
+        Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n", encoding="utf-8")
+
+
+def changed_fields(game: Game, before: Any, after: Any) -> list[str]:
+    """`field old → new` for every field a move changed, the phase left out."""
+    out = []
+    for field_spec, old, new in zip(game.spec.fields, before, after):
+        if old != new and field_spec.name not in HIDDEN_FIELDS:
+            kind, enum = field_spec.type.kind, field_spec.type.enum
+            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old))} → {_show(game.decode(kind, enum, new))}")
+    return out
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "{" + " ".join(str(v) for v in value) + "}" if value and isinstance(value[0], int) else str(value)
+    return "none" if value is None else str(value)
+
+
+def _itf_value(kind: str, optional: bool, value: Any) -> Any:
+    if kind == "seats":
+        return {"#set": list(value)}
+    if optional:
+        return {"tag": "None", "value": {"#tup": []}} if value is None else {"tag": "Some", "value": value}
+    return value
+
+
+def _itf_state(game: Game, index: int, state: Any, action: str, picks: dict[str, Any]) -> dict[str, Any]:
+    record: dict[str, Any] = {"#meta": {"index": index}}
+    for field_spec, value in zip(game.spec.fields, state):
+        readable = game.decode(field_spec.type.kind, field_spec.type.enum, value)
+        record[field_spec.name] = _itf_value(field_spec.type.kind, field_spec.type.optional, readable)
+    rule = game.by_name[action].rule if action in game.by_name else None
+    record[ACTION_VAR] = action
+    encoded: dict[str, Any] = {}
+    if rule is not None:
+        for param in rule.params:
+            encoded[param.name] = {"tag": "Some", "value": _itf_value(param.type.kind, False, picks[param.name])}
+    record[PICKS_VAR] = encoded
+    return record
+
+
+def _from_itf(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "#set" in value:
+            return [_from_itf(v) for v in value["#set"]]
+        if "#bigint" in value:
+            return int(value["#bigint"])
+        if value.get("tag") == "None":
+            return None
+        if value.get("tag") == "Some":
+            return _from_itf(value.get("value"))
+        if "#tup" in value:
+            return [_from_itf(v) for v in value["#tup"]]
+    if isinstance(value, list):
+        return [_from_itf(v) for v in value]
+    return value
+
+
+def load_itf(path: str | Path) -> dict[str, Any]:
+    """Read an ITF JSON file, or raise `SpecError` saying what is wrong with it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SpecError(f"{path}: not JSON: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not data["states"]:
+        raise SpecError(f"{path}: an ITF trace is an object with a non-empty 'states' list")
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """The outcome of replaying an ITF trace: the trace rebuilt, or where it went wrong."""
+
+    trace: Trace
+    ok: bool
+    message: str
+    index: int | None = None
+
+
+def replay_itf(path: str | Path) -> ReplayResult:
+    """Replay a saved trace through the engine, checking every move and every state."""
+    data = load_itf(path)
+    meta = data.get("#meta", {})
+    players = meta.get("players")
+    rules = meta.get("source", "standard")
+    if not isinstance(players, int):
+        raise SpecError(f"{path}: #meta.players must give the player count")
+    game = compiled_game(players, str(rules))
+    states = data["states"]
+    start = _state_from_itf(game, states[0], path, 0)
+    if start != game.initial_state():
+        return ReplayResult(Trace(game, start), False, "state 0 is not the initial state of the rules", 0)
+    trace = Trace(game, start)
+    state = start
+    for index, record in enumerate(states[1:], start=1):
+        action = record.get(ACTION_VAR)
+        picks = {name: _from_itf(value) for name, value in (record.get(PICKS_VAR) or {}).items()}
+        if not isinstance(action, str) or action not in game.by_name:
+            raise SpecError(f"{path}: state {index}: '{ACTION_VAR}' names no move of the rules: {action!r}")
+        try:
+            move = game.move(action, **picks)
+            state = game.apply(state, move)
+        except IllegalMove as error:
+            return ReplayResult(trace, False, f"state {index}: {action} is illegal: {error}", index)
+        recorded = _state_from_itf(game, record, path, index)
+        if recorded != state:
+            delta = changed_fields(game, state, recorded)
+            return ReplayResult(trace, False, f"state {index}: the engine computes a different state after "
+                                f"{action}: recorded differs in {', '.join(delta)}", index)
+        trace.append(move, state)
+    return ReplayResult(trace, True, f"replayed {len(states) - 1} moves: every move legal, every state as recorded")
+
+
+def _state_from_itf(game: Game, record: dict[str, Any], path: str | Path, index: int) -> Any:
+    values = []
+    for field_spec in game.spec.fields:
+        if field_spec.name not in record:
+            raise SpecError(f"{path}: state {index} lacks the field '{field_spec.name}'")
+        readable = _from_itf(record[field_spec.name])
+        kind = field_spec.type.kind
+        try:
+            if readable is None:
+                values.append(-1)
+            elif kind == "seat":
+                values.append(int(readable))
+            else:
+                values.append(game.encode(kind, field_spec.type.enum, readable))
+        except SpecError as error:
+            raise SpecError(f"{path}: state {index} field '{field_spec.name}': {error.message}") from None
+    return game.State._make(values)

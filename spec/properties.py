@@ -1,0 +1,184 @@
+"""Properties of the rules, as data: what the model checkers must prove or find.
+
+A property file (spec/properties.toml, or a variant's `[properties]`) lists entries:
+
+- `always`: an expression over states (`state = "..."`) true in every reachable state, or
+  over moves (`move = "..."` with `on = [rule names]`): true for every such move, where
+  field names mean the state before the move, `after_FIELD` the state after it, and the
+  move's parameters are in scope by name;
+- `sometimes`: an expression (state or move) true somewhere: it needs a witness, so a
+  vacuous property fails;
+- `never`: shorthand for `always not ...` over states or moves, reported with a witness
+  when it fails;
+- `terminates`, `deadlock_free`: graph properties (no expression).
+
+Each entry names the rule IDs it rests on, its player counts and its expected verdict
+(`holds` or `fails`), so a changed verdict is a regression.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import Location, SpecError
+from .lang.check import Scope, parse
+from .lang.nodes import Node
+from .lang.types import BOOL, INT, SEATS, Type
+from .model import Spec
+
+KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free")
+EXPECTS = ("holds", "fails")
+PROPERTIES_FILE = Path(__file__).parent / "properties.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    """One property: kind, expression (state or move), rule IDs, player counts, expectation."""
+
+    name: str
+    kind: str
+    description: str
+    rule_ids: tuple[str, ...]
+    players: tuple[int, ...]
+    expect: str
+    state: Node | None
+    move: Node | None
+    on: tuple[str, ...]
+    text: str
+    where: Location
+    report: str = ""          # what to report besides the verdict, e.g. "elections" for wins
+
+    @property
+    def over_moves(self) -> bool:
+        """Whether the expression is over moves (before/after states) rather than states."""
+        return self.move is not None
+
+
+def state_scope(spec: Spec) -> Scope:
+    """Names an expression over one state may use: constants, fields, definitions."""
+    scope = Scope(enums=spec.enums)
+    for name in spec.constants:
+        scope.add(name, "constant", INT)
+    scope.add("players", "constant", INT)
+    scope.add("all_seats", "constant", SEATS)
+    for name, type_ in spec.table_types.items():
+        scope.add(name, "constant", type_)
+    for field in spec.fields:
+        scope.add(field.name, "field", field.type)
+    for name, node in spec.definitions.items():
+        scope.add(name, "definition", node.type)
+        scope.definitions[name] = node
+    return scope
+
+
+def move_scope(spec: Spec, rules: tuple[str, ...], where: Location) -> Scope:
+    """Names an expression over a move may use: the state scope, `after_FIELD`, and the
+    parameters the listed rules have in common (with the same type)."""
+    scope = state_scope(spec)
+    for field in spec.fields:
+        scope.add(f"after_{field.name}", "after", field.type)
+    common: dict[str, Type] | None = None
+    for name in rules:
+        try:
+            rule = spec.rule(name)
+        except KeyError:
+            known = ", ".join(r.name for r in spec.rules)
+            raise SpecError(f"'on' names no rule '{name}'; rules are {known}", where) from None
+        params = {p.name: p.type for p in rule.params}
+        common = params if common is None else {k: v for k, v in common.items() if params.get(k) == v}
+    for name, type_ in (common or {}).items():
+        scope.add(name, "param", type_)
+    return scope
+
+
+def parse_players(text: Any, spec: Spec, where: Location) -> tuple[int, ...]:
+    """`"5-10"`, `"7"`, `[5, 6]` or absent (every count of the spec) as a tuple of counts."""
+    counts = list(spec.player_counts)
+    if text is None:
+        return tuple(counts)
+    if isinstance(text, int):
+        chosen = [text]
+    elif isinstance(text, list):
+        chosen = [int(v) for v in text]
+    else:
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", str(text))
+        if not match:
+            raise SpecError(f"players must be a count, a range a-b or a list, got {text!r}", where)
+        chosen = list(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
+    bad = [c for c in chosen if c not in counts]
+    if bad:
+        raise SpecError(f"player counts {bad} are outside {counts[0]}-{counts[-1]}", where)
+    return tuple(chosen)
+
+
+def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, Any] | None = None) -> tuple[Property, ...]:
+    """The property catalogue checked against `spec`; `overrides` maps a property name to a
+    table of keys replacing the catalogue's (a variant's `[properties]`)."""
+    path = path or PROPERTIES_FILE
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    lines = text.splitlines()
+    entries = [dict(entry) for entry in data.get("property", [])]
+    by_name = {entry.get("name"): entry for entry in entries}
+    for name, changes in (overrides or {}).items():
+        if name in by_name:
+            by_name[name].update(changes)
+        else:
+            entries.append({"name": name, **changes})
+    out = []
+    for entry in entries:
+        name = str(entry.get("name", ""))
+        line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)
+        out.append(_property(spec, entry, Location(str(path), line, f"property '{name}'")))
+    names = [p.name for p in out]
+    for prop in out:
+        if names.count(prop.name) > 1:
+            raise SpecError(f"two properties are named '{prop.name}'", prop.where)
+    return tuple(out)
+
+
+def _property(spec: Spec, entry: dict[str, Any], where: Location) -> Property:
+    allowed = {"name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report"}
+    unknown = set(entry) - allowed
+    if unknown:
+        raise SpecError(f"unknown key '{sorted(unknown)[0]}'; a property has {', '.join(sorted(allowed))}", where)
+    name = str(entry.get("name", ""))
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise SpecError("a property name is lower_case_with_underscores", where)
+    kind = entry.get("kind")
+    if kind not in KINDS:
+        raise SpecError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}", where)
+    expect = entry.get("expect", "holds")
+    if expect not in EXPECTS:
+        raise SpecError(f"expect must be holds or fails, got {expect!r}", where)
+    rule_ids = tuple(str(r) for r in entry.get("rules", []))
+    for rule_id in rule_ids:
+        if rule_id not in spec.rulebook:
+            raise SpecError(f"'{rule_id}' is not a rule ID of RULES.md", where)
+    state = move = None
+    on: tuple[str, ...] = ()
+    text = ""
+    if kind in ("always", "sometimes", "never"):
+        if ("state" in entry) == ("move" in entry):
+            raise SpecError(f"a {kind} property has exactly one of state = \"...\" or move = \"...\"", where)
+        if "state" in entry:
+            text = str(entry["state"])
+            state = parse(text, state_scope(spec), where, BOOL)
+        else:
+            on = tuple(str(r) for r in entry.get("on", []))
+            if not on:
+                raise SpecError("a move property needs on = [rule names]", where)
+            text = str(entry["move"])
+            move = parse(text, move_scope(spec, on, where), where, BOOL)
+    elif "state" in entry or "move" in entry:
+        raise SpecError(f"a {kind} property takes no expression", where)
+    return Property(name, str(kind), str(entry.get("description", "")), rule_ids,
+                    parse_players(entry.get("players"), spec, where), str(expect), state, move, on, text, where,
+                    str(entry.get("report", "")))

@@ -1,0 +1,84 @@
+"""`shrules play`, `shrules replay` and `shrules bench`: random games, saved traces, speed."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from engine.game import compiled_game
+from engine.play import bench_random_play, random_game
+from engine.trace import replay_itf
+
+from .cli import EXIT_FAILED
+
+
+def _players_option(default: int | None = 7):  # type: ignore[no-untyped-def]
+    return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
+                        help="Number of players (R-S1: 5-10 in the standard rules).")
+
+
+@click.command()
+@_players_option()
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Random seed: same seed, same game.")
+@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
+              help="Save the game as an ITF JSON trace.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the outcome.")
+@click.option("--no-changes", is_flag=True, help="Do not print the fields each move changed.")
+def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool) -> None:
+    """Play a complete game with uniformly random legal moves and print it round by round."""
+    game = compiled_game(players, rules)
+    trace = random_game(game, seed=seed)
+    if not quiet:
+        click.echo(f"A game of {players} players under the {game.spec.name} rules, seed {seed}")
+        click.echo(trace.text(changes=not no_changes))
+    else:
+        end = trace.end
+        click.echo(f"{game.winner(end)} win by {game.how(end)} after {len(trace.steps)} moves")
+    if trace_path:
+        trace.save_itf(trace_path, f"random game, {players} players, seed {seed}")
+        click.echo(f"trace saved to {trace_path}")
+
+
+@click.command()
+@click.argument("trace_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--print", "show", is_flag=True, help="Print the replayed game.")
+def replay(trace_file: str, show: bool) -> None:
+    """Replay a saved ITF trace through the engine and confirm every move and state."""
+    result = replay_itf(trace_file)
+    if show:
+        click.echo(result.trace.text())
+    if result.ok:
+        click.echo(f"confirmed: {result.message}")
+    else:
+        click.echo(f"NOT confirmed: {result.message}")
+        raise SystemExit(EXIT_FAILED)
+
+
+@click.command()
+@click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
+              help="Comma-separated player counts.")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench(counts: str, seconds: float, as_json: bool) -> None:
+    """Measure random play: complete games per CPU second and moves per game."""
+    try:
+        numbers = [int(part) for part in counts.split(",") if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated player counts, got {counts!r}") from None
+    figures = []
+    for players in numbers:
+        figure = bench_random_play(players, seconds)
+        figures.append(figure)
+        if not as_json:
+            click.echo(f"random play, {players} players: {figure.games_per_second:,.0f} games/s "
+                       f"({figure.games} games in {figure.seconds:.1f} s CPU), "
+                       f"{figure.moves_per_game:.1f} moves/game, {figure.choices_per_game:.1f} seat/table choices/game")
+    if as_json:
+        click.echo(json.dumps([{"players": f.players, "games_per_second": round(f.games_per_second, 1),
+                                "moves_per_game": round(f.moves_per_game, 2),
+                                "choices_per_game": round(f.choices_per_game, 2)} for f in figures]))
+
+
+COMMANDS = (play, replay, bench)
