@@ -1,0 +1,108 @@
+"""Typed verdicts shared by every checker, report and command.
+
+A property checked for one player count ends in exactly one of:
+`Proved` (an invariant holds everywhere / a graph property holds: the exploration was
+complete or the induction closed), `Refuted` (a reachable counterexample, with the
+shortest trace), `Witnessed` (a `sometimes` found, with the shortest trace),
+`Unwitnessed` (a complete search found no witness: the `sometimes` is false), or
+`Unknown` (a limit was hit: never counted as a pass). Whether a verdict is *as
+expected* depends on the property's `expect` (holds / fails).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.trace import Trace
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """How a verdict was reached: the method and the size of the work."""
+
+    method: str                     # explicit | k-induction | bmc | graph | ranking
+    states: int | None = None       # states explored (explicit)
+    transitions: int | None = None
+    depth: int | None = None        # BMC depth / induction k / trace length
+    seconds: float = 0.0
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Proved:
+    """The property holds for this player count."""
+
+    evidence: Evidence
+    value: int | None = None        # a measured quantity, e.g. the longest game in moves
+
+    verdict = "proved"
+    holds = True
+
+
+@dataclass(frozen=True, slots=True)
+class Refuted:
+    """The property fails: a reachable counterexample, with the shortest trace to it."""
+
+    evidence: Evidence
+    trace: Trace | None
+    message: str = ""
+
+    verdict = "refuted"
+    holds = False
+
+
+@dataclass(frozen=True, slots=True)
+class Witnessed:
+    """A `sometimes` property: a state (or move) where it is true, with the shortest trace."""
+
+    evidence: Evidence
+    trace: Trace | None
+    elections: int | None = None    # elected governments in the witness
+
+    verdict = "witness"
+    holds = True
+
+
+@dataclass(frozen=True, slots=True)
+class Unwitnessed:
+    """A `sometimes` property searched completely without a witness: it never happens."""
+
+    evidence: Evidence
+
+    verdict = "no-witness"
+    holds = False
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A limit was hit before a verdict: reported with the reason, never a pass."""
+
+    evidence: Evidence
+    reason: str
+
+    verdict = "unknown"
+    holds = None
+
+
+Verdict = Proved | Refuted | Witnessed | Unwitnessed | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyResult:
+    """The verdict of one property for one player count, with its expectation."""
+
+    property: str
+    players: int
+    kind: str
+    rule_ids: tuple[str, ...]
+    expect: str                     # holds | fails
+    verdict: Verdict
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def as_expected(self) -> bool | None:
+        """True / False, or None when the verdict is unknown."""
+        if isinstance(self.verdict, Unknown):
+            return None
+        return self.verdict.holds == (self.expect == "holds")
