@@ -33,7 +33,7 @@ from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_til
 from spec.loader import load_spec
 from spec.model import Rule, Spec, Template
 
-from .pycompile import CompiledRule, Emitter, compile_expression, compile_rule
+from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
 
 
 class Move(NamedTuple):
@@ -43,7 +43,9 @@ class Move(NamedTuple):
     args: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: Python sets __traceback__ on an exception as it passes through a context
+# manager, and a frozen dataclass refuses that assignment.
+@dataclass(slots=True, eq=False)
 class IllegalMove(Exception):
     """A move the rules forbid: the rule ID that forbids it and the reason in plain words."""
 
@@ -75,6 +77,12 @@ class Game:
             tuple(c for c in self.rules if c.rule.phase == phase) for phase in phases)
         self.phase_index = self.field_names.index("phase")
         self.over_phase = phases.index("over") if "over" in phases else -1
+        # What each phase waits for: 0 the game's forced move, 1 chance, 2 a seat or the
+        # table, 3 nothing (the game is over).
+        self.phase_kind: tuple[int, ...] = tuple(
+            3 if not rules else 0 if rules[0].rule.actor == "game" else 1 if rules[0].rule.actor == "chance" else 2
+            for rules in self.by_phase)
+        self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
         self._bounds = [(compile_expression(spec, players, f.low)(None), compile_expression(spec, players, f.high)(None))
                         if f.low is not None and f.high is not None else None for f in spec.fields]
@@ -194,13 +202,10 @@ class Game:
         """The chance moves possible now with their exact probabilities (empty if not chance's turn)."""
         weighted = []
         for compiled in self.by_phase[state[self.phase_index]]:
-            if compiled.weight is None:
+            if compiled.outcomes is None:
                 continue
-            for args in self._arg_tuples(compiled, state):
-                if compiled.guard(state, *args):
-                    weight = compiled.weight(state, *args)
-                    if weight > 0:
-                        weighted.append((Move(compiled.rule.name, args), weight))
+            for args, weight in compiled.outcomes(state):
+                weighted.append((Move(compiled.rule.name, args), weight))
         total = sum(weight for _, weight in weighted)
         return [(move, Fraction(weight, total)) for move, weight in weighted]
 
@@ -298,42 +303,75 @@ class Game:
 
     # ------------------------------------------------------------------ random play
 
+    def random_step(self, state: Any, rng: Random) -> Any:
+        """The state after the move random play makes now, or None when the game is over
+        (the fast path of `random_move` + `apply`, compiled per phase: every move it makes
+        is legal, chance with its exact weight, choices uniform over the legal moves)."""
+        step = self.steps[state[self.phase_index]]
+        return None if step is None else step(state, rng)
+
+    def random_move(self, state: Any, rng: Random) -> Move | None:
+        """The move random play makes now: the forced one, a chance outcome with its
+        exact probability, or a uniformly random legal choice; None when the game is over."""
+        kind = self.phase_kind[state[self.phase_index]]
+        if kind == 0:
+            return self.forced_move(state)
+        if kind == 1:
+            return self.sample_chance(state, rng)
+        if kind == 2:
+            return self.sample_choice(state, rng)
+        return None
+
     def sample_chance(self, state: Any, rng: Random) -> Move:
         """A chance move drawn with its exact probability."""
         rules = self.by_phase[state[self.phase_index]]
         if len(rules) == 1 and _uniform(rules[0].rule) and rules[0].domains:
+            # Equal weights: draw from the parameter domains until the requirements hold,
+            # which is uniform over the legal outcomes.
             compiled = rules[0]
-            while True:
-                args = tuple(_pick(domain(state), rng) for domain in compiled.domains)
-                if compiled.guard(state, *args):
+            samplers = compiled.samplers
+            guard = compiled.guard
+            for _ in range(1_000_000):
+                args = tuple(draw(state, rng) for draw in samplers)
+                if guard(state, *args):
                     return Move(compiled.rule.name, args)
+            raise AssertionError(f"no chance outcome in phase {self.phase(state)}")
         outcomes = []
         total = 0
         for compiled in rules:
-            for args in self._arg_tuples(compiled, state):
-                if compiled.guard(state, *args):
-                    weight = compiled.weight(state, *args) if compiled.weight else 0
-                    if weight > 0:
-                        total += weight
-                        outcomes.append((total, compiled.rule.name, args))
+            assert compiled.outcomes is not None
+            for args, weight in compiled.outcomes(state):
+                total += weight
+                outcomes.append((total, compiled.rule.name, args))
+        if not outcomes:
+            raise AssertionError(f"no chance outcome in phase {self.phase(state)}")
         point = rng.randrange(total)
         for bound, name, args in outcomes:
             if point < bound:
                 return Move(name, args)
-        raise AssertionError("no chance outcome")
+        raise AssertionError("unreachable: the point lies below the total weight")
 
     def sample_choice(self, state: Any, rng: Random) -> Move:
-        """A uniformly random legal move of a seat or the table (rejection sampling over
-        the rules' parameter domains, so every legal move has the same probability)."""
+        """A uniformly random legal move of a seat or the table.
+
+        Rejection sampling over the union of the phase's rules' parameter domains: a
+        (rule, parameters) pair is drawn uniformly and kept if the requirements hold, so
+        every legal move has the same probability."""
         rules = self.by_phase[state[self.phase_index]]
-        domains = [[list(domain(state)) for domain in compiled.domains] for compiled in rules]
-        sizes = [_size(d) for d in domains]
-        total = sum(sizes)
-        for _ in range(100_000):
-            point = rng.randrange(total)
-            for compiled, rule_domains, size in zip(rules, domains, sizes):
+        sizes = []
+        total = 0
+        for compiled in rules:
+            size = 1
+            for domain_size in compiled.sizes:
+                size *= domain_size(state)
+            sizes.append(size)
+            total += size
+        random = rng.random
+        for _ in range(1_000_000):
+            point = int(random() * total)
+            for compiled, size in zip(rules, sizes):
                 if point < size:
-                    args = tuple(rng.choice(values) for values in rule_domains)
+                    args = tuple(draw(state, rng) for draw in compiled.samplers)
                     if compiled.guard(state, *args):
                         return Move(compiled.rule.name, args)
                     break
@@ -345,17 +383,6 @@ def _uniform(rule: Rule) -> bool:
     from spec.lang.nodes import Lit
 
     return isinstance(rule.weight, Lit) and rule.weight.value == 1
-
-
-def _pick(values: Any, rng: Random) -> int:
-    return values[rng.randrange(len(values))]  # type: ignore[no-any-return]
-
-
-def _size(domains: list[list[int]]) -> int:
-    size = 1
-    for values in domains:
-        size *= len(values)
-    return size
 
 
 @lru_cache(maxsize=None)

@@ -20,21 +20,12 @@ def random_game(game: Game, seed: int | None = None, rng: Random | None = None) 
     rng = rng or Random(seed)
     state = game.initial_state()
     trace = Trace(game, state)
-    while not game.is_over(state):
-        move = next_random_move(game, state, rng)
+    move = game.random_move(state, rng)
+    while move is not None:
         state = game.apply(state, move)
         trace.append(move, state)
+        move = game.random_move(state, rng)
     return trace
-
-
-def next_random_move(game: Game, state: object, rng: Random):  # type: ignore[no-untyped-def]
-    """The move random play makes now: forced, chance-weighted, or uniform over the legal."""
-    actor = game.actor(state)
-    if actor == "game":
-        return game.forced_move(state)
-    if actor == "chance":
-        return game.sample_chance(state, rng)
-    return game.sample_choice(state, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +49,20 @@ def bench_random_play(players: int, seconds: float = 3.0, seed: int = 0, rules: 
     traces, and count games, moves and seat/table choices."""
     game = compiled_game(players, rules)
     rng = Random(seed)
-    by_name = game.by_name
+    random_step = game.random_step
+    phase_index = game.phase_index
+    choice_phases = [kind == 2 for kind in game.phase_kind]
     games = moves = choices = 0
     start = time.process_time()
     deadline = start + seconds
     while True:
         state = game.initial_state()
-        while not game.is_over(state):
-            move = next_random_move(game, state, rng)
-            compiled = by_name[move.rule]
-            if compiled.rule.actor not in ("game", "chance"):
+        while state is not None:
+            if choice_phases[state[phase_index]]:
                 choices += 1
-            state = compiled.effect(state, *move.args)
+            state = random_step(state, rng)
             moves += 1
+        moves -= 1  # the last call found the game over and made no move
         games += 1
         now = time.process_time()
         if now >= deadline:

@@ -81,6 +81,9 @@ class CompiledRule:
     reveals: tuple[tuple[str, Callable[..., Any]], ...]
     domains: tuple[Callable[..., Any], ...]             # per param: state -> iterable of values
     says: tuple[Callable[..., Any], ...]                # the holes of the rule's `says` template
+    sizes: tuple[Callable[..., int], ...] = ()          # per param: state -> size of its domain
+    samplers: tuple[Callable[..., int], ...] = ()       # per param: (state, rng) -> uniform value
+    outcomes: Callable[..., list[tuple[tuple[int, ...], int]]] | None = None   # chance: (args, weight>0)
 
 
 class Emitter:
@@ -207,6 +210,124 @@ def _domain_source(emitter: Emitter, rule: Rule, position: int) -> str:
     raise AssertionError(domain.kind)
 
 
+def sampler_expressions(emitter: Emitter, rule: Rule, position: int) -> tuple[str, str]:
+    """Python expressions for a parameter's domain size and for a uniform value of it,
+    without listing the domain (a vote at 10 players has 1,024 possible Ja sets). They
+    read the state `s` and the bound methods `random` and `getrandbits` of a Random."""
+    domain = rule.params[position].domain
+    players = emitter.players
+    if domain.kind == "seat":
+        return str(players), f"int(random() * {players})"
+    if domain.kind == "enum":
+        count = len(emitter.spec.enums[str(domain.enum)])
+        return str(count), f"int(random() * {count})"
+    if domain.kind == "range":
+        assert domain.low is not None and domain.high is not None
+        low, high = emitter.emit(domain.low), emitter.emit(domain.high)
+        return f"max(0, {high} - {low} + 1)", f"{low} + int(random() * ({high} - {low} + 1))"
+    if domain.kind == "tiles":
+        assert domain.length is not None
+        k = emitter.emit(domain.length)
+        return f"(1 << {k})", f"((1 << {k}) | getrandbits({k}))"
+    if domain.kind == "subset":
+        assert domain.of is not None
+        of = emitter.emit(domain.of)
+        # Each seat of the set in or out with probability 1/2: uniform over the subsets.
+        return f"(1 << ({of}).bit_count())", f"(getrandbits({players}) & {of})"
+    raise AssertionError(domain.kind)
+
+
+def _sampler_source(emitter: Emitter, rule: Rule, position: int) -> str:
+    size, draw = sampler_expressions(emitter, rule, position)
+    return (f"def size(s):\n    return {size}\n"
+            f"def draw(s, rng):\n    random = rng.random\n    getrandbits = rng.getrandbits\n    return {draw}\n")
+
+
+def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> Callable[..., Any] | None:
+    """One function `step(s, rng) -> state after the move random play makes` for a phase,
+    with the requirements inlined (the fast path of random play and benchmarks):
+
+    - the game's forced move: the first rule whose requirements hold;
+    - a seat's or the table's choice: uniform over the legal moves, by rejection
+      sampling over the union of the rules' parameter domains;
+    - chance: an outcome with its exact weight (equal weights: rejection sampling).
+    None for a phase with no rules (the game is over)."""
+    if not rules:
+        return None
+    actor = rules[0].rule.actor
+    lines = ["def step(s, rng):", "    random = rng.random", "    getrandbits = rng.getrandbits"]
+    namespace: dict[str, Any] = dict(HELPERS)
+    namespace["_next_in"] = next_in
+    for number, compiled in enumerate(rules):
+        namespace[f"_effect{number}"] = compiled.effect
+        namespace[f"_outcomes{number}"] = compiled.outcomes
+
+    def condition(compiled: CompiledRule, names: list[str], indent: str) -> list[str]:
+        rule = compiled.rule
+        renamed = [(f"p_{p.name}", name) for p, name in zip(rule.params, names)]
+        out = []
+        for line in _lines_for_lets(emitter, rule):
+            out.append(indent + _rename(line.strip(), renamed))
+        conditions = [emitter.emit(req.when) for req in rule.requires] or ["True"]
+        out.append(f"{indent}if {_rename(' and '.join(conditions), renamed)}:")
+        return out
+
+    if actor == "game":
+        for number, compiled in enumerate(rules):
+            lines += condition(compiled, [], "    ")
+            lines.append(f"        return _effect{number}(s)")
+        lines.append("    raise AssertionError('no game rule applies')")
+    elif actor == "chance" and len(rules) == 1 and isinstance(rules[0].rule.weight, n.Lit) \
+            and rules[0].rule.weight.value == 1 and rules[0].rule.params:
+        compiled = rules[0]
+        count = len(compiled.rule.params)
+        names = [f"a{i}" for i in range(count)]
+        lines.append("    for _ in range(1000000):")
+        lines += [f"        a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
+        lines += condition(compiled, names, "        ")
+        lines.append(f"            return _effect0(s, {', '.join(names)})")
+        lines.append("    raise AssertionError('no chance outcome')")
+    elif actor == "chance":
+        lines.append("    outcomes = []")
+        for number in range(len(rules)):
+            lines.append(f"    outcomes += [(_effect{number}, args, w) for args, w in _outcomes{number}(s)]")
+        lines += ["    point = random() * sum(w for _, _, w in outcomes)",
+                  "    for effect, args, w in outcomes:",
+                  "        if point < w: return effect(s, *args)",
+                  "        point -= w",
+                  "    effect, args, w = outcomes[-1]",
+                  "    return effect(s, *args)"]
+    else:
+        bound = ""
+        for number, compiled in enumerate(rules):
+            terms = [sampler_expressions(emitter, compiled.rule, i)[0] for i in range(len(compiled.rule.params))]
+            lines.append(f"    z{number} = {' * '.join(terms) if terms else '1'}")
+        lines.append(f"    total = {' + '.join(f'z{i}' for i in range(len(rules)))}")
+        lines.append("    for _ in range(1000000):")
+        lines.append("        point = int(random() * total)")
+        for number, compiled in enumerate(rules):
+            bound = f"z{number}" if not bound else f"{bound} + z{number}"
+            count = len(compiled.rule.params)
+            names = [f"a{i}" for i in range(count)]
+            lines.append(f"        {'if' if number == 0 else 'elif'} point < {bound}:")
+            lines += [f"            a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
+            lines += condition(compiled, names, "            ")
+            lines.append(f"                return _effect{number}({', '.join(['s'] + names)})")
+        lines.append("    raise AssertionError('no legal move found (deadlock)')")
+    exec(compile("\n".join(lines), f"<phase {rules[0].rule.phase}>", "exec"), namespace)
+    step: Callable[..., Any] = namespace["step"]
+    return step
+
+
+def _rename(code: str, renames: list[tuple[str, str]]) -> str:
+    """Replace parameter names (whole words) in emitted code."""
+    import re
+
+    for old, new in renames:
+        code = re.sub(rf"\b{old}\b", new, code)
+    return code
+
+
 def submasks(mask: int) -> list[int]:
     """Every subset of a bit mask, the empty one first."""
     out = [0]
@@ -226,7 +347,7 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     values = [f"s[{i}]" for i in range(len(emitter.spec.fields))]
     for field_name, node in rule.effect:
         values[emitter.fields[field_name]] = emitter.emit(node)
-    source = [f"def guard({params}):", *lets, f"    return bool({' and '.join(conditions)})", ""]
+    source = [f"def guard({params}):", *lets, f"    return {' and '.join(conditions)}", ""]
     source += [f"def first_failure({params}):", *lets]
     for number, condition in enumerate(conditions):
         source.append(f"    if not {condition}: return {number}")
@@ -234,25 +355,48 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     source += [f"def effect({params}):", *lets, f"    return _new(_State, ({', '.join(values)},))", ""]
     if rule.weight is not None:
         source += [f"def weight({params}):", *lets, f"    return {emitter.emit(rule.weight)}", ""]
+        # All outcomes with their weights in one call: one loop per parameter domain.
+        names = [f"p_{p.name}" for p in rule.params]
+        body = ["def outcomes(s):", "    out = []"]
+        indent = "    "
+        for position, name in enumerate(names):
+            body.append(f"{indent}for {name} in _d{position}(s):")
+            indent += "    "
+        body += [indent + line.strip() for line in lets]
+        body += [f"{indent}if {' and '.join(conditions)}:", f"{indent}    w = {emitter.emit(rule.weight)}",
+                 f"{indent}    if w > 0: out.append((({', '.join(names)}{',' if names else ''}), w))", "    return out", ""]
+        source += body
     if rule.actor_seat is not None:
         source += ["def actor(s):", f"    return {emitter.emit(rule.actor_seat)}", ""]
     namespace: dict[str, Any] = dict(HELPERS)
     namespace["_State"] = state_class
     namespace["_next_in"] = next_in
     namespace["_submasks"] = submasks
+    domains: list[Callable[..., Any]] = []
+    sizes: list[Callable[..., int]] = []
+    samplers: list[Callable[..., int]] = []
+    for position in range(len(rule.params)):
+        scope: dict[str, Any] = {"_submasks": submasks}
+        exec(compile(_domain_source(emitter, rule, position), f"<domain {rule.name}>", "exec"), scope)
+        domains.append(scope["d"])
+        namespace[f"_d{position}"] = scope["d"]
+        exec(compile(_sampler_source(emitter, rule, position), f"<sampler {rule.name}>", "exec"), scope)
+        sizes.append(scope["size"])
+        samplers.append(scope["draw"])
     code = compile("\n".join(source), f"<rule {rule.name}>", "exec")
     exec(code, namespace)  # our own emitted code, built from the checked tree only
     holes = tuple(tuple(_function(emitter, rule, node, params, lets) for _, node in req.why.holes)
                   for req in rule.requires)
     reveals = tuple((name, _function(emitter, rule, node, params, lets)) for name, node in rule.reveals)
     says = tuple(_function(emitter, rule, node, params, lets) for _, node in rule.says.holes) if rule.says else ()
-    domains = []
-    for position in range(len(rule.params)):
-        scope: dict[str, Any] = {"_submasks": submasks}
-        exec(compile(_domain_source(emitter, rule, position), f"<domain {rule.name}>", "exec"), scope)
-        domains.append(scope["d"])
+    outcomes = namespace.get("outcomes")
+    if outcomes is not None:
+        roots = [node for _, node in rule.lets] + [req.when for req in rule.requires]
+        roots += [rule.weight] if rule.weight is not None else []
+        outcomes = _memoized(outcomes, fields_read(emitter.spec, roots, emitter.fields))
     return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
-                        namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says)
+                        namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
+                        tuple(sizes), tuple(samplers), outcomes)
 
 
 def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: list[str]) -> Callable[..., Any]:
@@ -262,6 +406,35 @@ def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: lis
     exec(compile(source, f"<rule {rule.name} expression>", "exec"), namespace)
     function: Callable[..., Any] = namespace["f"]
     return function
+
+
+def fields_read(spec: Spec, roots: list[n.Node], positions: dict[str, int]) -> tuple[int, ...]:
+    """The state positions an expression reads, definitions expanded."""
+    found: set[int] = set()
+    stack = list(roots)
+    while stack:
+        for node in n.walk(stack.pop()):
+            if isinstance(node, n.Name):
+                if node.kind == "field":
+                    found.add(positions[node.name])
+                elif node.kind == "definition":
+                    stack.append(spec.definitions[node.name])
+    return tuple(sorted(found))
+
+
+def _memoized(outcomes: Callable[..., Any], reads: tuple[int, ...]) -> Callable[..., Any]:
+    """Chance outcomes depend only on the fields their rule reads: compute them once per
+    distinct value of those fields (a draw reads the pile, not the seats)."""
+    cache: dict[tuple[int, ...], Any] = {}
+
+    def cached(s: tuple[int, ...]) -> Any:
+        key = tuple([s[i] for i in reads])
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = outcomes(s)
+        return found
+
+    return cached
 
 
 def compile_expression(spec: Spec, players: int, node: n.Node, extra: tuple[str, ...] = ()) -> Callable[..., Any]:
