@@ -92,11 +92,15 @@ class Game:
     def initial_state(self) -> Any:
         """The state before the role deal: empty tracks, the full deck (R-S3)."""
         values = tuple(function(None) for function in self.init_functions)
-        return self.State._make(values)
+        return self.make_state(values)
+
+    def make_state(self, values: Any) -> Any:
+        """A state of this game from its field values, in schema order."""
+        return tuple.__new__(self.State, tuple(values))
 
     def phase(self, state: Any) -> str:
         """The name of the state's phase."""
-        return self.phase_names[state[self.phase_index]]
+        return str(self.phase_names[state[self.phase_index]])
 
     def is_over(self, state: Any) -> bool:
         """Whether a win has happened (R-W5: then nothing more is played)."""
@@ -119,8 +123,9 @@ class Game:
             return None
         first = rules[0]
         if first.actor is not None:
-            return first.actor(state)
-        return first.rule.actor
+            seat: int = first.actor(state)
+            return seat
+        return str(first.rule.actor)
 
     # ------------------------------------------------------------------ moves
 

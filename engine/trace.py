@@ -234,4 +234,4 @@ def _state_from_itf(game: Game, record: dict[str, Any], path: str | Path, index:
                 values.append(game.encode(kind, field_spec.type.enum, readable))
         except SpecError as error:
             raise SpecError(f"{path}: state {index} field '{field_spec.name}': {error.message}") from None
-    return game.State._make(values)
+    return game.make_state(values)

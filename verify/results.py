@@ -11,6 +11,7 @@ expected* depends on the property's `expect` (holds / fails).
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +101,7 @@ class PropertyResult:
     verdict: Verdict
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @builtins.property  # the field `property` shadows the builtin inside this class
     def as_expected(self) -> bool | None:
         """True / False, or None when the verdict is unknown."""
         if isinstance(self.verdict, Unknown):
