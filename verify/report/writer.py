@@ -1,0 +1,78 @@
+"""Writing a report directory: every file of a run, or none presented as complete.
+
+`write_report` computes each file's text first and writes afterwards, so a formatting
+error leaves the directory as it was rather than half rewritten. Trace files of an earlier
+run that this run did not produce are removed, so the directory describes one run only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from verify.results import PropertyResult
+
+from .html import report_html
+from .junit import junit_xml
+from .markdown import report_markdown
+from .records import RunInfo, dumps, exit_status, report_document, sorted_results, timings_document, trace_name, trace_of
+from .schema import validate_report
+
+REPORT_FILES = ("report.json", "timings.json", "junit.xml", "report.md", "report.html")
+TRACES_DIR = "traces"
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenReport:
+    """The files a report consists of, relative to its directory, and its exit status."""
+
+    directory: Path
+    files: tuple[str, ...]
+    exit_status: int
+
+
+def _trace_description(result: PropertyResult) -> str:
+    rules = ", ".join(result.rule_ids)
+    what = "counterexample to" if result.verdict.verdict == "refuted" else "witness of"
+    return f"shrules: the shortest {what} {result.property}, {result.players} players" + (
+        f" [{rules}]" if rules else "")
+
+
+def report_texts(results: Sequence[PropertyResult], run: RunInfo, changes: Sequence[Any] = ()) -> dict[str, str]:
+    """Every file of the report (path relative to the report directory → text)."""
+    ordered = sorted_results(results)
+    document = report_document(ordered, run, changes)
+    validate_report(document)
+    texts = {
+        "report.json": dumps(document),
+        "timings.json": dumps(timings_document(ordered, run)),
+        "junit.xml": junit_xml(ordered, run),
+        "report.md": report_markdown(ordered, run, changes),
+        "report.html": report_html(ordered, run, changes),
+    }
+    for result in ordered:
+        trace = trace_of(result)
+        if trace is not None:
+            itf = trace.to_itf(_trace_description(result))
+            # the formatting of Trace.save_itf, so `shrules replay` reads the file as it reads any
+            texts[f"{TRACES_DIR}/{trace_name(result)}"] = json.dumps(itf, indent=1) + "\n"
+    return texts
+
+
+def write_report(results: Sequence[PropertyResult], directory: str | Path, run: RunInfo,
+                 changes: Sequence[Any] = ()) -> WrittenReport:
+    """Write report.json, timings.json, junit.xml, report.md, report.html and traces/ into
+    `directory` (created if needed); returns what was written."""
+    texts = report_texts(results, run, changes)
+    directory = Path(directory)
+    traces = directory / TRACES_DIR
+    traces.mkdir(parents=True, exist_ok=True)
+    for stale in sorted(traces.glob("*.itf.json")):
+        if f"{TRACES_DIR}/{stale.name}" not in texts:
+            stale.unlink()
+    for name, text in texts.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    return WrittenReport(directory, tuple(sorted(texts)), exit_status(results, changes))
