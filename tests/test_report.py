@@ -141,6 +141,9 @@ def test_the_records_carry_verdict_evidence_and_trace_links(written: Path) -> No
     unknown = by_key[("chaos_finds_a_tile", 6)]
     assert (unknown["verdict"], unknown["as_expected"], unknown["reason"]) == (
         "unknown", None, "state limit 5,000,000 reached")
+    fewest = by_key[("liberal_policy_win", 5)]
+    assert (fewest["fewest_elections"], fewest["fewest_elections_trace"]) == (
+        5, "traces/liberal_policy_win-5.fewest-elections.itf.json")
     witness = by_key[("fascist_hitler_win", 5)]
     assert (witness["method"], witness["depth"], witness["elections"]) == ("bmc", 25, 4)
     proved = by_key[("deck_conservation_liberal", 6)]
@@ -160,7 +163,8 @@ def test_extra_keys_outside_the_documented_ones_do_not_reach_the_report() -> Non
     noisy = [type(r)(r.property, r.players, r.kind, r.rule_ids, r.expect, r.verdict,
                      {**r.extra, "wall_clock": 12.5, "host": "/home/x"}) for r in results]
     assert report_document(noisy, RUN) == report_document(results, RUN)
-    assert {"description", "elections", "reachable_states", "reductions"} == set(EXTRA_KEYS)
+    assert {"description", "elections", "reachable_states", "reductions", "fewest_elections",
+            "fewest_elections_trace"} == set(EXTRA_KEYS)
 
 
 # ------------------------------------------------------------------ exit status
@@ -188,7 +192,8 @@ def test_exit_status(case: str, expected: int) -> None:
 def test_every_witness_and_counterexample_has_an_itf_trace_that_replays(written: Path) -> None:
     names = sorted(p.name for p in (written / "traces").iterdir())
     assert names == ["fascist_hitler_win-5.itf.json", "fascist_hitler_win-6.itf.json",
-                     "liberal_policy_win-5.itf.json", "liberal_policy_win-6.itf.json",
+                     "liberal_policy_win-5.fewest-elections.itf.json", "liberal_policy_win-5.itf.json",
+                     "liberal_policy_win-6.fewest-elections.itf.json", "liberal_policy_win-6.itf.json",
                      "nominee_eligible-5.itf.json", "nominee_eligible-6.itf.json"]
     for name in names:
         result = replay_itf(written / "traces" / name)

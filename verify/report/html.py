@@ -17,9 +17,9 @@ from verify.results import PropertyResult, Unknown
 
 from . import charts
 from .junit import trace_text
-from .records import (VERDICTS, RunInfo, counts, elections, exit_status, matrix_rows, player_counts,
-                      reachable_states, result_record, sorted_results, status, tool_version, trace_name,
-                      trace_of)
+from .records import (VERDICTS, RunInfo, counts, exit_status, fewest_trace_of, matrix_rows, player_counts,
+                      reachable_states, result_record, shortest_elections, sorted_results, status, tool_version,
+                      trace_name, trace_of)
 
 OUTCOME = {0: ("ok", "Every verdict as expected"), 1: ("fail", "Not as expected"),
            3: ("limit", "A limit was hit: some verdicts are unknown")}
@@ -68,8 +68,9 @@ def _cell(result: PropertyResult | None) -> str:
         return '<td class="v">·</td>'
     record = result_record(result)
     detail = ""
-    if record["elections"] is not None:
-        detail = f"{record['elections']} elections"
+    fewest = shortest_elections(result)
+    if fewest is not None:
+        detail = f"{fewest} elections"
     elif record["value"] is not None:
         detail = f"value {record['value']}"
     elif record["depth"] is not None:
@@ -117,7 +118,7 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
                                   [(f"{n} players", float(s)) for n, s in states.items()], "states")
     series: list[tuple[str, Sequence[float | None]]] = []
     for name, _, by_count in matrix_rows(ordered):
-        points = [elections(by_count[n]) if n in by_count else None for n in players]
+        points = [shortest_elections(by_count[n]) if n in by_count else None for n in players]
         if any(p is not None for p in points):
             series.append((name, [None if p is None else float(p) for p in points]))
     games_svg = charts.line_chart("Shortest game to each witness", list(players), series,
@@ -144,18 +145,31 @@ def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
         return ["<p>No witness or counterexample in this run.</p>"]
     out = []
     for result in with_trace:
-        record = result_record(result)
-        bad = record["status"] == "not-as-expected"
-        extra = f", {record['elections']} elections" if record["elections"] is not None else ""
-        message = getattr(result.verdict, "message", "")
-        out.append(f'<details id="{_anchor(result)}"{" open" if bad else ""} class="{"bad" if bad else ""}">'
-                   f"<summary><code>{escape(result.property)}</code>, {result.players} players — "
-                   f"{escape(record['verdict'])}{' ✗ not as expected' if bad else ''}: "
-                   f"{record['trace_moves']} moves{extra} · "
-                   f'<a href="{escape(record["trace"])}">ITF JSON</a></summary>'
-                   + (f"<p>{escape(message)}</p>" if message else "")
-                   + f"<pre>{escape(trace_text(result))}</pre></details>")
+        out.append(_trace_block(result))
+        fewest = fewest_trace_of(result)
+        if fewest is not None:
+            record = result_record(result)
+            out.append(f'<details id="{_anchor(result)}-fewest-elections"><summary><code>{escape(result.property)}'
+                       f"</code>, {result.players} players — the fewest elections: "
+                       f"{record['fewest_elections']} elections, {len(fewest.steps)} moves · "
+                       f'<a href="{escape(record["fewest_elections_trace"])}">ITF JSON</a></summary>'
+                       f"<pre>{escape(chr(10).join(fewest.lines()))}</pre></details>")
     return out
+
+
+def _trace_block(result: PropertyResult) -> str:
+    """The <details> of a result's witness or counterexample."""
+    record = result_record(result)
+    bad = record["status"] == "not-as-expected"
+    extra = f", {record['elections']} elections" if record["elections"] is not None else ""
+    message = getattr(result.verdict, "message", "")
+    return (f'<details id="{_anchor(result)}"{" open" if bad else ""} class="{"bad" if bad else ""}">'
+            f"<summary><code>{escape(result.property)}</code>, {result.players} players — "
+            f"{escape(record['verdict'])}{' ✗ not as expected' if bad else ''}: "
+            f"{record['trace_moves']} moves{extra} · "
+            f'<a href="{escape(record["trace"])}">ITF JSON</a></summary>'
+            + (f"<p>{escape(message)}</p>" if message else "")
+            + f"<pre>{escape(trace_text(result))}</pre></details>")
 
 
 def report_html(results: Sequence[PropertyResult], run: RunInfo, changes: Sequence[Any] = ()) -> str:

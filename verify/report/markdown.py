@@ -15,8 +15,8 @@ from typing import Any
 from verify.results import PropertyResult, Refuted, Unknown
 
 from .junit import trace_text
-from .records import (VERDICTS, RunInfo, counts, elections, exit_status, matrix_rows, player_counts, slowest,
-                      sorted_results, status, trace_name)
+from .records import (VERDICTS, RunInfo, counts, exit_status, matrix_rows, player_counts, shortest_elections,
+                      slowest, sorted_results, status, trace_name)
 
 TRACE_LINES = 300
 OUTCOME = {0: "✅ every verdict as expected", 1: "❌ not as expected", 3: "⚠️ a limit was hit"}
@@ -27,7 +27,7 @@ def cell(result: PropertyResult | None) -> str:
     if result is None:
         return "·"
     word = result.verdict.verdict
-    count = elections(result)
+    count = shortest_elections(result)
     if count is not None:
         word += f" ({count} el.)"
     state = status(result)

@@ -39,6 +39,9 @@ EXTRA_KEYS: dict[str, str] = {
     "reachable_states": "int: states of the whole reachable graph for this player count, after the "
                         "exact reductions (the same on every result of that count)",
     "reductions": "list[str]: the exact reductions the exploration applied, e.g. symmetry, cone, votes, fused",
+    "fewest_elections": "int | None: the fewest elected governments any game needs to reach the witness "
+                        "(a search over elections, not moves); None when that search hit a limit",
+    "fewest_elections_trace": "Trace: a game that reaches the witness with the fewest elected governments",
 }
 """The `PropertyResult.extra` keys a report reads, with their types and meaning."""
 
@@ -110,6 +113,17 @@ def trace_name(result: PropertyResult) -> str:
     return f"{safe}-{result.players}.itf.json"
 
 
+def fewest_trace_name(result: PropertyResult) -> str:
+    """The file name of a result's fewest-elections game: `<property>-<n>.fewest-elections.itf.json`."""
+    return trace_name(result).removesuffix(".itf.json") + ".fewest-elections.itf.json"
+
+
+def fewest_trace_of(result: PropertyResult) -> Any:
+    """The game reaching a witness with the fewest elections (extra['fewest_elections_trace']), or None."""
+    trace = result.extra.get("fewest_elections_trace")
+    return trace if trace is not None and hasattr(trace, "to_itf") else None
+
+
 def trace_of(result: PropertyResult) -> Any:
     """The trace of a witness or counterexample, or None."""
     verdict = result.verdict
@@ -132,6 +146,13 @@ def elections(result: PropertyResult) -> int | None:
         return result.verdict.elections
     value = result.extra.get("elections")
     return value if isinstance(value, int) else None
+
+
+def shortest_elections(result: PropertyResult) -> int | None:
+    """The elections of the shortest game to a witness: extra['fewest_elections'] when the
+    checker searched for it, else the elections of the witness trace."""
+    fewest = _int_extra(result, "fewest_elections")
+    return fewest if fewest is not None else elections(result)
 
 
 def _int_extra(result: PropertyResult, key: str) -> int | None:
@@ -163,6 +184,8 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "note": evidence.note,
         "value": verdict.value if isinstance(verdict, Proved) else None,
         "elections": elections(result),
+        "fewest_elections": _int_extra(result, "fewest_elections"),
+        "fewest_elections_trace": f"traces/{fewest_trace_name(result)}" if fewest_trace_of(result) else None,
         "reachable_states": _int_extra(result, "reachable_states"),
         "reductions": sorted(str(r) for r in reductions) if isinstance(reductions, (list, tuple)) else [],
         "trace": f"traces/{trace_name(result)}" if trace is not None else None,

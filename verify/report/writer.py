@@ -18,7 +18,8 @@ from verify.results import PropertyResult
 from .html import report_html
 from .junit import junit_xml
 from .markdown import report_markdown
-from .records import RunInfo, dumps, exit_status, report_document, sorted_results, timings_document, trace_name, trace_of
+from .records import (RunInfo, dumps, exit_status, fewest_trace_name, fewest_trace_of, report_document,
+                      sorted_results, timings_document, trace_name, trace_of)
 from .schema import validate_report
 
 REPORT_FILES = ("report.json", "timings.json", "junit.xml", "report.md", "report.html")
@@ -54,11 +55,16 @@ def report_texts(results: Sequence[PropertyResult], run: RunInfo, changes: Seque
         "report.html": report_html(ordered, run, changes),
     }
     for result in ordered:
+        # the formatting of Trace.save_itf, so `shrules replay` reads these files as it reads any
         trace = trace_of(result)
         if trace is not None:
             itf = trace.to_itf(_trace_description(result))
-            # the formatting of Trace.save_itf, so `shrules replay` reads the file as it reads any
             texts[f"{TRACES_DIR}/{trace_name(result)}"] = json.dumps(itf, indent=1) + "\n"
+        fewest = fewest_trace_of(result)
+        if fewest is not None:
+            itf = fewest.to_itf(f"shrules: a game reaching {result.property} with the fewest elected governments, "
+                                f"{result.players} players")
+            texts[f"{TRACES_DIR}/{fewest_trace_name(result)}"] = json.dumps(itf, indent=1) + "\n"
     return texts
 
 
