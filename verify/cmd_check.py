@@ -1,0 +1,212 @@
+"""`shrules check`: decide the property catalogue for every player count and summarise.
+
+Prints a matrix property x player count (proved / refuted / witness / no-witness /
+unknown, each with the size of its evidence), then the trace of every verdict that is
+not as expected, readably; `--traces DIR` saves every trace as ITF JSON, `--json` prints
+the results as JSON instead. Exit status: 0 every verdict as expected, 1 one is not,
+3 none is wrong but a limit left one unknown, 2 bad input. The work is
+`verify.checker.check`, importable for reports and other front ends.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from spec.errors import SpecError
+
+from .checker import BACKENDS, check
+from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .explore import Limits
+from .reductions import Reductions
+from .results import PropertyResult, Refuted, Unknown, Witnessed
+
+DEFAULT_TIME_LIMIT = 600.0
+"""Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
+
+
+def parse_counts(text: str | None) -> tuple[int, ...] | None:
+    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts)."""
+    if not text:
+        return None
+    counts: list[int] = []
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise click.BadParameter(f"expected player counts like 5-7 or 5,6,8, got {text!r}")
+        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        counts.extend(range(low, high + 1))
+    return tuple(sorted(set(counts)))
+
+
+def cell(result: PropertyResult) -> str:
+    """One cell of the matrix: the verdict and the size of its evidence."""
+    verdict = result.verdict
+    mark = "" if result.as_expected in (True, None) else "!"
+    if isinstance(verdict, (Refuted, Witnessed)) and verdict.trace is not None:
+        size = f"{len(verdict.trace.steps)}m"
+        if isinstance(verdict, Witnessed) and result.extra.get("fewest_elections") is not None:
+            size += f"/{result.extra['fewest_elections']}e"
+    elif verdict.evidence.states is not None:
+        size = _short(verdict.evidence.states)
+    else:
+        size = ""
+    return f"{mark}{verdict.verdict} {size}".strip()
+
+
+def _short(number: int) -> str:
+    if number >= 1_000_000:
+        return f"{number / 1e6:.1f}M"
+    if number >= 1_000:
+        return f"{number / 1e3:.0f}k"
+    return str(number)
+
+
+def matrix(results: list[PropertyResult]) -> list[str]:
+    """The summary table: one row per property, one column per player count."""
+    counts = sorted({r.players for r in results})
+    names = list(dict.fromkeys(r.property for r in results))
+    cells = {(r.property, r.players): cell(r) for r in results}
+    width = max([len(name) for name in names] + [8])
+    column = max([len(text) for text in cells.values()] + [6]) + 2
+    lines = ["property".ljust(width) + "".join(f"{n} players".rjust(column) for n in counts)]
+    for name in names:
+        lines.append(name.ljust(width) + "".join(cells.get((name, n), "-").rjust(column) for n in counts))
+    return lines
+
+
+def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
+    """The results as JSON-ready dicts (traces as their length and elections)."""
+    out = []
+    for result in results:
+        verdict = result.verdict
+        evidence = verdict.evidence
+        item: dict[str, Any] = {
+            "property": result.property, "players": result.players, "kind": result.kind,
+            "rules": list(result.rule_ids), "expect": result.expect, "verdict": verdict.verdict,
+            "as_expected": result.as_expected,
+            "evidence": {"method": evidence.method, "states": evidence.states, "transitions": evidence.transitions,
+                         "depth": evidence.depth, "seconds": evidence.seconds, "note": evidence.note}}
+        trace = getattr(verdict, "trace", None)
+        if trace is not None:
+            item["trace"] = {"moves": len(trace.steps), "elections": trace.elections()}
+        if isinstance(verdict, (Refuted, Unknown)):
+            item["message"] = verdict.message if isinstance(verdict, Refuted) else verdict.reason
+        for key, value in result.extra.items():
+            if isinstance(value, (int, str)) or value is None:
+                item[key] = value
+        out.append(item)
+    return out
+
+
+def exit_status(results: list[PropertyResult]) -> int:
+    """0 all as expected, 1 one is not, 3 one is unknown (and none is wrong)."""
+    if any(r.as_expected is False for r in results):
+        return EXIT_FAILED
+    if any(r.as_expected is None for r in results):
+        return EXIT_LIMIT
+    return EXIT_OK
+
+
+@click.command("check")
+@click.option("--players", "-n", "players_text", default=None,
+              help="Player counts, e.g. 5-7 or 5,6 (default: every count of the rules).")
+@click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
+@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
+              help="explicit-state search, the Z3 backend, or Z3 for what the search left unknown.")
+@click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
+@click.option("--time-limit", type=click.FloatRange(0), default=DEFAULT_TIME_LIMIT, show_default=True,
+              help="Seconds per player count.")
+@click.option("--memory-limit", type=click.IntRange(64), default=12_000, show_default=True,
+              help="Resident MiB per search process.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Player counts checked in parallel processes.")
+@click.option("--no-symmetry", is_flag=True, help="Do not reduce by seat rotation.")
+@click.option("--no-representatives", is_flag=True, help="Try every vote, not one per count of Ja.")
+@click.option("--no-cone", is_flag=True, help="Keep every field, even those no property depends on.")
+@click.option("--no-fuse", is_flag=True, help="Store the states between the game's forced moves too.")
+@click.option("--traces", "traces_dir", type=click.Path(file_okay=False), default=None,
+              help="Save every counterexample and witness as ITF JSON in this directory.")
+@click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
+def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str,
+                  max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
+                  no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
+                  json_output: bool, quiet: bool) -> None:
+    """Decide every property of the catalogue for every player count.
+
+    Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
+    """
+    players = parse_counts(players_text)
+    limits = Limits(max_states, time_limit or None, memory_limit)
+    reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
+    steps = len(players) if players else 6
+    with click.progressbar(length=steps, label="checking", file=click.get_text_stream("stderr"),
+                           show_pos=True) as bar:
+        def progress(message: str) -> None:
+            if message.endswith("done"):
+                bar.update(1)
+        results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
+                        workers=workers, progress=progress)
+    if traces_dir:
+        save_traces(results, Path(traces_dir))
+    if json_output:
+        click.echo(json.dumps(as_json(results), indent=1))
+    else:
+        for line in matrix(results):
+            click.echo(line)
+        if not quiet:
+            for line in details(results):
+                click.echo(line)
+    raise SystemExit(exit_status(results))
+
+
+def details(results: list[PropertyResult]) -> list[str]:
+    """The traces of unexpected verdicts, the limits hit, the fewest elections of the wins."""
+    lines: list[str] = []
+    for result in results:
+        verdict = result.verdict
+        head = f"{result.property}, {result.players} players ({', '.join(result.rule_ids)})"
+        if result.as_expected is False:
+            lines += ["", f"NOT AS EXPECTED: {head}: {verdict.verdict}, expected {result.expect}"]
+            if isinstance(verdict, Refuted):
+                lines.append(f"  {verdict.message}")
+            trace = getattr(verdict, "trace", None)
+            if trace is not None:
+                lines += ["  " + line for line in trace.lines(changes=True)]
+        elif isinstance(verdict, Unknown):
+            lines.append(f"unknown: {head}: {verdict.reason}")
+    wins = [r for r in results if "fewest_elections" in r.extra]
+    if wins:
+        lines.append("")
+        lines.append("fewest elected governments per win: " + "; ".join(
+            f"{r.property} {r.players}p: {r.extra['fewest_elections']}" for r in wins))
+    longest = [r for r in results if "longest_moves" in r.extra]
+    if longest:
+        lines.append("longest possible game: " + "; ".join(
+            f"{r.players}p: {r.extra['longest_moves']} moves, {r.extra['longest_elections']} elections"
+            for r in longest))
+    return lines
+
+
+def save_traces(results: list[PropertyResult], folder: Path) -> None:
+    """Every counterexample and witness trace as `<property>-<n>p.itf.json` in `folder`."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SpecError(f"cannot create {folder}: {error.strerror}") from None
+    for result in results:
+        trace = getattr(result.verdict, "trace", None)
+        if trace is not None:
+            kind = "counterexample" if isinstance(result.verdict, Refuted) else "witness"
+            trace.save_itf(folder / f"{result.property}-{result.players}p.itf.json",
+                           f"{kind} for {result.property} ({', '.join(result.rule_ids)}), {result.players} players")
+
+
+COMMANDS = (check_command,)
+_ = EXIT_BAD_INPUT
