@@ -1,0 +1,435 @@
+"""secrethitler.io game summaries (the site's GameSummary JSON) as transcripts.
+
+A summary has one log entry per election (presidentId, chancellorId, votes, the hands,
+the enacted policy, vetoes, the power used, the draw pile at the start of the election).
+This module writes down, as moves, what each entry shows, and leaves out nothing the log
+does not show; it derives only what the log leaves implicit and the rules determine:
+
+- the vote's outcome: an entry whose government drew a hand was elected (`elect`, so a
+  tie that still legislated is caught by R-E7); any other vote is resolved by its count;
+- a dead seat's vote entry means nothing (the site keeps a value for every seat), so only
+  living seats' votes are kept, the dead being those the log executed;
+- the President's discard: the hand less the two tiles passed (the passed tiles are kept
+  as evidence, so a Chancellor's hand that is not part of the President's is R-L2);
+- on a failed election, an enacted policy is the chaos policy (the judge checks that the
+  tracker was at three, R-E9), and after an accepted veto likewise;
+- the draw pile of each entry (`deckState`, top first) becomes a `deck` observation, so
+  the hands, chaos and peeks are checked against the pile's order (R-L1, R-E9, R-X5).
+
+Everything else — the tracker, term limits, reshuffles, who is President next (Special
+Elections included), whether a power was granted, the end of the game — is the judge's
+to derive from the rules and to compare with what the log shows.
+
+The site's settings become rules: the rebalanced decks and tracks are variants
+(spec/variants/), the two kinds of "no topdecking" too, and a custom game the rules
+with its settings given inline (`standard[deck_fascist=19; ...]`, spec/settings.py). Settings outside the base game (Avalon and
+Monarchist roles, the reverse-investigation and peek-and-drop powers) make the game
+`unsupported`, with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from spec.errors import Location, SpecError
+
+from ..game import compiled_game
+from ..transcript import DECK, TILE_NAMES, VOTE, Claim, Entry, Setup, Transcript
+
+SITE_POWERS = {None: "none", "investigate": "investigate", "deckpeek": "peek", "election": "special_election",
+               "bullet": "execution"}
+"""The site's names of the Fascist-slot powers (customGameSettings.powers) in the spec's terms."""
+
+UNSUPPORTED_POWERS = {
+    "reverseinv": "the reverse-investigation power (a player is shown the President's membership)",
+    "peekdrop": "the peek-and-drop power (the President may discard the top tile)",
+}
+BASE_ROLES = ("liberal", "fascist", "hitler")
+NAMED_VARIANTS = ("rebalance6p", "rebalance7p", "rebalance9p")
+"""Site settings that are variant files of spec/variants/ (the others are generated)."""
+
+TOPDECKING_VARIANTS = {0: "standard", 1: "no_topdecking", 2: "no_topdecking_twice"}
+"""gameSetting.noTopdecking: 1 the third failed election ends the game, 2 the second
+chaos in a row (with no government elected in between) does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The numbers of a game the site lets a table set, in the spec's terms."""
+
+    deck_liberal: int
+    deck_fascist: int
+    start_liberal_policies: int
+    start_fascist_policies: int
+    hitler_zone: int
+    veto_zone: int
+    ordinary_fascists: int
+    board: tuple[str, ...]
+
+
+def read_summary(path: str | Path) -> Transcript:
+    """Read a GameSummary JSON file as a transcript; `SpecError` if it is malformed."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{path} is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise SpecError(f"not valid JSON: {error.msg} (column {error.colno})", Location(str(path), error.lineno)) from None
+    return import_summary(data, str(path))
+
+
+class _Reader:
+    """Typed access to the summary with `SpecError`s that name the field."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, field: str, message: str) -> SpecError:
+        return SpecError(message, Location(self.source, None, field))
+
+    def seat(self, value: Any, players: int, field: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+            raise self.fail(field, f"expected a seat 0..{players - 1}, got {value!r}")
+        return value
+
+    def tiles(self, value: Any, field: str) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(item in TILE_NAMES for item in value):
+            raise self.fail(field, f"expected a list of 'liberal'/'fascist', got {value!r}")
+        return value
+
+
+def import_summary(data: Any, source: str = "<summary>") -> Transcript:
+    """A GameSummary (parsed JSON) as a transcript whose refs are indexes into `logs`."""
+    read = _Reader(source)
+    if not isinstance(data, dict):
+        raise read.fail("", "expected a GameSummary object")
+    players_data = data.get("players")
+    if not isinstance(players_data, list) or not players_data:
+        raise read.fail("players", "expected the list of players")
+    logs = data.get("logs")
+    if not isinstance(logs, list) or not all(isinstance(log, dict) for log in logs):
+        raise read.fail("logs", "expected the list of log entries")
+    players = len(players_data)
+    roles = [p.get("role") if isinstance(p, dict) else None for p in players_data]
+    game_id = str(data.get("_id", Path(source).stem))
+    unsupported = [f"role '{role}' is not a role of the base game" for role in sorted({str(r) for r in roles})
+                   if role not in BASE_ROLES]
+    rules, settings, reasons, notes = site_rules(data, players)
+    unsupported += reasons
+    hitler = roles.index("hitler") if roles.count("hitler") == 1 else None
+    fascists = tuple(seat for seat, role in enumerate(roles) if role == "fascist")
+    first = None
+    if logs:
+        first = read.seat(logs[0].get("presidentId"), players, "logs[0].presidentId")
+    setup = Setup(players, rules, hitler, fascists if hitler is not None else None, first, game_id)
+    if unsupported:
+        return Transcript(setup, (), source, "; ".join(unsupported), tuple(notes))
+    if hitler is None:
+        raise read.fail("players", "expected exactly one player with role 'hitler'")
+    assert settings is not None
+    constants = compiled_game(players, rules).spec.constants
+    entries, claim, log_notes = _entries(read, logs, players, hitler, settings, constants, data)
+    return Transcript(setup, tuple(entries), source, None, tuple(notes + log_notes), claim)
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def site_rules(data: dict[str, Any], players: int) -> tuple[str, Settings | None, list[str], list[str]]:
+    """The rules a summary's settings call for: a rules name or overlay path, the numbers,
+    the reasons the game is outside the spec (if any), and notes."""
+    reasons: list[str] = []
+    notes: list[str] = []
+    setting = data.get("gameSetting") or {}
+    if not isinstance(setting, dict):
+        setting = {}
+    if setting.get("avalonSH"):
+        reasons.append("avalonSH: Merlin, Percival and Morgana and the assassination of Merlin are not the base game")
+    if setting.get("monarchistSH"):
+        reasons.append("monarchistSH: the Monarchist role is not the base game")
+    if setting.get("rerebalance9p"):
+        reasons.append("rerebalance9p: the site's first deck of this 9-player variant is not the one its "
+                       "later reshuffles assume, so no rules describe it")
+    topdecking = setting.get("noTopdecking") or 0
+    base = TOPDECKING_VARIANTS.get(topdecking) if isinstance(topdecking, int) else None
+    if base is None:
+        reasons.append(f"noTopdecking = {topdecking!r} is not a setting the site documents")
+        base = "standard"
+    standard = _variant_settings(base, players)
+    if standard is None:
+        return base, None, reasons + [f"R-S1: the rules have no game of {players} players"], notes
+    custom = data.get("customGameSettings")
+    if isinstance(custom, dict) and custom.get("powers") is not None:
+        settings, custom_reasons = _from_custom(custom)
+        reasons += custom_reasons
+        if not custom.get("enabled"):
+            expected = _flag_settings(standard, setting, players)
+            if settings is not None and settings != expected:
+                reasons.append("customGameSettings disagree with the game's settings although custom settings "
+                               f"are off: {_difference(expected, settings)}")
+    else:
+        settings = _flag_settings(standard, setting, players)
+    if reasons or settings is None:
+        return base, None, reasons, notes
+    return _rules_for(base, settings, players), settings, [], notes
+
+
+def _spec_settings(spec: Any, players: int) -> Settings:
+    constants = spec.constants
+    return Settings(constants["deck_liberal"], constants["deck_fascist"], constants["start_liberal_policies"],
+                    constants["start_fascist_policies"], constants["hitler_zone"], constants["veto_zone"],
+                    int(spec.tables["ordinary_fascists"][players]), tuple(spec.tables["board"][players]))
+
+
+def _flag_settings(standard: Settings, setting: dict[str, Any], players: int) -> Settings:
+    """The numbers the rebalance flags give (each applies only to its player count)."""
+    values = _as_dict(standard)
+    if setting.get("rebalance6p") and players == 6:
+        values["start_fascist_policies"] += 1
+    if (setting.get("rebalance7p") and players == 7) or (setting.get("rebalance9p") and players == 9):
+        values["deck_fascist"] -= 1
+    return Settings(**values)
+
+
+def _from_custom(custom: dict[str, Any]) -> tuple[Settings | None, list[str]]:
+    """The numbers of customGameSettings, or the reasons they are outside the spec."""
+    try:
+        powers = list(custom["powers"])
+        deck, track = custom["deckState"], custom["trackState"]
+        numbers = [deck["lib"], deck["fas"], track["lib"], track["fas"], custom["hitlerZone"], custom["vetoZone"],
+                   custom["fascistCount"]]
+    except (KeyError, TypeError):
+        return None, ["customGameSettings lack deckState, trackState, hitlerZone, vetoZone, fascistCount or powers"]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 100 for n in numbers):
+        return None, [f"customGameSettings hold numbers that are not whole numbers 0..100: {numbers}"]
+    reasons = [f"custom power '{p}': {UNSUPPORTED_POWERS[p]} is not in the base game"
+               for p in powers if p in UNSUPPORTED_POWERS]
+    unknown = [p for p in powers if p not in SITE_POWERS and p not in UNSUPPORTED_POWERS]
+    if unknown or len(powers) != 5:
+        reasons.append(f"custom powers {powers} are not five of {', '.join(str(k) for k in SITE_POWERS if k)}")
+    if reasons:
+        return None, reasons
+    board = tuple(SITE_POWERS[p] for p in powers)
+    deck_liberal, deck_fascist, start_liberal, start_fascist, hitler_zone, veto_zone, fascists = numbers
+    return Settings(deck_liberal, deck_fascist, start_liberal, start_fascist, hitler_zone, veto_zone, fascists,
+                    board), []
+
+
+def _as_dict(settings: Settings) -> dict[str, Any]:
+    return {name: getattr(settings, name) for name in Settings.__slots__}
+
+
+def _difference(expected: Settings, actual: Settings) -> str:
+    have, want = _as_dict(actual), _as_dict(expected)
+    return ", ".join(f"{name} {have[name]!r} (expected {want[name]!r})" for name in want if have[name] != want[name])
+
+
+SETTING_NAMES = {"deck_liberal": "deck_liberal", "deck_fascist": "deck_fascist",
+                 "start_liberal_policies": "start_liberal", "start_fascist_policies": "start_fascist",
+                 "hitler_zone": "hitler_zone", "veto_zone": "veto_zone", "ordinary_fascists": "fascists",
+                 "board": "powers"}
+"""Each number of `Settings` as the custom-game setting of spec/settings.py that sets it."""
+
+
+def _rules_for(base: str, settings: Settings, players: int) -> str:
+    """A rules name for the settings: the base, a named variant, or the base with the
+    settings that differ given inline (`standard[deck_fascist=19; hitler_zone=4]`, the
+    loader's form for a custom game: an overlay made in memory, never a file)."""
+    standard = _variant_settings(base, players)
+    assert standard is not None
+    if settings == standard:
+        return base
+    if base == "standard":
+        for name in NAMED_VARIANTS:
+            if settings == _variant_settings(name, players):
+                return name
+    from spec.settings import settings_name
+
+    have, want = _as_dict(settings), _as_dict(standard)
+    values = {SETTING_NAMES[key]: list(value) if isinstance(value, tuple) else value
+              for key, value in have.items() if value != want[key]}
+    return settings_name(base, values)
+
+
+@lru_cache(maxsize=None)
+def _variant_settings(name: str, players: int) -> Settings | None:
+    """The numbers of a named rules file for a player count (None if it is not for it)."""
+    try:
+        return _spec_settings(compiled_game(players, name).spec, players)
+    except SpecError:
+        return None
+
+
+# ---------------------------------------------------------------------- the logs
+
+
+def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: int, settings: Settings,
+             constants: dict[str, int], data: dict[str, Any]) -> tuple[list[Entry], Claim | None, list[str]]:
+    """The moves of the logs, what the site's own reading says the result was, and notes."""
+    hand_size, tracker_limit = constants["hand_size"], constants["tracker_limit"]
+    entries: list[Entry] = []
+    notes: list[str] = []
+    dead: set[int] = set()
+    liberal, fascist = settings.start_liberal_policies, settings.start_fascist_policies
+    tracker = 0
+    claim: Claim | None = None
+    last = len(logs) - 1
+    no_topdecking = bool((data.get("gameSetting") or {}).get("noTopdecking"))
+    for k, log in enumerate(logs):
+        def field(name: str) -> str:
+            return f"logs[{k}].{name}"
+
+        def stop(what: str) -> None:
+            if k != last:
+                raise read.fail(field("presidentId"), f"the log stops {what}, but later log entries follow")
+            notes.append(f"log {k}: the game stops {what}")
+
+        deck = read.tiles(log.get("deckState"), field("deckState"))
+        if "deckState" in log:
+            entries.append(Entry(DECK, DECK, ref=k, tiles=tuple(deck)))
+        president = read.seat(log.get("presidentId"), players, field("presidentId"))
+        if log.get("chancellorId") is None:
+            stop("before a Chancellor is nominated")
+            break
+        chancellor = read.seat(log.get("chancellorId"), players, field("chancellorId"))
+        entries.append(Entry("move", "nominate", {"chancellor": chancellor}, by=president, ref=k))
+        votes = log.get("votes") or []
+        if not isinstance(votes, list) or not all(isinstance(v, bool) for v in votes):
+            raise read.fail(field("votes"), f"expected a list of true/false, got {votes!r}")
+        if not votes:
+            stop("before the vote")
+            break
+        if len(votes) != players:
+            raise read.fail(field("votes"), f"expected {players} votes, one per seat, got {len(votes)}")
+        alive = [seat for seat in range(players) if seat not in dead]
+        ja = [seat for seat in alive if votes[seat]]
+        hand = read.tiles(log.get("presidentHand"), field("presidentHand"))
+        passed = read.tiles(log.get("chancellorHand"), field("chancellorHand"))
+        enacted = log.get("enactedPolicy")
+        if enacted is not None and enacted not in TILE_NAMES:
+            raise read.fail(field("enactedPolicy"), f"expected 'liberal' or 'fascist', got {enacted!r}")
+        chancellor_veto, president_veto = log.get("chancellorVeto"), log.get("presidentVeto")
+        legislated = bool(hand or passed or chancellor_veto is True)
+        passes = 2 * len(ja) > len(alive)
+        entries.append(Entry("move" if legislated else VOTE, "elect" if legislated else VOTE, {"ja": ja}, ref=k))
+        hitler_elected = passes and chancellor == hitler and fascist >= settings.hitler_zone
+        # The site's own tracker (buildTurns.js), only to read the end it declares.
+        tracker = 0 if tracker >= tracker_limit else tracker
+        tracker = 0 if passes and not (chancellor_veto is True and president_veto is True) else tracker + 1
+        if not legislated:
+            if enacted is not None:
+                entries.append(Entry("move", "chaos", {"tile": enacted}, ref=k))
+        elif hand or passed:
+            if len(hand) != hand_size:
+                raise read.fail(field("presidentHand"), f"expected the {hand_size} tiles drawn, got {hand!r}")
+            entries.append(Entry("move", "draw_hand", {"fascist_tiles": hand.count("fascist")}, ref=k,
+                                 tiles=tuple(hand)))
+            if not passed:
+                stop("before the President discards")
+                break
+            entries.append(Entry("move", "president_discard", {"tile": _discard(hand, passed)}, by=president,
+                                 ref=k, passed=tuple(passed)))
+        if legislated:
+            if chancellor_veto is True:
+                entries.append(Entry("move", "propose_veto", by=chancellor, ref=k))
+                if president_veto is True:
+                    entries.append(Entry("move", "accept_veto", by=president, ref=k))
+                    if enacted is not None:
+                        entries.append(Entry("move", "chaos", {"tile": enacted}, ref=k))
+                elif president_veto is False:
+                    entries.append(Entry("move", "refuse_veto", by=president, ref=k))
+                    if enacted is not None:
+                        entries.append(Entry("move", "enact", {"tile": enacted}, by=chancellor, ref=k))
+                else:
+                    stop("before the President answers the veto")
+                    break
+            elif enacted is not None:
+                entries.append(Entry("move", "enact", {"tile": enacted}, by=chancellor, ref=k))
+            elif k != last:
+                # Summaries written before vetoes were recorded: the site reads an elected
+                # government that enacted nothing as a veto proposed and accepted.
+                notes.append(f"log {k}: no policy enacted and no veto recorded: read as an accepted veto")
+                entries.append(Entry("move", "propose_veto", by=chancellor, ref=k))
+                entries.append(Entry("move", "accept_veto", by=president, ref=k))
+            else:
+                notes.append(f"log {k}: the game stops before the Chancellor enacts")
+        entries.extend(_powers(read, log, k, players, president, hand_size))
+        if enacted == "liberal":
+            liberal += 1
+        elif enacted == "fascist":
+            fascist += 1
+        execution = log.get("execution")
+        if isinstance(execution, int):
+            dead.add(execution)
+            if execution != hitler and all(seat in dead or seat == hitler or seat in _fascist_seats(data)
+                                           for seat in range(players)):
+                notes.append(f"log {k}: no Liberal is left alive; the site ends a custom game there, the rules do not")
+        if k == last:
+            ended = (liberal >= constants["liberal_track_length"], fascist >= constants["fascist_track_length"])
+            claim = _claim(k, ended, hitler_elected, execution == hitler, tracker >= tracker_limit and no_topdecking)
+    return entries, claim, notes
+
+
+def _powers(read: _Reader, log: dict[str, Any], k: int, players: int, president: int,
+            hand_size: int) -> list[Entry]:
+    """The executive actions an entry records, as moves by the President who used them."""
+    out = []
+    if log.get("investigationId") is not None:
+        target = read.seat(log["investigationId"], players, f"logs[{k}].investigationId")
+        investigator = log.get("investigatorId")
+        by = president if investigator is None else read.seat(investigator, players, f"logs[{k}].investigatorId")
+        out.append(Entry("move", "investigate", {"target": target}, by=by, ref=k))
+    peek = read.tiles(log.get("policyPeek"), f"logs[{k}].policyPeek")
+    if peek:
+        if len(peek) != hand_size:
+            raise read.fail(f"logs[{k}].policyPeek", f"expected the {hand_size} tiles seen, got {peek!r}")
+        out.append(Entry("move", "policy_peek", {"top": peek}, ref=k))
+    if log.get("specialElection") is not None:
+        candidate = read.seat(log["specialElection"], players, f"logs[{k}].specialElection")
+        out.append(Entry("move", "special_election", {"candidate": candidate}, by=president, ref=k))
+    if log.get("execution") is not None:
+        target = read.seat(log["execution"], players, f"logs[{k}].execution")
+        out.append(Entry("move", "execute", {"target": target}, by=president, ref=k))
+    return out
+
+
+def _discard(hand: list[str], passed: list[str]) -> str:
+    """The tile the President discarded: the hand less the tiles passed. When the passed
+    tiles are not part of the hand, a tile that is not passed (the judge then finds the
+    passed tiles wrong, R-L2)."""
+    rest = Counter(hand) - Counter(passed)
+    for tile in hand:
+        if rest[tile]:
+            return tile
+    return hand[0]
+
+
+def _fascist_seats(data: dict[str, Any]) -> set[int]:
+    return {seat for seat, player in enumerate(data.get("players", []))
+            if isinstance(player, dict) and player.get("role") == "fascist"}
+
+
+def _claim(k: int, ended: tuple[bool, bool], hitler_elected: bool, hitler_executed: bool,
+           topdecked: bool) -> Claim | None:
+    """The end the site reads in its last log entry (its own winner rule), if it reads one."""
+    if hitler_elected:
+        return Claim("fascist", "hitler_chancellor", "R-W4", k)
+    if hitler_executed:
+        return Claim("liberal", "execution", "R-W2", k)
+    if topdecked:
+        return Claim("fascist", "topdeck", "R-E9", k)
+    if ended[0]:
+        return Claim("liberal", "policies", "R-W1", k)
+    if ended[1]:
+        return Claim("fascist", "policies", "R-W3", k)
+    return None

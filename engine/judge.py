@@ -1,0 +1,561 @@
+"""Judge a logged game move by move: legal or illegal, with the rule ID of the first
+illegal move, whether the game reached its end, and who won.
+
+The judge replays a `Transcript` (engine/transcript.py) through the compiled rules.
+Every move goes through `Game.check`, so a verdict always rests on a requirement of the
+spec and its rule ID. On top of the engine, the judge checks the evidence a log may
+carry that the rules constrain but the engine's state does not hold: the order of the
+draw pile (`deck` observations: a hand must be the top three tiles, R-L1; chaos enacts
+the top tile, R-E9; a peek shows the top three, R-X5), the two tiles passed to the
+Chancellor (R-L2) and the membership an investigation showed (R-X3).
+
+Hidden information is never invented. When the setup leaves out the roles or the first
+President, the judge follows every deal the transcript allows at once (a *world* each)
+and drops a world as soon as the transcript contradicts it (the game went on after a
+Chancellor was elected, so that Chancellor is not Hitler). A move is illegal only when
+it is illegal in every remaining world; a result that differs between worlds (is the
+game over if seat 4 is Hitler?) is reported as undecided, never guessed.
+
+Judging stops at the first illegal move: after it the state of the game is not one the
+rules define. Forced moves of the game (win checks, reshuffles, passing candidacy) may
+be left out of a transcript (the judge runs them) or written in (then they are checked).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from spec.lang import nodes
+from spec.lang.types import decode_tiles
+
+from .game import Game, IllegalMove, Move, compiled_game
+from .transcript import DECK, VOTE, Entry, Setup, Transcript
+
+LEGAL, ILLEGAL, UNSUPPORTED = "legal", "illegal", "unsupported"
+NOT_JUDGED = "not judged"
+AFTER_END = "after the end"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An illegal move: the rule ID that forbids it, why, and where it was logged."""
+
+    rule_id: str
+    message: str
+    line: int | None = None
+    ref: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The violation as the JSON of `shrules judge --json`."""
+        return {"log": self.ref, "line": self.line, "rule": self.rule_id, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One transcript entry as judged: its status and, to print it, the move and the state
+    before it (in the first world still possible) and the game's forced moves run first."""
+
+    entry: Entry
+    status: str
+    move: Move | None = None
+    before: Any = None
+    implied: tuple[tuple[Any, Move], ...] = ()
+    violation: Violation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict on one game."""
+
+    game_id: str
+    source: str
+    rules: str
+    verdict: str
+    complete: bool
+    winner: str | None
+    how: str | None
+    violations: tuple[Violation, ...] = ()
+    steps: tuple[Step, ...] = ()
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+    game: Game | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """One JSON object: the line `shrules judge --json` prints for this game."""
+        out: dict[str, Any] = {"game": self.game_id, "verdict": self.verdict, "complete": self.complete,
+                               "winner": self.winner, "how": self.how,
+                               "violations": [v.to_json() for v in self.violations]}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+    def summary(self) -> str:
+        """One line: the verdict and what decided it."""
+        if self.verdict == UNSUPPORTED:
+            return f"unsupported: {self.reason}"
+        if self.verdict == ILLEGAL:
+            first = self.violations[0]
+            where = _where(first.line, first.ref)
+            return f"ILLEGAL at {where}: {first.rule_id}: {first.message}"
+        if self.complete:
+            return f"legal, complete: {self.winner} win by {self.how}"
+        return "legal, incomplete: the log ends before the game is decided"
+
+    def lines(self) -> list[str]:
+        """The game move by move, each with its verdict, then the overall verdict."""
+        out = [f"game {self.game_id} ({self.source}), rules: {self.rules}"]
+        for step in self.steps:
+            where = _where(step.entry.line, step.entry.ref)
+            if self.game is not None:
+                for before, move in step.implied:
+                    if not self.game.by_name[move.rule].rule.quiet:
+                        out.append(f"  {'':>10}  {'(game)':<10} {self.game.says(before, move)}")
+            text = self._text(step)
+            if step.violation is not None:
+                out.append(f"  {where:>10}  ILLEGAL    {text}")
+                out.append(f"  {'':>10}             {step.violation.rule_id}: {step.violation.message}")
+            else:
+                out.append(f"  {where:>10}  {step.status:<10} {text}")
+        out.extend(f"  note: {note}" for note in self.notes)
+        out.append(f"verdict: {self.summary()}")
+        return out
+
+    def _text(self, step: Step) -> str:
+        entry = step.entry
+        if entry.kind == DECK:
+            return "draw pile, top first: " + ", ".join(tile[0].upper() for tile in entry.tiles or ())
+        if step.move is not None and step.before is not None and self.game is not None:
+            return self.game.says(step.before, step.move)
+        params = ", ".join(f"{k}={v}" for k, v in entry.params.items())
+        by = f" by seat {entry.by}" if entry.by is not None else ""
+        return f"{entry.rule}({params}){by}"
+
+
+def _where(line: int | None, ref: Any) -> str:
+    parts = []
+    if line is not None:
+        parts.append(f"line {line}")
+    if ref is not None:
+        parts.append(f"log {ref}")
+    return ", ".join(parts) or "setup"
+
+
+# ---------------------------------------------------------------------- worlds
+
+
+class _World:
+    """One possible course of the game: a state and what is known of the pile's order."""
+
+    __slots__ = ("state", "top", "full", "hand", "unclaimed", "visited", "draws")
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.top: tuple[str, ...] = ()          # tiles known to lie on top of the pile, top first
+        self.full = False                       # `top` is the whole pile
+        self.hand: tuple[str, ...] | None = None  # the President's hand, when the log shows it
+        self.unclaimed: tuple[str, ...] = ()    # forced moves run ahead of a written game move
+        self.visited: list[tuple[Any, str]] = []  # forced moves since the last written move
+        self.draws = 0                          # tiles taken from the pile so far
+
+
+@lru_cache(maxsize=None)
+def _reach(game: Game) -> dict[str, frozenset[int]]:
+    """For each rule, the phases its effect can lead to through the game's forced moves."""
+    phase_names = game.phase_names
+
+    def targets(rule_name: str) -> set[int]:
+        rule = game.by_name[rule_name].rule
+        for name, node in rule.effect:
+            if name == "phase":
+                return set(_phase_literals(node))
+        return {phase_names.index(rule.phase)}
+
+    reach: dict[str, frozenset[int]] = {}
+    for compiled in game.rules:
+        seen: set[int] = set()
+        todo = list(targets(compiled.rule.name))
+        while todo:
+            phase = todo.pop()
+            if phase in seen:
+                continue
+            seen.add(phase)
+            rules = game.by_phase[phase]
+            if rules and rules[0].rule.actor == "game":
+                for other in rules:
+                    todo.extend(targets(other.rule.name))
+        reach[compiled.rule.name] = frozenset(seen)
+    return reach
+
+
+def _phase_literals(node: nodes.Node) -> list[int]:
+    found = []
+    if isinstance(node, nodes.Lit) and node.type.kind == "enum" and node.type.enum == "phase":
+        found.append(int(node.value))
+    for child in nodes.children(node):
+        found.extend(_phase_literals(child))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _shuffles(game: Game) -> frozenset[str]:
+    """The game's forced moves that refill the draw pile (a reshuffle): order knowledge ends."""
+    return frozenset(c.rule.name for c in game.rules
+                     if c.rule.actor == "game" and any(name in ("draw_liberal", "draw_fascist")
+                                                       for name, _ in c.rule.effect))
+
+
+def _run_forced(game: Game, world: _World, until: str | None = None) -> tuple[list[tuple[Any, Move]], bool]:
+    """Run the game's forced moves (up to and including `until`, if it comes); return them
+    and whether `until` was run."""
+    implied: list[tuple[Any, Move]] = []
+    shuffles = _shuffles(game)
+    state = world.state
+    forced = game.forced_move(state)
+    while forced is not None:
+        after = game.by_name[forced.rule].effect(state)
+        implied.append((state, forced))
+        world.visited.append((state, forced.rule))
+        if forced.rule in shuffles:
+            world.top, world.full = (), False
+        state = after
+        if forced.rule == until:
+            world.state = state
+            return implied, True
+        forced = game.forced_move(state)
+    world.state = state
+    return implied, False
+
+
+def _explain(game: Game, world: _World, move: Move, error: IllegalMove) -> IllegalMove:
+    """A wrong-time move explained by the forced move that led elsewhere: a power after a
+    Liberal policy is illegal because no power was granted (R-X1), not because a
+    nomination was due."""
+    compiled = game.by_name.get(move.rule)
+    if compiled is None:
+        return error
+    target = game.phase_names.index(compiled.rule.phase)
+    if world.state[game.phase_index] == target or game.is_over(world.state):
+        return error
+    reach = _reach(game)
+    for state, applied in world.visited:
+        if target in reach[applied]:
+            continue
+        for other in game.by_phase[state[game.phase_index]]:
+            if other.rule.name != applied and target in reach[other.rule.name]:
+                failing = other.first_failure(state)
+                if failing >= 0:
+                    requirement = other.rule.requires[failing]
+                    reason = game.reason(other, failing, state, ())
+                    return IllegalMove(requirement.rule_id, f"'{move.rule}' is not possible now: {reason}", move)
+    return error
+
+
+def _check_actor(game: Game, state: Any, move: Move, by: int | None) -> None:
+    """The seat that made a move must be the one whose move it is (R-E1 for the President,
+    R-L3 for the Chancellor: the rule's `actor_rule`), checked when the log says who moved."""
+    compiled = game.by_name.get(move.rule)
+    if by is None or compiled is None or compiled.actor is None or game.phase(state) != compiled.rule.phase:
+        return
+    expected = compiled.actor(state)
+    if by != expected:
+        rule = compiled.rule
+        who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
+        raise IllegalMove(rule.actor_rule, f"the {who} now is seat {expected}, not seat {by}", move)
+
+
+def _resolve(game: Game, state: Any, entry: Entry) -> Move:
+    """The move of an entry; a vote becomes `elect` or `reject` by its count (R-E7)."""
+    if entry.kind != VOTE:
+        return game.move(entry.rule, **entry.params)
+    ja = entry.params["ja"]
+    elect = game.move("elect", ja=ja)
+    if game.by_name["elect"].guard(state, *elect.args):
+        return elect
+    reject = game.move("reject", ja=ja)
+    if game.by_name["reject"].guard(state, *reject.args):
+        return reject
+    return elect
+
+
+def _constant(game: Game, name: str) -> int:
+    value = game.values[name]
+    assert isinstance(value, int), name
+    return value
+
+
+def _tiles_text(tiles: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(tiles) if tiles else "no tiles"
+
+
+def _judge_entry(game: Game, world: _World, entry: Entry) -> tuple[str, Move | None, Any, list[tuple[Any, Move]]]:
+    """Judge one entry in one world (mutating it); raise `IllegalMove` if it is illegal there."""
+    if entry.kind == DECK:
+        implied, _ = _run_forced(game, world)
+        world.unclaimed += tuple(move.rule for _, move in implied)
+        if game.is_over(world.state):
+            return AFTER_END, None, world.state, implied
+        _observe_deck(game, world, entry)
+        return LEGAL, None, world.state, implied
+    compiled = game.by_name.get(entry.rule)
+    if compiled is not None and compiled.rule.actor == "game":
+        return _judge_forced(game, world, entry)
+    implied, _ = _run_forced(game, world)
+    world.unclaimed = ()
+    state = world.state
+    move = _resolve(game, state, entry)
+    try:
+        compiled = game.check(state, move)
+    except IllegalMove as error:
+        _check_actor(game, state, move, entry.by)
+        raise _explain(game, world, move, error) from None
+    _check_actor(game, state, move, entry.by)
+    if entry.passed is not None:
+        _check_passed(game, world, state, move, entry)
+    if entry.party is not None:
+        shown = game.reveals(state, move).get("party")
+        if shown is not None and shown != entry.party:
+            target = entry.params.get("target")
+            raise IllegalMove("R-X3", f"seat {target} is of the {shown} party, so the President sees {shown}; "
+                                      f"the log says {entry.party}", move)
+    after = compiled.effect(state, *move.args)
+    _follow_pile(game, world, state, move, entry)
+    world.state = after
+    world.visited = []
+    return LEGAL, move, state, implied
+
+
+def _judge_forced(game: Game, world: _World, entry: Entry) -> tuple[str, Move | None, Any, list[tuple[Any, Move]]]:
+    """A game move written in the transcript: it must be the forced move now (or be one the
+    judge already ran after a `deck` observation)."""
+    move = Move(entry.rule, ())
+    if entry.rule in world.unclaimed:
+        world.unclaimed = world.unclaimed[world.unclaimed.index(entry.rule) + 1:]
+        return LEGAL, move, None, []
+    world.unclaimed = ()
+    start = world.state
+    implied, found = _run_forced(game, world, until=entry.rule)
+    if found:
+        before = implied.pop()[0]
+        return LEGAL, move, before, implied
+    phase = game.by_name[entry.rule].rule.phase
+    for state, _ in world.visited:
+        if game.phase(state) == phase:
+            game.check(state, move)
+    game.check(world.state if implied else start, move)
+    raise IllegalMove("R-W5", f"'{entry.rule}' is not the game's move now", move)  # pragma: no cover
+
+
+def _observe_deck(game: Game, world: _World, entry: Entry) -> None:
+    """Check an observation of the whole draw pile against the state and what is known."""
+    state = world.state
+    tiles = tuple(entry.tiles or ())
+    known = decode_tiles(state.known_top)
+    liberal = state.draw_liberal + known.count("liberal")
+    fascist = state.draw_fascist + known.count("fascist")
+    shown_liberal, shown_fascist = tiles.count("liberal"), tiles.count("fascist")
+    if (shown_liberal, shown_fascist) != (liberal, fascist):
+        rule_id = "R-S3" if world.draws == 0 else "R-L5"
+        raise IllegalMove(rule_id, f"the draw pile holds {liberal} Liberal and {fascist} Fascist tiles; the log "
+                                   f"shows {shown_liberal} Liberal and {shown_fascist} Fascist")
+    expected = world.top
+    if expected and (tiles != expected if world.full else tiles[:len(expected)] != expected):
+        raise IllegalMove("R-L5", f"the draw pile changed without a reshuffle: it was {_tiles_text(expected)}"
+                                  f"{'' if world.full else ' on top'}; the log shows {_tiles_text(tiles)}")
+    world.top, world.full = tiles, True
+
+
+def _check_passed(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
+    """R-L2: the Chancellor gets the President's hand less the discarded tile."""
+    hand_size = _constant(game, "hand_size")
+    held = state.president_hand
+    tile = game.params_of(move)["tile"]
+    expected = held - (1 if tile == "fascist" else 0)
+    passed = tuple(entry.passed or ())
+    if len(passed) != hand_size - 1 or passed.count("fascist") != expected:
+        hand = _tiles_text(world.hand) if world.hand is not None else \
+            f"{held} Fascist and {hand_size - held} Liberal tiles"
+        leaves = hand_size - 1 - expected
+        raise IllegalMove("R-L2", f"the President held {hand} and discarded a {tile} tile, which leaves "
+                                  f"{expected} Fascist and {leaves} Liberal for the Chancellor; "
+                                  f"the log shows {_tiles_text(passed)}", move)
+
+
+def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
+    """Keep the known order of the pile up to date; check draws, chaos and peeks against it."""
+    rule = move.rule
+    hand_size = _constant(game, "hand_size")
+    if rule == "draw_hand":
+        drawn = game.params_of(move)["fascist_tiles"]
+        world.draws += hand_size
+        world.hand = entry.tiles
+        if len(world.top) >= hand_size:
+            top = world.top[:hand_size]
+            if top.count("fascist") != drawn:
+                shown = _tiles_text(entry.tiles) if entry.tiles else f"{drawn} Fascist tiles"
+                raise IllegalMove("R-L1", f"the President draws the top {hand_size} tiles of the pile, "
+                                          f"{_tiles_text(top)}; the log shows {shown}", move)
+            world.top = world.top[hand_size:]
+        else:
+            world.top, world.full = (), False
+    elif rule == "chaos":
+        world.draws += 1
+        tile = game.params_of(move)["tile"]
+        if world.top:
+            if world.top[0] != tile:
+                raise IllegalMove("R-E9", f"chaos enacts the top tile of the pile, a {world.top[0]} tile; "
+                                          f"the log shows {tile}", move)
+            world.top = world.top[1:]
+    elif rule == "policy_peek":
+        seen = tuple(game.params_of(move)["top"])
+        known = world.top[:len(seen)]
+        if known and seen[:len(known)] != known:
+            raise IllegalMove("R-X5", f"the top tiles of the pile are {_tiles_text(known)}; "
+                                      f"the log shows the peek saw {_tiles_text(seen)}", move)
+        if len(world.top) < len(seen):
+            world.top, world.full = seen, False
+
+
+# ---------------------------------------------------------------------- the judge
+
+
+def _deal(game: Game, setup: Setup, entries: tuple[Entry, ...]) -> tuple[list[_World], IllegalMove | None]:
+    """The worlds after the setup: one per deal of roles and first President it allows.
+
+    A first President left out is the seat that makes the first nomination, when the
+    transcript says who made it (every other seat would be refused there, R-E1)."""
+    state = game.initial_state()
+    first_president = setup.first_president
+    if first_president is None:
+        first_move = next((entry for entry in entries if entry.kind != DECK), None)
+        if first_move is not None and first_move.rule == "nominate" and first_move.by is not None:
+            first_president = first_move.by
+    if setup.hitler is not None and setup.fascists is not None:
+        deals = [game.move("deal_roles", hitler_seat=setup.hitler, fascist_seats=list(setup.fascists))]
+    else:
+        deals = [move for move in game.legal_moves(state) if move.rule == "deal_roles" and _matches(game, move, setup)]
+    worlds = []
+    for deal in deals:
+        try:
+            dealt = game.apply(state, deal)
+        except IllegalMove as error:
+            return [], error
+        if first_president is not None:
+            firsts = [game.move("first_president", candidate=first_president)]
+        else:
+            firsts = [m for m in game.legal_moves(dealt) if m.rule == "first_president"]
+        for first in firsts:
+            try:
+                worlds.append(_World(game.apply(dealt, first)))
+            except IllegalMove as error:
+                return [], error
+    if not worlds:
+        return [], IllegalMove("R-S2", "no deal of roles matches the roles given in the setup")
+    return worlds, None
+
+
+def _matches(game: Game, move: Move, setup: Setup) -> bool:
+    params = game.params_of(move)
+    if setup.hitler is not None and params["hitler_seat"] != setup.hitler:
+        return False
+    return setup.fascists is None or sorted(params["fascist_seats"]) == sorted(setup.fascists)
+
+
+def judge(transcript: Transcript) -> Judgement:
+    """Judge a transcript; bad rules (an unknown variant) raise `SpecError`."""
+    setup = transcript.setup
+    game_id, source = transcript.game_id, transcript.source
+    if transcript.unsupported:
+        return Judgement(game_id, source, setup.rules, UNSUPPORTED, False, None, None,
+                         reason=transcript.unsupported, notes=transcript.notes)
+    game = compiled_game(setup.players, setup.rules)
+    notes = list(transcript.notes)
+    worlds, error = _deal(game, setup, transcript.entries)
+    violations: list[Violation] = []
+    if error is not None:
+        violations.append(Violation(error.rule_id, error.reason, setup.line, None))
+    dealt = len(worlds)
+    steps: list[Step] = []
+    for entry in transcript.entries:
+        if violations:
+            steps.append(Step(entry, NOT_JUDGED))
+            continue
+        survivors: list[_World] = []
+        record: tuple[str, Move | None, Any, list[tuple[Any, Move]]] | None = None
+        first_error: IllegalMove | None = None
+        for world in worlds:
+            try:
+                outcome = _judge_entry(game, world, entry)
+            except IllegalMove as problem:
+                first_error = first_error or problem
+                continue
+            survivors.append(world)
+            record = record or outcome
+        if record is None:
+            assert first_error is not None
+            violation = Violation(first_error.rule_id, first_error.reason, entry.line, entry.ref)
+            violations.append(violation)
+            steps.append(Step(entry, ILLEGAL, first_error.move, None, (), violation))
+            continue
+        status, move, before, implied = record
+        steps.append(Step(entry, status, move, before, tuple(implied)))
+        worlds = survivors
+    complete, winner, how = False, None, None
+    if not violations:
+        for world in worlds:
+            _run_forced(game, world)
+        ends = {(game.winner(w.state), game.how(w.state)) for w in worlds if game.is_over(w.state)}
+        over = sum(1 for w in worlds if game.is_over(w.state))
+        complete = over == len(worlds)
+        if complete and len(ends) == 1:
+            winner, how = next(iter(ends))
+        elif over:
+            notes.append(f"whether and how the game ended depends on the hidden roles: it is over in {over} "
+                         f"of the {len(worlds)} deals of roles the transcript allows")
+        if dealt > 1:
+            notes.append(f"roles or first President not given: judged in every deal the setup allows "
+                         f"({dealt}); {len(worlds)} remain consistent with the transcript")
+        claim = transcript.claim
+        if claim is not None and (not complete or (winner, how) != (claim.winner, claim.how)):
+            result = f"{winner} win by {how}" if complete else "no end of the game"
+            violations.append(Violation(claim.rule_id, f"the log ends with a {claim.winner} win by {claim.how}; "
+                                                       f"the rules give {result}", None, claim.ref))
+    verdict = ILLEGAL if violations else LEGAL
+    if violations:
+        complete, winner, how = False, None, None
+    return Judgement(game_id, source, setup.rules, verdict, complete, winner, how, tuple(violations),
+                     tuple(steps), None, tuple(notes), game)
+
+
+def judge_file(path: str | Path, fmt: str = "auto") -> Judgement:
+    """Read a game file in a known format and judge it; `SpecError` if it is malformed."""
+    from .importers import read_game
+
+    return judge(read_game(path, fmt))
+
+
+def judge_benchmark(directory: str | Path, fmt: str = "secrethitler-io", seconds: float = 2.0) -> float:
+    """Games judged per second on one core: every game file of `directory` (read, imported
+    and judged) in rounds until `seconds` of CPU time have passed, after one warm-up round
+    that compiles the rules."""
+    from .importers import game_files
+
+    files = game_files(Path(directory), fmt)
+    if not files:
+        raise ValueError(f"no game files in {directory}")
+    for path in files:
+        judge_file(path, fmt)
+    games = 0
+    start = time.process_time()
+    while True:
+        for path in files:
+            judge_file(path, fmt)
+        games += len(files)
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return games / elapsed

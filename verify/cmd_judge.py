@@ -1,0 +1,73 @@
+"""`shrules judge`: judge logged games move by move (engine/judge.py).
+
+One game file prints move by move, each legal or illegal with the rule ID; several (or
+a folder) print one line per game and a summary. `--json` prints one JSON object per
+game. Exit status: 0 every game legal (an unsupported game is not illegal), 1 a game is
+illegal, 2 a file is malformed (one line naming the file and the line; the other files
+are still judged).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from engine.importers import FORMATS, game_files
+from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file
+from spec.errors import SpecError
+
+from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path),
+                metavar="FILE_OR_DIR...")
+@click.option("--format", "fmt", type=click.Choice(["auto", *FORMATS]), default="auto", show_default=True,
+              help="Log format: native JSON Lines (.jsonl, engine/TRANSCRIPT.md) or a secrethitler.io game "
+                   "summary (.json); auto tells them apart by the extension.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
+def judge(paths: tuple[Path, ...], fmt: str, as_json: bool) -> None:
+    """Judge logged games move by move against the rules: legal, illegal (with the rule ID
+    and the log entry), or unsupported (a setting the rules cannot express)."""
+    files = [file for path in paths for file in game_files(path, fmt)]
+    if not files:
+        raise SpecError(f"no game files in {', '.join(map(str, paths))} (expected .jsonl or .json)")
+    single = len(files) == 1 and not any(path.is_dir() for path in paths)
+    counts = {LEGAL: 0, ILLEGAL: 0, UNSUPPORTED: 0}
+    malformed = 0
+    start = time.perf_counter()
+    for file in files:
+        try:
+            result = judge_file(file, fmt)
+        except SpecError as error:
+            malformed += 1
+            click.echo(f"shrules: error: {error}", err=True)
+            continue
+        counts[result.verdict] += 1
+        if as_json:
+            click.echo(json.dumps(result.to_json()))
+        elif single:
+            for line in result.lines():
+                click.echo(line)
+        else:
+            click.echo(_one_line(result))
+    elapsed = time.perf_counter() - start
+    if not as_json and not single:
+        judged = sum(counts.values())
+        rate = f", {judged / elapsed:,.0f} games/s" if elapsed > 0 and judged else ""
+        bad = f", {malformed} malformed" if malformed else ""
+        click.echo(f"judged {judged} games: {counts[LEGAL]} legal, {counts[ILLEGAL]} illegal, "
+                   f"{counts[UNSUPPORTED]} unsupported{bad} in {elapsed:.2f} s{rate}")
+    if malformed:
+        raise SystemExit(EXIT_BAD_INPUT)
+    raise SystemExit(EXIT_FAILED if counts[ILLEGAL] else EXIT_OK)
+
+
+def _one_line(result: Judgement) -> str:
+    return f"{result.game_id}  {result.summary()}"
+
+
+COMMANDS = (judge,)
