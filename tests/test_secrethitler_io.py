@@ -310,8 +310,12 @@ CUSTOM = {"enabled": True, "powers": ["election", "bullet", "election", "bullet"
     (7, {"rebalance6p": True}, "standard"),       # the flag applies to 6 players only
     (7, {"noTopdecking": 1}, "no_topdecking"),
     (5, {"noTopdecking": 2}, "no_topdecking_twice"),
-    (7, CUSTOM, "standard[deck_fascist=19; hitler_zone=4; "
+    (7, CUSTOM, "custom[deck_fascist=19; hitler_knows_fascists=true; hitler_zone=4; "
                 "powers=special_election,execution,special_election,execution,execution]"),
+    (7, {**CUSTOM, "hitKnowsFas": False, "deckState": {"lib": 6, "fas": 11}, "hitlerZone": 3,
+         "powers": [None, "investigate", "election", "bullet", "bullet"]}, "custom"),
+    (5, {**CUSTOM, "fascistCount": 1, "powers": [None, None, "deckpeek", "bullet", "bullet"],
+         "noTopdecking": 1}, "no_topdecking[deck_fascist=19; hitler_zone=4]"),
 ])
 def test_site_settings_become_rules(players: int, changes: dict[str, Any], rules: str) -> None:
     name, settings, reasons, _ = site_rules(settings_of(players, **changes), players)

@@ -21,8 +21,8 @@ Elections included), whether a power was granted, the end of the game — is the
 to derive from the rules and to compare with what the log shows.
 
 The site's settings become rules: the rebalanced decks and tracks are variants
-(spec/variants/), the two kinds of "no topdecking" too, and a custom game the rules
-with its settings given inline (`standard[deck_fascist=19; ...]`, spec/settings.py). Settings outside the base game (Avalon and
+(spec/variants/), the two kinds of "no topdecking" too, and a custom game the `custom`
+variant with its settings given inline (`custom[deck_fascist=19; ...]`, spec/settings.py). Settings outside the base game (Avalon and
 Monarchist roles, the reverse-investigation and peek-and-drop powers) make the game
 `unsupported`, with the reason.
 """
@@ -181,7 +181,8 @@ def site_rules(data: dict[str, Any], players: int) -> tuple[str, Settings | None
         settings = _flag_settings(standard, setting, players)
     if reasons or settings is None:
         return base, None, reasons, notes
-    return _rules_for(base, settings, players), settings, [], notes
+    knows = bool(custom.get("hitKnowsFas")) if isinstance(custom, dict) and custom.get("enabled") else None
+    return _rules_for(base, settings, players, knows), settings, [], notes
 
 
 def _spec_settings(spec: Any, players: int) -> Settings:
@@ -241,24 +242,40 @@ SETTING_NAMES = {"deck_liberal": "deck_liberal", "deck_fascist": "deck_fascist",
 """Each number of `Settings` as the custom-game setting of spec/settings.py that sets it."""
 
 
-def _rules_for(base: str, settings: Settings, players: int) -> str:
-    """A rules name for the settings: the base, a named variant, or the base with the
-    settings that differ given inline (`standard[deck_fascist=19; hitler_zone=4]`, the
-    loader's form for a custom game: an overlay made in memory, never a file)."""
-    standard = _variant_settings(base, players)
+def _rules_for(base: str, settings: Settings, players: int, hitler_knows: bool | None = None) -> str:
+    """A rules name for the settings: the base, a named variant, or a variant with the
+    settings that differ given inline, the loader's form for a custom game (an overlay
+    made in memory, never a file). A custom game (`hitler_knows` given) is the `custom`
+    variant with its settings, what Hitler knows included:
+    `custom[deck_fascist=19; hitler_knows_fascists=true; hitler_zone=4; powers=...]`."""
+    host = base
+    if hitler_knows is not None and base == "standard" and _variant_settings("custom", players) is not None:
+        host = "custom"
+    standard = _variant_settings(host, players)
     assert standard is not None
-    if settings == standard:
-        return base
-    if base == "standard":
+    values: dict[str, Any] = {}
+    if host == "custom" and hitler_knows != _hitler_knows_by_default(players):
+        values["hitler_knows_fascists"] = hitler_knows
+    if settings == standard and not values:
+        return host
+    if host == "standard":
         for name in NAMED_VARIANTS:
             if settings == _variant_settings(name, players):
                 return name
     from spec.settings import settings_name
 
     have, want = _as_dict(settings), _as_dict(standard)
-    values = {SETTING_NAMES[key]: list(value) if isinstance(value, tuple) else value
-              for key, value in have.items() if value != want[key]}
-    return settings_name(base, values)
+    values.update({SETTING_NAMES[key]: list(value) if isinstance(value, tuple) else value
+                   for key, value in have.items() if value != want[key]})
+    return settings_name(host, values)
+
+
+@lru_cache(maxsize=None)
+def _hitler_knows_by_default(players: int) -> bool | None:
+    """Whether Hitler knows the Fascists in the `custom` variant unless a game says (R-S5)."""
+    table = compiled_game(players, "custom").spec.tables.get("hitler_knows_fascists", {})
+    value = table.get(players)
+    return None if value is None else bool(value)
 
 
 @lru_cache(maxsize=None)
