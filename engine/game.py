@@ -236,7 +236,8 @@ class Game:
             if by != expected:
                 rule_id = rule.actor_rule
                 who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
-                raise IllegalMove(rule_id, f"seat {by} is not the {who} (seat {expected} is) and cannot {rule.summary[0].lower() + rule.summary[1:]}", move)
+                raise IllegalMove(rule_id, f"seat {by} is not the {who}; seat {expected} is, and only the {who} "
+                                  f"may make this move ({rule.summary[0].lower() + rule.summary[1:]})", move)
         failing = compiled.first_failure(state, *move.args)
         if failing >= 0:
             requirement = rule.requires[failing]
@@ -251,7 +252,8 @@ class Game:
             return "R-W5", f"the game is over ({self.winner(state)} win by {self.how(state)}); nothing more is played"
         waiting = self.by_phase[state[self.phase_index]]
         expected = " or ".join(sorted({c.rule.name for c in waiting})) or "nothing"
-        rule_id = waiting[0].rule.rule_ids[0] if waiting and waiting[0].rule.rule_ids else "R-W5"
+        # The attempted move's own rule says when it may happen (chaos: R-E9).
+        rule_id = rule.rule_ids[0] if rule.rule_ids else "R-W5"
         return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
 
     def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:
