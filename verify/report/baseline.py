@@ -18,6 +18,7 @@ API: `baseline_path`, `load_baseline` (None when absent; `SpecError` when malfor
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,8 +75,10 @@ class Change:
 
 
 def baseline_path(directory: str | Path, rules: str) -> Path:
-    """Where the baseline of `rules` lives under a baseline directory."""
-    return Path(directory) / rules / BASELINE_FILE
+    """Where the baseline of the rules named `rules` lives under a baseline directory (a
+    name is one folder: a separator or anything unusual in it becomes `_`)."""
+    folder = re.sub(r"[^A-Za-z0-9_.=,;\[\]-]", "_", rules).lstrip(".") or "_"
+    return Path(directory) / folder / BASELINE_FILE
 
 
 def entries_of(results: Iterable[PropertyResult]) -> dict[Key, Entry]:

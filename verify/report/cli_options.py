@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ class ReportRequest:
         root = self.baseline_root
         if root is None:
             return
+        rules = rules_name(rules)
         if root.exists() and not root.is_dir():
             raise SpecError(f"--baseline {root}: not a directory")
         path = baseline.baseline_path(root, rules)
@@ -68,6 +69,7 @@ class ReportRequest:
     def finish(self, results: Sequence[PropertyResult], run: RunInfo,
                echo: Callable[[str], Any] = click.echo) -> int:
         """Write the report, compare with or update the baseline, print the changes; the exit status."""
+        run = replace(run, rules=rules_name(run.rules))
         self.validate(run.rules)
         changes: list[baseline.Change] = []
         root = self.baseline_root
@@ -93,6 +95,14 @@ class ReportRequest:
             echo(f"report written to {self.report_dir}: report.md, report.html, junit.xml, report.json, "
                  f"timings.json, {traces} trace{'' if traces == 1 else 's'}")
         return exit_status(results, changes)
+
+
+def rules_name(rules: str) -> str:
+    """The rules' own name (`spec/variants/rebalance.toml` → `rebalance`), which names the
+    baseline directory and the report; `SpecError` when the rules do not load."""
+    from spec.loader import load_spec
+
+    return load_spec(rules).name
 
 
 def _changes(count: int) -> str:

@@ -72,7 +72,7 @@ def _cell(result: PropertyResult | None) -> str:
     if fewest is not None:
         detail = f"{fewest} elections"
     elif record["value"] is not None:
-        detail = f"value {record['value']}"
+        detail = f"longest game {record['value']} moves" if result.kind == "terminates" else f"value {record['value']}"
     elif record["depth"] is not None:
         detail = f"depth {record['depth']}"
     tip = [f"{result.property}, {result.players} players: {record['verdict']} (expected: {result.expect})",
