@@ -70,9 +70,11 @@ def _cell(result: PropertyResult | None) -> str:
     detail = ""
     fewest = shortest_elections(result)
     if fewest is not None:
-        detail = f"{fewest} elections"
+        detail = f"{fewest} election{'' if fewest == 1 else 's'}"
     elif record["value"] is not None:
         detail = f"longest game {record['value']} moves" if result.kind == "terminates" else f"value {record['value']}"
+    elif record["states"] is not None and record["verdict"] != "refuted":
+        detail = f"{charts.compact(record['states'])} states"
     elif record["depth"] is not None:
         detail = f"depth {record['depth']}"
     tip = [f"{result.property}, {result.players} players: {record['verdict']} (expected: {result.expect})",
@@ -133,7 +135,8 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
             f"<figure><figcaption>Reachable states per player count</figcaption>{states_svg}</figure>",
             f"<figure><figcaption>Shortest game to each witness (elected governments)</figcaption>"
             f"{games_svg}</figure>",
-            f"<figure><figcaption>Seconds per property (slowest {TIME_ROWS})</figcaption>{time_svg}</figure>",
+            f"<figure><figcaption>Seconds per property (slowest {TIME_ROWS}; a search that decides several "
+            f"properties counts for each)</figcaption>{time_svg}</figure>",
             "</div>"]
 
 
@@ -161,7 +164,7 @@ def _trace_block(result: PropertyResult) -> str:
     """The <details> of a result's witness or counterexample."""
     record = result_record(result)
     bad = record["status"] == "not-as-expected"
-    extra = f", {record['elections']} elections" if record["elections"] is not None else ""
+    extra = f", {record['elections']} elected governments" if record["elections"] is not None else ""
     message = getattr(result.verdict, "message", "")
     return (f'<details id="{_anchor(result)}"{" open" if bad else ""} class="{"bad" if bad else ""}">'
             f"<summary><code>{escape(result.property)}</code>, {result.players} players — "

@@ -51,7 +51,7 @@ def junit_xml(results: Sequence[PropertyResult], run: RunInfo) -> str:
     """The JUnit XML text of a run: one suite for the rules, one case per result."""
     ordered = sorted_results(results)
     summary = counts(ordered)
-    total = sum(r.verdict.evidence.seconds for r in ordered)
+    total = run.total_seconds if run.total_seconds is not None else sum(r.verdict.evidence.seconds for r in ordered)
     attributes = {"name": f"shrules.{run.rules}", "tests": str(summary["checks"]),
                   "failures": str(summary["not_as_expected"]), "errors": "0",
                   "skipped": str(summary["unknown"]), "time": _seconds(total)}
