@@ -124,10 +124,15 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, l
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
         exploration = explore(model, group, remaining(), deadlocks=with_graph, record_edges=record)
         note = model.plan.describe(game.spec)
+        start = len(out)
         out += _state_verdicts(exploration, group, note)
         if with_graph:
             facts = analyse(exploration.graph) if exploration.graph is not None else None
             out += _graph_verdicts(exploration, graph_props, facts, note)
+        for raw in out[start:]:
+            raw.extra["reductions"] = model.plan.labels()
+            if exploration.complete and number == 0:
+                raw.extra["reachable_states"] = exploration.states
     wins = tuple(p for p in state_props if p.kind == "sometimes" and p.report == "elections")
     if wins:
         if progress:
@@ -235,6 +240,7 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
     else:
         verdict = Unknown(evidence, raw.message)
     prop = props[raw.property]
+    extra["description"] = prop.description
     return PropertyResult(prop.name, raw.players, prop.kind, prop.rule_ids, prop.expect, verdict, extra)
 
 

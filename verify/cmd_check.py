@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,11 @@ import click
 from spec.errors import SpecError
 
 from .checker import BACKENDS, check
-from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .explore import Limits
 from .reductions import Reductions
+from .report.cli_options import ReportRequest, report_options
+from .report.records import RunInfo
 from .results import PropertyResult, Refuted, Unknown, Witnessed
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -122,7 +125,7 @@ def exit_status(results: list[PropertyResult]) -> int:
 @click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
 @click.option("--time-limit", type=click.FloatRange(0), default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds per player count.")
-@click.option("--memory-limit", type=click.IntRange(64), default=12_000, show_default=True,
+@click.option("--memory-limit", type=click.IntRange(64), default=8_000, show_default=True,
               help="Resident MiB per search process.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Player counts checked in parallel processes.")
@@ -134,14 +137,17 @@ def exit_status(results: list[PropertyResult]) -> int:
               help="Save every counterexample and witness as ITF JSON in this directory.")
 @click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
+@report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str,
                   max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
-                  json_output: bool, quiet: bool) -> None:
+                  json_output: bool, quiet: bool, report: ReportRequest) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
+    report.validate(rules)
+    started = time.perf_counter()
     players = parse_counts(players_text)
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
@@ -163,6 +169,12 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
         if not quiet:
             for line in details(results):
                 click.echo(line)
+    counts = tuple(sorted({r.players for r in results}))
+    run = RunInfo(rules, counts, backend, not names, time.perf_counter() - started)
+    if report.report_dir is not None or report.baseline_root is not None:
+        status = report.finish(results, run, echo=(lambda text: click.echo(text, err=True)) if json_output
+                               else click.echo)
+        raise SystemExit(status)
     raise SystemExit(exit_status(results))
 
 
@@ -209,4 +221,3 @@ def save_traces(results: list[PropertyResult], folder: Path) -> None:
 
 
 COMMANDS = (check_command,)
-_ = EXIT_BAD_INPUT

@@ -61,12 +61,22 @@ def replay(trace_file: str, show: bool) -> None:
               help="Comma-separated player counts.")
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench(counts: str, seconds: float, as_json: bool) -> None:
+@click.option("--explore", is_flag=True,
+              help="Measure the model checker instead: the complete state graph and the whole catalogue "
+                   "per player count, against SPIN (--seconds is then the time limit per count).")
+def bench(counts: str, seconds: float, as_json: bool, explore: bool) -> None:
     """Measure random play: complete games per CPU second and moves per game."""
     try:
         numbers = [int(part) for part in counts.split(",") if part.strip()]
     except ValueError:
         raise click.BadParameter(f"expected comma-separated player counts, got {counts!r}") from None
+    if explore:
+        from .bench_explore import bench_explore, describe
+
+        explored = [bench_explore(players, seconds) for players in numbers]
+        for figure in explored:
+            click.echo(json.dumps(figure.as_dict()) if as_json else describe(figure))
+        return
     figures = []
     for players in numbers:
         figure = bench_random_play(players, seconds)

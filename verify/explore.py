@@ -43,11 +43,13 @@ CHECK_EVERY = 2048
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """When to give up: stored states, wall-clock seconds, resident memory in MiB."""
+    """When to give up: stored states, wall-clock seconds, resident memory in MiB, and
+    (for bounded comparisons) the BFS depth beyond which nothing is expanded."""
 
     max_states: int | None = None
     time_limit: float | None = None
     memory_limit: int | None = None
+    max_depth: int | None = None
 
     def describe(self) -> str:
         """The limits in words."""
@@ -287,6 +289,9 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
             if not by_elections and position == next_layer:
                 layers.append(position)
                 next_layer = len(keys)
+            if limits.max_depth is not None and len(layers) - 1 >= limits.max_depth:
+                result.limit = f"limit: depth {limits.max_depth}"
+                break
             if position % CHECK_EVERY == 0:
                 if progress is not None:
                     progress(len(keys), len(layers) - 1)

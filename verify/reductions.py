@@ -282,6 +282,19 @@ class Plan:
     symmetry: bool
     blockers: tuple[str, ...] = field(default=())
 
+    def labels(self) -> list[str]:
+        """The reductions applied, as short names: symmetry, votes, cone, fused."""
+        out = []
+        if self.symmetry:
+            out.append("symmetry")
+        if self.reductions.representatives:
+            out.append("votes")
+        if self.reductions.cone:
+            out.append("cone")
+        if self.reductions.fuse:
+            out.append("fused")
+        return out
+
     def describe(self, spec: Spec) -> str:
         """One line: which reductions apply and which fields are dropped."""
         dropped = [f.name for f in spec.fields if f.name not in self.kept]
