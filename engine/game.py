@@ -252,8 +252,9 @@ class Game:
             return "R-W5", f"the game is over ({self.winner(state)} win by {self.how(state)}); nothing more is played"
         waiting = self.by_phase[state[self.phase_index]]
         expected = " or ".join(sorted({c.rule.name for c in waiting})) or "nothing"
-        # The attempted move's own rule says when it may happen (chaos: R-E9).
-        rule_id = rule.rule_ids[0] if rule.rule_ids else "R-W5"
+        # The attempted move's own rule says when it may happen (chaos: R-E9); a seat's move
+        # with no requirement cites the rule that gives it to that seat (accept_veto: R-V3).
+        rule_id = rule.rule_ids[0] if rule.rule_ids else rule.actor_rule if rule.actor == "seat" else "R-W5"
         return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
 
     def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:
