@@ -3,15 +3,16 @@
 TOML is read with the standard library. A variant names what it `extends` and overrides
 parts of it: constants and tables by key, state fields and definitions by name, rules by
 name (the keys it gives replace the base rule's, `effect` merges key by key), and single
-requirements by rule and rule ID (`[[requirement]]`). Every expression is then parsed and
-type-checked; any mistake is a `SpecError` naming the file, the line and the field.
+requirements by rule and rule ID (`[[requirement]]`); new things go under `[add]`
+(spec/overlay.py merges and checks an overlay; spec/VARIANTS.md is the format). Every
+expression is then parsed and type-checked; any mistake is a `SpecError` naming the
+file, the line and the field.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from .errors import Location, SpecError
 from .lang.check import Scope, parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
+from .overlay import Raw, Source, apply_overlay, close as _close
 from .model import ACTOR_KINDS, Domain, Field, Param, Requirement, Rule, Spec, Template
 
 SPEC_DIR = Path(__file__).parent
@@ -28,34 +30,9 @@ RULE_ID = re.compile(r"^(R-[SELXVW]\d+|D-\d+)$")
 HOLE = re.compile(r"\{([^{}]+)\}")
 
 
-@dataclass(slots=True)
-class _Source:
-    """A file's text, to turn a key or a value back into a line number."""
-
-    path: str
-    lines: list[str]
-
-    def line_of(self, needle: str, start: int = 1) -> int | None:
-        for number in range(max(start, 1), len(self.lines) + 1):
-            if needle in self.lines[number - 1]:
-                return number
-        return None
-
-
-@dataclass(slots=True)
-class _Raw:
-    """The merged TOML of a spec and its overlays, with where each piece came from."""
-
-    name: str
-    description: str
-    source: str
-    data: dict[str, Any]
-    origin: dict[str, _Source] = field(default_factory=dict)  # "rule:NAME" / "state:F" -> file
-    extends: list[str] = field(default_factory=list)
-
-
 def resolve(name_or_path: str) -> Path:
-    """The file of a spec named `standard`, a variant name, or a path."""
+    """The file of a spec named `standard`, a variant name (`rebalance`, `mistakes/tie_passes`
+    or just `tie_passes`), or a path."""
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
@@ -65,11 +42,19 @@ def resolve(name_or_path: str) -> Path:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
-    known = sorted(p.stem for folder in (RULES_DIR, VARIANTS_DIR) for p in folder.glob("*.toml"))
-    raise SpecError(f"no rules or variant named '{name_or_path}'; known: {', '.join(known)}")
+    known = known_specs()
+    raise SpecError(f"no rules or variant named '{name_or_path}'{_close(name_or_path, known)}; "
+                    f"known: {', '.join(known)}")
 
 
-def _read(path: Path) -> tuple[dict[str, Any], _Source]:
+def known_specs() -> list[str]:
+    """The names of the shipped rules and variants (mistakes under `mistakes/`)."""
+    names = [p.stem for folder in (RULES_DIR, VARIANTS_DIR) for p in sorted(folder.glob("*.toml"))]
+    names += [f"mistakes/{p.stem}" for p in sorted((VARIANTS_DIR / "mistakes").glob("*.toml"))]
+    return names
+
+
+def _read(path: Path) -> tuple[dict[str, Any], Source]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -80,114 +65,68 @@ def _read(path: Path) -> tuple[dict[str, Any], _Source]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SpecError(f"{path}: not valid TOML: {error}") from None
-    return data, _Source(str(path), text.splitlines())
+    return data, Source(str(path), text.splitlines())
 
 
-def _load_raw(path: Path, chain: tuple[str, ...] = ()) -> _Raw:
+def _load_raw(path: Path, chain: tuple[str, ...] = ()) -> Raw:
     data, source = _read(path)
     if str(path.resolve()) in chain:
         raise SpecError(f"{path}: 'extends' forms a cycle")
+    return _raw_from(data, source, path.parent, chain + (str(path.resolve()),), path.stem)
+
+
+def _raw_from(data: dict[str, Any], source: Source, folder: Path, chain: tuple[str, ...], stem: str) -> Raw:
     base_name = data.get("extends")
     if base_name is None:
-        raw = _Raw(str(data.get("name", path.stem)), str(data.get("description", "")), str(path), data)
+        if "settings" in data or "add" in data:
+            raise SpecError(f"{source.path}: [settings] and [add] belong to a variant: name the rules it "
+                            f"changes with extends = \"standard\"")
+        raw = Raw(str(data.get("name", stem)), str(data.get("description", "")), source.path, data)
         for rule in data.get("rule", []):
-            raw.origin[f"rule:{rule.get('name')}"] = source
+            raw.rule_sources[str(rule.get("name"))] = [source]
         raw.origin["file"] = source
         return raw
     if not isinstance(base_name, str):
-        raise SpecError(f"{path}: 'extends' must name a rules file or variant")
-    base = _load_raw(resolve(base_name) if "/" not in base_name else path.parent / base_name,
-                     chain + (str(path.resolve()),))
-    _overlay(base, data, source)
+        raise SpecError(f"{source.at(source.line_of('extends'))}: 'extends' must name a rules file or variant")
+    base_path = resolve(base_name) if "/" not in base_name or base_name.startswith("mistakes/") \
+        else folder / base_name
+    base = _load_raw(base_path, chain)
+    apply_overlay(base, data, source)
     base.extends.append(base.name)
-    base.name = str(data.get("name", path.stem))
+    base.name = str(data.get("name", stem))
     base.description = str(data.get("description", ""))
-    base.source = str(path)
+    base.source = source.path
     return base
 
 
-_OVERLAY_KEYS = {"extends", "name", "description", "constants", "tables", "state", "definitions",
-                 "enums", "rule", "requirement", "remove_rules", "expect", "properties"}
+SETTINGS_NAME = re.compile(r"^([A-Za-z0-9_/.-]+)\[(.*)\]$", re.DOTALL)
+"""A variant with settings given inline: `custom[deck_fascist=10; powers=none,none,peek,execution,execution]`."""
 
 
-def _overlay(raw: _Raw, data: dict[str, Any], source: _Source) -> None:
-    """Apply a variant's overrides to the merged TOML of what it extends."""
-    for key in data:
-        if key not in _OVERLAY_KEYS:
-            raise SpecError(f"{source.path}:{source.line_of(key) or 1}: unknown section '{key}' in a variant; "
-                            f"expected one of {', '.join(sorted(_OVERLAY_KEYS))}")
-    base = raw.data
-    for section in ("constants", "tables", "state", "definitions", "enums"):
-        for key, value in data.get(section, {}).items():
-            known = base.setdefault(section, {})
-            if section in ("constants", "tables") and key not in known:
-                line = source.line_of(key)
-                raise SpecError(f"{source.path}:{line}: {section}.{key}: the base rules have no "
-                                f"{section[:-1]} '{key}' to override{_close(key, known)}")
-            known[key] = value
-            raw.origin[f"{section}:{key}"] = source
-    rules: list[dict[str, Any]] = base.setdefault("rule", [])
-    by_name = {rule.get("name"): rule for rule in rules}
-    for rule in data.get("rule", []):
-        name = rule.get("name")
-        if name in by_name:
-            merged = by_name[name]
-            for key, value in rule.items():
-                if key == "effect" and isinstance(value, dict):
-                    merged.setdefault("effect", {}).update(value)
-                else:
-                    merged[key] = value
-        else:
-            rules.append(dict(rule))
-            by_name[name] = rules[-1]
-        raw.origin[f"rule:{name}"] = source
-    for name in data.get("remove_rules", []):
-        if name not in by_name:
-            raise SpecError(f"{source.path}:{source.line_of(str(name))}: remove_rules: no rule '{name}'"
-                            f"{_close(str(name), list(by_name))}")
-        rules.remove(by_name.pop(name))
-    for entry in data.get("requirement", []):
-        _override_requirement(by_name, entry, source)
-        raw.origin[f"rule:{entry.get('rule')}"] = source
-    for section in ("expect", "properties"):
-        if section in data:
-            base.setdefault(section, {}).update(data[section])
+def load_spec(name_or_path: str = "standard") -> Spec:
+    """Load, merge and check a rules file or variant; raise `SpecError` on any mistake.
 
+    `NAME[setting=value; ...]` loads the variant NAME with settings (spec/settings.py),
+    the form the command line's `--set` produces and a saved trace names."""
+    match = SETTINGS_NAME.match(name_or_path)
+    if match:
+        from .settings import parse_assignments, settings_name
 
-def _override_requirement(rules: dict[Any, dict[str, Any]], entry: dict[str, Any], source: _Source) -> None:
-    name, rule_id = entry.get("rule"), entry.get("id")
-    line = source.line_of(f'"{rule_id}"') or source.line_of(str(name))
-    where = f"{source.path}:{line}: requirement"
-    if name not in rules:
-        raise SpecError(f"{where}: no rule '{name}' to change{_close(str(name), [str(k) for k in rules])}")
-    requires: list[dict[str, Any]] = rules[name].setdefault("requires", [])
-    matching = [index for index, req in enumerate(requires) if req.get("rule") == rule_id]
-    if entry.get("add"):
-        requires.append({"rule": rule_id, "when": entry.get("when"), "why": entry.get("why", "")})
-        return
-    if not matching:
-        cited = sorted({str(req.get("rule")) for req in requires})
-        raise SpecError(f"{where}: rule '{name}' has no requirement citing {rule_id}; it cites {', '.join(cited)}")
-    index = entry.get("index", 0)
-    if not isinstance(index, int) or not 0 <= index < len(matching):
-        raise SpecError(f"{where}: rule '{name}' has {len(matching)} requirement(s) citing {rule_id}; "
-                        f"index must be 0..{len(matching) - 1}")
-    target = matching[index]
-    if entry.get("drop"):
-        del requires[target]
+        values = parse_assignments([part for part in match.group(2).split(";") if part.strip()],
+                                   f"{match.group(1)}[...]:")
+        name = settings_name(match.group(1), values)
+        data = {"extends": match.group(1), "name": name, "settings": values}
+        source = Source(name, [])
+        raw = _raw_from(data, source, Path("."), (), name)
     else:
-        updated = dict(requires[target])
-        for key in ("when", "why"):
-            if key in entry:
-                updated[key] = entry[key]
-        requires[target] = updated
+        raw = _load_raw(resolve(name_or_path))
+    return _Builder(raw, load_rulebook()).build()
 
 
-def _close(word: str, options: Any) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, [str(o) for o in options], n=1)
-    return f". Did you mean '{close[0]}'?" if close else ""
+def load_overlay(data: dict[str, Any], label: str = "<overlay>") -> Spec:
+    """Load a variant given as TOML data (e.g. made by a program); `label` names it in errors."""
+    source = Source(label, [])
+    return _Builder(_raw_from(data, source, Path("."), (), label), load_rulebook()).build()
 
 
 def load_rulebook() -> dict[str, str]:
@@ -196,32 +135,48 @@ def load_rulebook() -> dict[str, str]:
     return {str(key): str(value) for key, value in data.get("rules", {}).items()}
 
 
-def load_spec(name_or_path: str = "standard") -> Spec:
-    """Load, merge and check a rules file or variant; raise `SpecError` on any mistake."""
-    raw = _load_raw(resolve(name_or_path))
-    return _Builder(raw, load_rulebook()).build()
-
-
 class _Builder:
     """Checks a merged TOML document and builds the `Spec` from it."""
 
-    def __init__(self, raw: _Raw, rulebook: dict[str, str]) -> None:
+    def __init__(self, raw: Raw, rulebook: dict[str, str]) -> None:
         self.raw = raw
         self.data = raw.data
         self.rulebook = rulebook
-        self.file = raw.origin.get("file") or _Source(raw.source, [])
+        self.file = raw.origin.get("file") or Source(raw.source, [])
 
     def where(self, key: str, needle: str | None = None, field: str | None = None) -> Location:
-        source = self.raw.origin.get(key, self.file)
-        start = 1
         if key.startswith("rule:"):
-            start = source.line_of(f'name = "{key[5:]}"') or 1
-        line = source.line_of(needle, start) if needle else None
-        if line is None and key.startswith("rule:"):
-            line = start
+            return self.rule_where(key[5:], needle, field)
+        source = self.raw.origin.get(key, self.file)
+        line = source.line_of(needle) if needle else None
         return Location(source.path, line, field)
 
+    def rule_where(self, name: str, needle: str | None, field: str | None) -> Location:
+        """The line of `needle` in the newest file that changed rule `name` and contains it."""
+        sources = self.raw.rule_sources.get(name) or [self.file]
+        first = None
+        for source in sources:
+            start = source.line_of(f'name = "{name}"') or source.line_of(f'rule = "{name}"') or 1
+            if first is None:
+                first = Location(source.path, start, field)
+            line = source.line_of(needle, start) if needle else None
+            if line is not None:
+                return Location(source.path, line, field)
+        assert first is not None
+        return first
+
     def build(self) -> Spec:
+        """The checked spec; an error in a part of the base rules that an overlay broke says so."""
+        try:
+            return self._build()
+        except SpecError as error:
+            overlays = [source.path for source in self.raw.overlays]
+            if overlays and error.where is not None and error.where.file not in overlays:
+                error.message += f" (the base rules no longer check after the changes in {', '.join(overlays)})"
+                error.args = (error.message,)
+            raise
+
+    def _build(self) -> Spec:
         constants = self.constants()
         enums = self.enums()
         tables, table_types = self.tables(constants, enums)
@@ -238,8 +193,10 @@ class _Builder:
         definitions = self.definitions(scope)
         rules = tuple(self.rule(index, entry, scope, enums) for index, entry in enumerate(self.data.get("rule", [])))
         self.check_rules(rules, enums)
+        properties = {str(name): dict(changes) for name, changes in self.data.get("properties", {}).items()}
         return Spec(self.raw.name, self.raw.description, self.raw.source, constants, tables, table_types,
-                    enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends))
+                    enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends), properties,
+                    tuple(source.path for source in self.raw.overlays))
 
     # -------------------------------------------------------------- numbers of the game
 
@@ -250,8 +207,9 @@ class _Builder:
                 raise SpecError(f"constant must be a whole number 0..1000, got {value!r}",
                                 self.where(f"constants:{key}", key, f"constants.{key}"))
             out[key] = value
+        tables = self.data.get("tables", {})
         for required in ("min_players", "max_players", "deck_liberal", "deck_fascist", "hand_size"):
-            if required not in out:
+            if required not in out and (required in ("min_players", "max_players") or required not in tables):
                 raise SpecError(f"missing constant '{required}'", Location(self.raw.source, None, "constants"))
         if not 1 <= out["min_players"] <= out["max_players"] <= 16:
             raise SpecError("player counts must satisfy 1 <= min_players <= max_players <= 16",
@@ -344,6 +302,15 @@ class _Builder:
             if name in scope.names:
                 raise SpecError(f"definition '{name}' hides a field or constant of that name", where)
             node = parse(str(text), scope, where)
+            before = self.raw.base_types.get(f"definitions:{name}")
+            if before is not None:
+                try:
+                    old = parse(before, scope, where)
+                except SpecError:
+                    old = None
+                if old is not None and not old.type.same_base(node.type):
+                    raise SpecError(f"the override of definition '{name}' is {node.type}; the rules extended "
+                                    f"define it as {old.type}, and their rules use it as such", where)
             out[name] = node
             scope.add(name, "definition", node.type)
             scope.definitions[name] = node

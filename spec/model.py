@@ -8,7 +8,8 @@ as guarded commands. Nothing here runs a game; `engine/` and `verify/` do that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as _field
+from typing import Any
 
 from .errors import Location, SpecError
 from .lang.nodes import Node
@@ -123,6 +124,11 @@ class Spec:
     rules: tuple[Rule, ...]
     rulebook: dict[str, str]
     extends: tuple[str, ...] = ()
+    properties: dict[str, dict[str, Any]] = _field(default_factory=dict)
+    """A variant's `[properties]` and `[expect]`: property name -> keys replacing the
+    catalogue's (spec/properties.py `load_properties(spec, overrides=spec.properties)`)."""
+    overlays: tuple[str, ...] = ()
+    """The overlay files merged into this spec, innermost first (empty for a base rules file)."""
 
     @property
     def player_counts(self) -> range:

@@ -95,8 +95,9 @@ def move_scope(spec: Spec, rules: tuple[str, ...], where: Location) -> Scope:
     return scope
 
 
-def parse_players(text: Any, spec: Spec, where: Location) -> tuple[int, ...]:
-    """`"5-10"`, `"7"`, `[5, 6]` or absent (every count of the spec) as a tuple of counts."""
+def parse_players(text: Any, spec: Spec, where: Location, strict: bool = True) -> tuple[int, ...]:
+    """`"5-10"`, `"7"`, `[5, 6]` or absent (every count of the spec) as a tuple of counts;
+    not `strict`: the counts outside the spec's are left out instead of refused."""
     counts = list(spec.player_counts)
     if text is None:
         return tuple(counts)
@@ -110,6 +111,8 @@ def parse_players(text: Any, spec: Spec, where: Location) -> tuple[int, ...]:
             raise SpecError(f"players must be a count, a range a-b or a list, got {text!r}", where)
         chosen = list(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
     bad = [c for c in chosen if c not in counts]
+    if bad and not strict:
+        return tuple(c for c in chosen if c in counts)
     if bad:
         raise SpecError(f"player counts {bad} are outside {counts[0]}-{counts[-1]}", where)
     return tuple(chosen)
@@ -135,13 +138,55 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
     out = []
     for entry in entries:
         name = str(entry.get("name", ""))
-        line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)
-        out.append(_property(spec, entry, Location(str(path), line, f"property '{name}'")))
+        changed = set((overrides or {}).get(name, {}))
+        if not _adapt(spec, entry, changed):
+            continue
+        if changed and getattr(spec, "overlays", ()):
+            where = Location(spec.overlays[-1], _overlay_line(spec.overlays[-1], name), f"properties.{name}")
+        else:
+            line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)
+            where = Location(str(path), line, f"property '{name}'")
+        out.append(_property(spec, entry, where))
     names = [p.name for p in out]
     for prop in out:
         if names.count(prop.name) > 1:
             raise SpecError(f"two properties are named '{prop.name}'", prop.where)
     return tuple(out)
+
+
+def _overlay_line(path: str, name: str) -> int | None:
+    """The line of a variant file that changes property `name` (None if not found)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for needle in (f"[properties.{name}]", f"{name} ="):
+        for number, text in enumerate(lines, start=1):
+            if text.strip().startswith(needle):
+                return number
+    return None
+
+
+def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
+    """Fit a catalogue entry to a variant that plays fewer player counts or has removed a
+    rule the entry's `on` names: the counts and rules it lacks are left out, and an entry
+    with none left does not apply (False). What the variant itself wrote is not adapted:
+    its mistakes are reported."""
+    if "players" not in changed and entry.get("players") is not None:
+        try:
+            wanted = parse_players(entry["players"], spec, Location(), strict=False)
+        except SpecError:
+            wanted = ()
+        if not wanted:
+            return False
+        entry["players"] = list(wanted)
+    if "on" not in changed and entry.get("on"):
+        names = {rule.name for rule in spec.rules}
+        kept = [rule for rule in entry["on"] if rule in names]
+        if not kept:
+            return False
+        entry["on"] = kept
+    return True
 
 
 def _property(spec: Spec, entry: dict[str, Any], where: Location) -> Property:
