@@ -16,7 +16,7 @@ from report_samples import PLAYERS, RUN, all_as_expected, sample_results, with_v
 from verify.report import RunInfo, exit_status, report_document, write_report
 from verify.report.records import EXTRA_KEYS, result_record
 from verify.report.schema import SchemaViolation, report_schema, validate, validate_report
-from verify.results import Evidence, Proved, Unknown
+from verify.results import Evidence, PropertyResult, Proved, Unknown
 
 REPORT_DIR = Path(__file__).resolve().parents[1] / "verify" / "report"
 
@@ -240,6 +240,16 @@ def test_markdown_has_the_outcome_matrix_unknowns_slowest_and_counterexamples(wr
     assert "<details open><summary><code>nominee_eligible</code>, 5 players: refuted, expected to hold" in text
     assert "<details><summary><code>nominee_eligible</code>, 6 players: refuted (as expected)" in text
     assert text.count("```text") == 2
+
+
+def test_checks_decided_by_one_search_are_one_row_of_the_slowest() -> None:
+    from verify.report.markdown import report_markdown
+    shared = Evidence("explicit", 1_000, 2_000, 40, 12.5)
+    results = [PropertyResult(name, 5, "always", (), "holds", Proved(shared)) for name in ("a", "b", "c")]
+    results.append(PropertyResult("d", 5, "always", (), "holds", Proved(Evidence("k-induction", None, None, 2, 1.0))))
+    slowest = report_markdown(results, RunInfo("standard", (5,), "explicit")).split("## Slowest checks")[1]
+    assert "| 3 properties, one search | 5 | explicit | 1,000 | 12.50 |" in slowest
+    assert "| d | 5 | k-induction |  | 1.00 |" in slowest
 
 
 def test_markdown_of_a_clean_run_says_so() -> None:

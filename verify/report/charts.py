@@ -78,15 +78,15 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], y_label: str) -> st
     body.append(f'<text x="14" y="{top + plot_h / 2:.0f}" transform="rotate(-90 14 {top + plot_h / 2:.0f})" '
                 f'text-anchor="middle">{escape(y_label)}{" (log scale)" if log else ""}</text>')
     slot = plot_w / len(bars)
+    bar = min(slot * 0.6, 96.0)
     for index, (label, value) in enumerate(bars):
-        x = left + index * slot + slot * 0.2
+        middle = left + (index + 0.5) * slot
         h = scale(value) * plot_h
         y = top + plot_h - h
-        body.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{slot * 0.6:.1f}" height="{h:.1f}" fill="{PALETTE[0]}">'
-                    f'<title>{escape(label)}: {value:,.0f}</title></rect>')
-        body.append(f'<text x="{x + slot * 0.3:.1f}" y="{y - 4:.1f}" text-anchor="middle">{compact(value)}</text>')
-        body.append(f'<text x="{x + slot * 0.3:.1f}" y="{top + plot_h + 16}" text-anchor="middle">'
-                    f'{escape(label)}</text>')
+        body.append(f'<rect x="{middle - bar / 2:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" '
+                    f'fill="{PALETTE[0]}"><title>{escape(label)}: {value:,.0f}</title></rect>')
+        body.append(f'<text x="{middle:.1f}" y="{y - 4:.1f}" text-anchor="middle">{compact(value)}</text>')
+        body.append(f'<text x="{middle:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{escape(label)}</text>')
     return _svg(title, height, body)
 
 

@@ -18,8 +18,8 @@ from verify.results import PropertyResult, Unknown
 from . import charts
 from .junit import trace_text
 from .records import (VERDICTS, RunInfo, counts, exit_status, fewest_trace_of, matrix_rows, player_counts,
-                      reachable_states, result_record, shortest_elections, sorted_results, status, tool_version,
-                      trace_name, trace_of)
+                      reachable_states, result_record, searches, shortest_elections, sorted_results, status,
+                      tool_version, trace_name, trace_of)
 
 OUTCOME = {0: ("ok", "Every verdict as expected"), 1: ("fail", "Not as expected"),
            3: ("limit", "A limit was hit: some verdicts are unknown")}
@@ -125,18 +125,18 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
             series.append((name, [None if p is None else float(p) for p in points]))
     games_svg = charts.line_chart("Shortest game to each witness", list(players), series,
                                   "players", "elected governments")
-    by_property: dict[str, list[float]] = {}
-    for result in ordered:
-        by_property.setdefault(result.property, [0.0] * len(players))[players.index(result.players)] += \
-            result.verdict.evidence.seconds
-    rows = sorted(by_property.items(), key=lambda item: (-sum(item[1]), item[0]))[:TIME_ROWS]
+    rows: list[tuple[str, list[float]]] = []
+    for search in searches(ordered)[:TIME_ROWS]:
+        values = [0.0] * len(players)
+        values[players.index(search.players)] = search.seconds
+        rows.append((f"{search.label} ({search.players})", values))
     time_svg = charts.stacked_bars("Seconds per property", rows, [f"{n} players" for n in players], "seconds")
     return ['<div class="charts">',
             f"<figure><figcaption>Reachable states per player count</figcaption>{states_svg}</figure>",
             f"<figure><figcaption>Shortest game to each witness (elected governments)</figcaption>"
             f"{games_svg}</figure>",
-            f"<figure><figcaption>Seconds per property (slowest {TIME_ROWS}; a search that decides several "
-            f"properties counts for each)</figcaption>{time_svg}</figure>",
+            f"<figure><figcaption>Seconds per property (the slowest {TIME_ROWS}; properties decided by one "
+            f"shared search are one bar)</figcaption>{time_svg}</figure>",
             "</div>"]
 
 
@@ -154,7 +154,8 @@ def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
             record = result_record(result)
             out.append(f'<details id="{_anchor(result)}-fewest-elections"><summary><code>{escape(result.property)}'
                        f"</code>, {result.players} players — the fewest elections: "
-                       f"{record['fewest_elections']} elections, {len(fewest.steps)} moves · "
+                       f"{record['fewest_elections']} elected government"
+                       f"{'' if record['fewest_elections'] == 1 else 's'}, {len(fewest.steps)} moves · "
                        f'<a href="{escape(record["fewest_elections_trace"])}">ITF JSON</a></summary>'
                        f"<pre>{escape(chr(10).join(fewest.lines()))}</pre></details>")
     return out

@@ -1,7 +1,7 @@
 """report.md: the run in Markdown, fit for a CI job summary ($GITHUB_STEP_SUMMARY).
 
 The outcome in one line, the counts, what changed since the baseline, the verdict matrix
-(property × player count), the reasons of unknown verdicts, the slowest checks, and the
+(property × player count), the reasons of unknown verdicts, the slowest checks (shared searches counted once), and the
 readable trace of everything refuted (folded with <details>, which GitHub renders).
 Traces are cut at `TRACE_LINES` lines (the step summary is limited to 1 MiB); the full
 trace is always in traces/ as ITF JSON.
@@ -88,11 +88,12 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
         out += _table(["property", "players", "method", "reason"],
                       [[r.property, r.players, r.verdict.evidence.method, r.verdict.reason]
                        for r in unknown if isinstance(r.verdict, Unknown)]) + [""]
-    out += ["## Slowest checks", ""]
+    out += ["## Slowest checks", "",
+            "Checks of one player count with the same evidence were decided by one shared search.", ""]
     out += _table(["property", "players", "method", "states", "seconds"],
-                  [[r.property, r.players, r.verdict.evidence.method,
-                    "" if r.verdict.evidence.states is None else f"{r.verdict.evidence.states:,}",
-                    f"{r.verdict.evidence.seconds:.2f}"] for r in slowest(ordered)]) + [""]
+                  [[search.label, search.players, search.method,
+                    "" if search.states is None else f"{search.states:,}",
+                    f"{search.seconds:.2f}"] for search in slowest(ordered)]) + [""]
     refuted = [r for r in ordered if isinstance(r.verdict, Refuted)]
     if refuted:
         out += ["## Counterexamples", ""]

@@ -270,9 +270,39 @@ def timings_document(results: Sequence[PropertyResult], run: RunInfo) -> dict[st
     }
 
 
-def slowest(results: Sequence[PropertyResult], limit: int = 10) -> list[PropertyResult]:
-    """The `limit` slowest checks, slowest first (ties by property and count)."""
-    return sorted(results, key=lambda r: (-r.verdict.evidence.seconds, r.property, r.players))[:limit]
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The work behind one or more verdicts: checks of one player count whose evidence is
+    the same (method, states, transitions, seconds) were decided by one shared search."""
+
+    players: int
+    method: str
+    states: int | None
+    seconds: float
+    properties: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The property's name, or how many properties the search decided."""
+        if len(self.properties) == 1:
+            return self.properties[0]
+        return f"{len(self.properties)} properties, one search"
+
+
+def searches(results: Sequence[PropertyResult]) -> list[Search]:
+    """The searches behind the results, slowest first (ties by player count and label)."""
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for result in results:
+        evidence = result.verdict.evidence
+        key = (result.players, evidence.method, evidence.states, evidence.transitions, evidence.seconds)
+        groups.setdefault(key, []).append(result.property)
+    found = [Search(key[0], key[1], key[2], key[4], tuple(sorted(names))) for key, names in groups.items()]
+    return sorted(found, key=lambda s: (-s.seconds, s.players, s.label))
+
+
+def slowest(results: Sequence[PropertyResult], limit: int = 10) -> list[Search]:
+    """The `limit` slowest searches, slowest first."""
+    return searches(results)[:limit]
 
 
 def dumps(document: Any) -> str:
