@@ -410,9 +410,15 @@ def parse(text: str, scope: Scope, where: Location, expected: Type | None = None
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         caret = None
+        message = error.msg
+        # Python reports an expression cut short (`a +`, `phase ==`) at offset 0: point at its end.
+        at_end = not error.offset
+        if at_end and message == "invalid syntax":
+            message = "the expression ends too early: expected an operand at the end"
         if show_caret and error.offset is not None:
-            caret = f"  {text.strip()}\n  {' ' * max(0, error.offset - 1)}^"
-        raise SpecError(f"syntax error: {error.msg}", where, caret=caret) from None
+            column = len(text.strip()) if at_end else max(0, error.offset - 1)
+            caret = f"  {text.strip()}\n  {' ' * column}^"
+        raise SpecError(f"syntax error: {message}", where, caret=caret) from None
     except (ValueError, RecursionError, MemoryError):
         raise SpecError("expression cannot be parsed", where) from None
     checker = _Checker(text.strip(), scope, where, show_caret)
