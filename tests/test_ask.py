@@ -1,0 +1,421 @@
+"""`shrules ask`: the dispute catalogue answered by the checkers, ad-hoc queries, positions.
+
+Every catalogue entry is answered at the player count that decides it and compared with
+its expected answer: witnesses (answer "yes") in one search per count, fast; proofs
+(answer "no") need a complete search and are marked slow; those beyond 6 players need the
+Z3 backend's k-induction and are skipped while it is missing (reported "unknown", never
+"proved"). A flipped expected answer must fail the check; mistakes in an expression are
+shown with a caret; a move is ruled on from a partial game with hidden information.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from engine.game import compiled_game
+from spec.disputes import DISPUTES_FILE, Dispute, load_disputes
+from spec.errors import SpecError
+from spec.loader import load_spec
+from verify.ask import (NO, UNKNOWN, YES, Budget, FormalAnswer, PositionAnswer, TextAnswer, _smt_backend, ad_hoc,
+                        answer_dispute, answer_many, as_expected, catalogue, find)
+from verify.ask_words import counts_text, render, to_json
+from verify.cli import main
+from verify.results import Unknown
+
+RULE_ID = re.compile(r"\b(R-[SELXVW]\d+|D-\d+)\b")
+DISPUTES = catalogue()
+BY_ID = {d.id: d for d in DISPUTES}
+WITNESS_COUNTS = sorted({d.decides for d in DISPUTES if d.query is not None and d.answer == YES})
+PROOF_COUNTS = sorted({d.decides for d in DISPUTES if d.query is not None and d.answer == NO})
+EXPLICIT_PROOF_LIMIT = 6
+"""Above this count a complete explicit search is out of reach; a proof needs k-induction."""
+
+
+def run(*args: str) -> Any:
+    """`shrules ask ARGS` through click: the exit code, `stdout` and `stderr` apart."""
+    return CliRunner().invoke(main, ["ask", *args], catch_exceptions=False)
+
+
+# ---------------------------------------------------------------------- the catalogue
+
+
+def test_catalogue_is_large_and_well_formed() -> None:
+    assert len(DISPUTES) >= 30
+    book = load_spec().rulebook
+    for dispute in DISPUTES:
+        assert dispute.rule_ids and all(r in book for r in dispute.rule_ids), dispute.id
+        assert dispute.answer in (YES, NO)
+        assert dispute.question.endswith("?"), dispute.id
+        if dispute.question_de is not None:
+            assert dispute.explanation_de, f"{dispute.id}: a German question needs the German answer too"
+
+
+def test_catalogue_covers_the_seeds() -> None:
+    sources = " | ".join(d.source for d in DISPUTES)
+    for item in range(1, 16):  # every "Leicht vergessen" item of the German refresher
+        assert re.search(rf"Leicht vergessen {item}\b", sources), f"004 Leicht vergessen {item} is missing"
+    for dispute_id in ("D-1", "D-2", "D-3", "D-4"):
+        assert any(dispute_id in d.rule_ids for d in DISPUTES), dispute_id
+    assert sum("§09 FAQ" in d.source for d in DISPUTES) >= 6
+    assert sum("§06 Rules to double-check" in d.source for d in DISPUTES) >= 5
+    assert sum("worked example" in d.source for d in DISPUTES) >= 4
+    mistakes = [d for d in DISPUTES if d.mistake_de]
+    assert len(mistakes) >= 8, "every ✗ reading of 004 is set against its ✓ reading"
+    assert all(d.explanation_de for d in mistakes)
+
+
+def test_hidden_information_is_marked_as_rule_text() -> None:
+    for ident in ("hitler-knows-fascists-large", "discards-revealed", "execution-reveals-role", "lying-allowed"):
+        answer = answer_dispute(BY_ID[ident])
+        assert isinstance(answer, TextAnswer)
+        text = render(answer)
+        assert "answered from the rule text" in text and "not proved" in text
+        assert "proved for" not in text
+
+
+def test_the_spec_agrees_with_what_it_can_check_of_rule_text() -> None:
+    for dispute in DISPUTES:
+        if dispute.kind == "rule_text":
+            answer = answer_dispute(dispute)
+            assert isinstance(answer, TextAnswer)
+            assert all(ok for _, ok in answer.checks), (dispute.id, answer.checks)
+            assert as_expected(answer) is True
+    assert answer_dispute(BY_ID["four-players"]).checks == (("the rules refuse a game of 4 players", True),)
+
+
+# ---------------------------------------------------------------------- witnesses (fast)
+
+
+@pytest.fixture(scope="module")
+def witnessed() -> dict[str, Any]:
+    """Every "yes" entry answered at its deciding count, one search per count."""
+    groups: dict[int, list[Dispute]] = defaultdict(list)
+    for dispute in DISPUTES:
+        if dispute.query is not None and dispute.answer == YES:
+            groups[dispute.decides or 0].append(dispute)
+    answers: dict[str, Any] = {}
+    for count, members in groups.items():
+        answers.update(answer_many(tuple(members), count, Budget(seconds=600)))
+    return answers
+
+
+@pytest.mark.parametrize("ident", [d.id for d in DISPUTES if d.query is not None and d.answer == YES])
+def test_yes_answers_come_with_the_shortest_game(witnessed: dict[str, Any], ident: str) -> None:
+    answer = witnessed[ident]
+    assert isinstance(answer, FormalAnswer)
+    assert answer.verdict == YES and as_expected(answer) is True
+    witness = answer.witness
+    assert witness is not None and witness.players == BY_ID[ident].decides
+    trace = witness.verdict.trace  # type: ignore[union-attr]
+    game = compiled_game(witness.players)
+    state = game.initial_state()
+    for move, after in trace.steps:  # the game replays move by move through the engine
+        state = game.apply(state, move)
+        assert state == after
+    text = render(answer)
+    assert text.splitlines()[1].startswith("Yes — this can happen. The shortest game where it does")
+    assert "Rests on: " + BY_ID[ident].rule_ids[0] in text
+    assert RULE_ID.search("\n".join(trace.lines(False)))
+
+
+def test_positions_of_the_catalogue() -> None:
+    for dispute in DISPUTES:
+        if dispute.kind == "position":
+            answer = answer_dispute(dispute)
+            assert isinstance(answer, PositionAnswer)
+            assert as_expected(answer) is True, (dispute.id, answer.ruling)
+            assert RULE_ID.search(render(answer))
+
+
+# ---------------------------------------------------------------------- proofs (exhaustive: slow)
+
+
+@pytest.fixture(scope="module")
+def proved() -> dict[str, Any]:
+    """Every "no" entry whose deciding count a complete search can cover, one search per count."""
+    answers: dict[str, Any] = {}
+    for count in PROOF_COUNTS:
+        if count <= EXPLICIT_PROOF_LIMIT:
+            members = tuple(d for d in DISPUTES if d.query is not None and d.answer == NO and d.decides == count)
+            answers.update(answer_many(members, count, Budget(max_states=None, seconds=3000)))
+    return answers
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ident", [d.id for d in DISPUTES if d.query is not None and d.answer == NO])
+def test_no_answers_are_proved(proved: dict[str, Any], ident: str) -> None:
+    dispute = BY_ID[ident]
+    if dispute.decides is not None and dispute.decides > EXPLICIT_PROOF_LIMIT:
+        if _smt_backend() is None:
+            pytest.skip("needs the Z3 backend's k-induction (verify.smt.check_property)")
+        answer = answer_dispute(dispute, Budget(seconds=600), (dispute.decides,))
+    else:
+        answer = proved[ident]
+    assert answer.verdict == NO and as_expected(answer) is True
+    text = render(answer)
+    assert "No — this never happens: proved for" in text
+    assert RULE_ID.search(text)
+
+
+def test_unknown_is_never_called_proved() -> None:
+    # A 7-player complete search cannot finish in a second: the answer must say so.
+    answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7,))
+    if answer.verdict == NO:  # the Z3 backend proved it
+        assert "k-induction" in render(answer)
+        return
+    assert answer.verdict == UNKNOWN and as_expected(answer) is None
+    text = render(answer)
+    assert text.splitlines()[1].startswith("Unknown")
+    assert "proved for" not in text and "limit" in text
+    assert isinstance(answer.results[0].verdict, Unknown)
+    assert to_json(answer)["as_expected"] is None
+
+
+# ---------------------------------------------------------------------- a wrong expectation fails
+
+
+def _flipped(tmp_path: Path, ident: str) -> Path:
+    text = DISPUTES_FILE.read_text(encoding="utf-8")
+    start = text.index(f'id = "{ident}"')
+    end = text.find("[[dispute]]", start)
+    end = len(text) if end < 0 else end
+    entry = text[start:end]
+    answer = re.search(r'^answer = "(yes|no)"$', entry, re.M)
+    assert answer is not None
+    flipped = entry.replace(answer.group(0), f'answer = "{"no" if answer.group(1) == "yes" else "yes"}"')
+    path = tmp_path / "disputes.toml"
+    path.write_text(text[:start] + flipped + text[end:], encoding="utf-8")
+    return path
+
+
+def test_a_flipped_expected_answer_fails(tmp_path: Path) -> None:
+    path = _flipped(tmp_path, "term-limited-president")
+    wrong = find(load_disputes(load_spec(), path), "term-limited-president")
+    assert wrong.answer == NO
+    answer = answer_dispute(wrong, Budget(seconds=120), (5,))
+    assert answer.verdict == YES and as_expected(answer) is False
+    assert "NOT as expected" in render(answer)
+    result = run("term-limited-president", "--players", "5", "--catalogue", str(path))
+    assert result.exit_code == 1, result.stdout
+    assert "NOT as expected" in result.stdout
+
+
+def test_a_flipped_position_and_checked_rule_text_fail(tmp_path: Path) -> None:
+    for ident in ("tie-eight-players", "chaos-fifth-unlocks-veto", "four-players", "discards-revealed"):
+        wrong = find(load_disputes(load_spec(), _flipped(tmp_path, ident)), ident)
+        assert as_expected(answer_dispute(wrong)) is False
+
+
+def test_catalogue_mistakes_are_reported_with_the_entry(tmp_path: Path) -> None:
+    text = DISPUTES_FILE.read_text(encoding="utf-8").replace('"R-E11", "R-L6"', '"R-E11", "R-L66"', 1)
+    path = tmp_path / "disputes.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match=r"disputes.toml:\d+ dispute 'election-resets-tracker': 'R-L66' is not"):
+        load_disputes(load_spec(), path)
+    bad = DISPUTES_FILE.read_text(encoding="utf-8").replace("after_election_tracker != election_tracker",
+                                                           "after_election_tracker != election_trackr", 1)
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(SpecError, match="Did you mean 'election_tracker'"):
+        load_disputes(load_spec(), path)
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def test_ask_lists_the_catalogue() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert f"{len(DISPUTES)} questions" in result.stdout
+    assert "tie-rejects" in result.stdout
+    german = run("--lang", "de")
+    assert "Ist Gleichstand ein Nein?" in german.stdout
+
+
+def test_ask_one_entry_in_words_json_and_german() -> None:
+    result = run("term-limited-president", "--players", "5")
+    assert result.exit_code == 0, result.stdout
+    assert "Yes — this can happen. The shortest game where it does (5 players" in result.stdout
+    assert "Rests on: R-E5" in result.stdout
+    data = json.loads(run("term-limited-president", "--players", "5", "--json").stdout)
+    assert data["answer"] == "yes" and data["as_expected"] is True
+    assert data["rules"][0]["id"] == "R-E5" and data["witness"]["itf"]["#meta"]["players"] == 5
+    german = run("tie-rejects", "--lang", "de")
+    assert german.exit_code == 0, german.stdout
+    assert german.stdout.startswith("Ist Gleichstand ein Nein?")
+    assert "Ja — das kann passieren. Das kürzeste Spiel, in dem es passiert (6 Spieler" in german.stdout
+    assert "Kurz: Bei Gleichstand scheitert die Wahl" in german.stdout
+
+
+def test_ask_refuses_counts_the_entry_does_not_concern() -> None:
+    result = run("special-election-twice", "--players", "5")
+    assert result.exit_code == 2
+    assert "concerns 7–10 players, not 5" in result.stderr
+    assert "did you mean tie-rejects" in run("tie-reject").stderr
+
+
+def test_ask_all_at_one_count() -> None:
+    result = run("--all", "--players", "8")
+    assert result.exit_code == 0, result.stdout
+    assert re.search(r"^ok\s+tie-eight-players-rejects\s+answer yes", result.stdout, re.M)
+
+
+# ---------------------------------------------------------------------- ad-hoc questions
+
+
+def test_ad_hoc_can_gives_the_shortest_game() -> None:
+    result = run("--players", "5", "--can", "liberal_policies == 2")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith("Yes — this can happen. The shortest game where it does (5 players")
+    assert "enacts a liberal policy [R-L3]" in result.stdout
+    assert "Rests on: " in result.stdout and RULE_ID.search(result.stdout.split("Rests on: ")[1])
+
+
+def test_ad_hoc_over_moves_with_what_they_reveal() -> None:
+    answer = ad_hoc("target in fascists and party == 'fascist'", "sometimes", (7,), ("investigate",))
+    assert answer.verdict == YES
+    assert "sees party fascist" in render(answer)
+
+
+def test_ad_hoc_never_that_fails_exits_1() -> None:
+    result = run("--players", "5", "--never", "tile == 'fascist'", "--on", "enact")
+    assert result.exit_code == 1
+    assert "Yes — this can happen" in result.stdout
+
+
+def test_ad_hoc_limit_is_unknown_not_proved() -> None:
+    result = run("--players", "6", "--never", "liberal_policies > fascist_policies + 4", "--max-states", "2000")
+    assert result.exit_code == 3, result.stdout
+    assert result.stdout.startswith("Unknown — no game where it happens was found, but that is not a proof")
+    assert "limit: 2,000 states" in result.stdout
+
+
+@pytest.mark.parametrize("expression, on, message, column", [
+    ("phase == 'vot'", None, "'vot' is not a phase; expected one of deal", 9),
+    ("fascist_policy >= 3", None, "unknown name 'fascist_policy'. Did you mean 'fascist_policies'?", 0),
+    ("fascist_policies >=", None, "syntax error: the expression ends too early: expected an operand", 19),
+    ("fascist_policies + 1", None, "the expression must be bool, got int", 0),
+    ("tile == 'liberall'", "enact", "'liberall' is not a tile; expected one of liberal, fascist", 8),
+    ("count(ja) > alive_count and after_nominee == chancelor", "elect",
+     "unknown name 'chancelor'", 45),
+])
+def test_ad_hoc_mistakes_point_with_a_caret(expression: str, on: str | None, message: str, column: int) -> None:
+    args = ["--players", "5", "--can", expression] + (["--on", on] if on else [])
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("shrules: error: --can expression: ") and message in lines[0], lines[0]
+    assert lines[1] == f"  {expression}"
+    assert lines[2] == "  " + " " * column + "^"
+    assert "Traceback" not in result.stderr
+
+
+def test_ad_hoc_usage_mistakes() -> None:
+    assert run("--on", "enact").exit_code == 2
+    assert run("--can", "True", "--never", "False").exit_code == 2
+    assert "names no rule 'enakt'" in run("--can", "True", "--on", "enakt").stderr
+
+
+# ---------------------------------------------------------------------- the table's position
+
+
+def _game(tmp_path: Path, *lines: dict[str, Any]) -> str:
+    path = tmp_path / "partial.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+SEVEN = {"setup": {"players": 7, "first_president": 0}}
+ROUND = [{"move": "nominate", "by": 0, "chancellor": 4}, {"move": "vote", "ja": [0, 1, 2, 3, 4]},
+         {"move": "enact", "by": 4, "tile": "liberal"}]
+
+
+def test_move_illegal_in_every_position_names_the_rule(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 4}')
+    assert result.exit_code == 1, result.stdout
+    first = result.stdout.splitlines()[0]
+    assert first == ("No — R-E3 (Term limits: the last elected President and Chancellor may not be nominated "
+                     "Chancellor): seat 4 was elected Chancellor last and is term-limited.")
+    assert "every consistent position" in result.stdout
+
+
+def test_move_legal_in_every_position(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 2}')
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith("Yes — legal: seat 1 nominates seat 2 as Chancellor.")
+
+
+def test_move_by_the_wrong_seat(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 2, "chancellor": 5}')
+    assert result.exit_code == 1
+    assert "R-E1" in result.stdout.splitlines()[0] and "seat 2 is not the President" in result.stdout
+
+
+def test_move_depends_on_the_hidden_hand(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND[:2])
+    result = run("--game", game, "--move", '{"move": "enact", "by": 4, "tile": "liberal"}')
+    assert result.exit_code == 3, result.stdout
+    assert result.stdout.splitlines()[0] == (
+        "It depends on hidden information: legal if the Chancellor holds fewer than 2 Fascist tiles; illegal if "
+        "the Chancellor holds at least 2 Fascist tiles — R-L3 (The Chancellor discards one, face down, and enacts "
+        "the other): the Chancellor holds no liberal tile.")
+    data = json.loads(run("--game", game, "--move", '{"move": "enact", "by": 4, "tile": "liberal"}',
+                          "--json").stdout)
+    assert data["answer"] == "depends" and data["ruling"]["verdict"] == "depends"
+    assert 0 < data["ruling"]["legal_in"] < data["ruling"]["positions"]
+
+
+def test_move_depends_on_the_hidden_roles(tmp_path: Path) -> None:
+    # Five players, roles unknown; four Fascist policies, then seat 0 is executed. Whether
+    # play goes on depends on whether seat 0 was Hitler.
+    lines: list[dict[str, Any]] = [{"setup": {"players": 5, "first_president": 0}}]
+    for president in range(4):
+        chancellor = president + 1
+        lines += [{"move": "nominate", "by": president, "chancellor": chancellor},
+                  {"move": "vote", "ja": [0, 1, 2, 3, 4]},
+                  {"move": "enact", "by": chancellor, "tile": "fascist"}]
+    lines.append({"move": "execute", "by": 3, "target": 0})
+    game = _game(tmp_path, *lines)
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 4, "chancellor": 1}')
+    assert result.exit_code == 3, result.stdout
+    assert result.stdout.startswith("It depends on hidden information: legal if Hitler is not seat 0; "
+                                    "illegal if Hitler is seat 0 — R-W5")
+    assert "the game is over" in result.stdout
+
+
+def test_known_roles_decide(tmp_path: Path) -> None:
+    game = _game(tmp_path, {"setup": {"players": 7, "roles": {"hitler": 4, "fascists": [1, 2]},
+                                      "first_president": 0}}, *ROUND[:2])
+    result = run("--game", game, "--move", '{"move": "enact", "by": 4, "tile": "fascist"}')
+    assert result.exit_code == 3  # the hand is still hidden
+    assert "Hitler" not in result.stdout.splitlines()[0]
+
+
+def test_partial_game_that_is_itself_illegal(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND, {"move": "nominate", "by": 1, "chancellor": 4})
+    result = run("--game", game, "--move", '{"move": "vote", "ja": []}')
+    assert result.exit_code == 2
+    assert "the partial game is not legal at line 5: R-E3" in result.stderr
+
+
+def test_bad_move_json(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 1')
+    assert result.exit_code == 2 and "--move: not JSON" in result.stderr
+    result = run("--game", game, "--move", '{"move": "nominate", "by": 1, "chancelor": 2}')
+    assert result.exit_code == 2 and "did you mean 'chancellor'" in result.stderr
+
+
+def test_counts_in_words() -> None:
+    assert counts_text((5, 6, 7, 8, 9, 10)) == "5–10"
+    assert counts_text((5, 6, 8)) == "5–6 and 8"
+    assert counts_text((7,)) == "7"

@@ -1,0 +1,386 @@
+"""Answer rules questions from the model checkers: yes with the shortest game, no with a proof.
+
+A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
+each player count it concerns, the count that `decides` it first, the checkers are asked
+in turn:
+
+1. the explicit search (verify/explore.py over verify/model.py, with its exact
+   reductions): the first hit is the shortest game where the thing happens; a search
+   that finishes without one is a proof over every reachable state;
+2. the Z3 backend, when verify/smt provides `check_property`: a k-induction proof or a
+   bounded witness.
+
+"Yes" needs one witness (the search stops there). "No" needs a proof for every count; a
+count whose search hit its limit is "unknown (limit)", never "proved", and larger counts
+are then not searched explicitly (their graphs are larger still). A catalogue entry's
+answer is compared with its expected answer (`as_expected`).
+
+Entries about hidden information (`rule_text`) are answered from the rule text; the
+checks the spec can make about them (a player count it refuses, a rule that reveals
+nothing) are run and reported, and the answer says it is not a proof. Positions
+(`position`) are answered by verify/position.py. Words, in English and German, are in
+verify/ask_words.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.game import compiled_game
+from engine.trace import Trace
+from spec.disputes import Dispute, load_disputes, query
+from spec.errors import Location, SpecError
+from spec.loader import load_spec
+from spec.model import Spec
+from spec.properties import Property
+
+from .explore import Exploration, Limits, explore
+from .model import Model
+from .position import Ruling, rule_position
+from .reductions import Reductions, cone, fields_read, symmetry_blockers
+from .results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+
+YES, NO, UNKNOWN = "yes", "no", "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much one question may cost: stored states per search, seconds in all, memory."""
+
+    max_states: int | None = 5_000_000
+    seconds: float | None = 120.0
+    memory_mib: int | None = 8_000
+
+    def limits(self, started: float) -> Limits:
+        """The explorer's limits for a search starting now, with the time that is left."""
+        left = None if self.seconds is None else max(0.5, self.seconds - (time.perf_counter() - started))
+        return Limits(self.max_states, left, self.memory_mib)
+
+
+def happens(verdict: Verdict) -> bool | None:
+    """Whether a verdict shows the queried thing happening (None: undecided)."""
+    if isinstance(verdict, (Witnessed, Refuted)):
+        return True
+    if isinstance(verdict, (Proved, Unwitnessed)):
+        return False
+    return None
+
+
+# ---------------------------------------------------------------------- answers
+
+
+@dataclass(frozen=True, slots=True)
+class FormalAnswer:
+    """The answer to a sometimes/never query: a result per player count searched."""
+
+    query: Property
+    rule_ids: tuple[str, ...]
+    results: tuple[PropertyResult, ...]
+    not_searched: dict[int, str] = field(default_factory=dict)   # count -> why not
+    dispute: Dispute | None = None
+
+    @property
+    def verdict(self) -> str:
+        """yes (a game where it happens), no (proved for every count), or unknown."""
+        outcomes = [happens(r.verdict) for r in self.results]
+        if any(outcomes):
+            return YES
+        if outcomes and all(o is False for o in outcomes) and not self.not_searched:
+            return NO
+        return UNKNOWN
+
+    @property
+    def witness(self) -> PropertyResult | None:
+        """The result whose trace shows the thing happening, if any."""
+        return next((r for r in self.results if happens(r.verdict)), None)
+
+    @property
+    def game(self) -> Trace | None:
+        """The shortest game where the thing happens, if one was found."""
+        witness = self.witness
+        return None if witness is None else getattr(witness.verdict, "trace", None)
+
+
+@dataclass(frozen=True, slots=True)
+class TextAnswer:
+    """An answer read from the rule text, with what the spec could check about it.
+
+    Each check (a count the rules refuse, a rule or a field nothing reveals) holds when the
+    thing asked about cannot happen, so with checks the spec gives the answer: no if every
+    check holds, yes if one fails. Without checks the answer is the rule text's, as the
+    catalogue states it, and nothing here can find it wrong."""
+
+    dispute: Dispute
+    checks: tuple[tuple[str, bool], ...]       # (what was checked, whether it holds)
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The rule IDs the answer rests on."""
+        return self.dispute.rule_ids
+
+    @property
+    def verdict(self) -> str:
+        """no / yes from the spec's checks, or the catalogue's answer when there are none."""
+        if not self.checks:
+            return self.dispute.answer
+        return NO if all(holds for _, holds in self.checks) else YES
+
+
+@dataclass(frozen=True, slots=True)
+class PositionAnswer:
+    """Whether a move is legal in the position a partial game reached."""
+
+    ruling: Ruling
+    dispute: Dispute | None = None
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The catalogue's rule IDs for an entry, else those of the ruling."""
+        return self.dispute.rule_ids if self.dispute is not None else self.ruling.rule_ids
+
+    @property
+    def verdict(self) -> str:
+        """yes (legal in every consistent position), no (illegal in every one), or depends."""
+        return {"legal": YES, "illegal": NO}.get(self.ruling.verdict, self.ruling.verdict)
+
+
+Answer = FormalAnswer | TextAnswer | PositionAnswer
+
+
+def as_expected(answer: Answer) -> bool | None:
+    """Whether a catalogue entry got its expected answer (None: undecided or not an entry)."""
+    if answer.dispute is None or answer.verdict not in (YES, NO):
+        return None
+    if isinstance(answer, PositionAnswer) and answer.verdict == NO:
+        forbidding = {rule_id for rule_id, _ in answer.ruling.reasons}
+        if not forbidding <= set(answer.dispute.rule_ids):
+            return False
+    return answer.verdict == answer.dispute.answer
+
+
+# ---------------------------------------------------------------------- the checkers
+
+
+def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> Evidence:
+    return Evidence("explicit", exploration.states, exploration.transitions,
+                    exploration.depth if depth is None else depth, round(exploration.seconds, 3), note)
+
+
+def _result(prop: Property, players: int, verdict: Verdict) -> PropertyResult:
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict)
+
+
+def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
+    hit = exploration.hits.get(prop.name)
+    if hit is not None:
+        trace = exploration.trace_to(hit)
+        evidence = _evidence(exploration, note, len(trace.steps))
+        if prop.kind == "sometimes":
+            return Witnessed(evidence, trace, trace.elections())
+        return Refuted(evidence, trace, f"it happens after {len(trace.steps)} moves")
+    if exploration.complete:
+        evidence = _evidence(exploration, note)
+        return Unwitnessed(evidence) if prop.kind == "sometimes" else Proved(evidence)
+    return Unknown(_evidence(exploration, note), exploration.limit or "limit: search stopped")
+
+
+def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+           progress: Callable[[int, int], None] | None = None) -> dict[str, PropertyResult]:
+    """Decide queries for one player count by explicit search, each query's result by name.
+
+    Queries that admit the same reductions (the rotation symmetry, the same fields kept by
+    the cone of influence) share one exploration, which stops once each has its answer; a
+    query that needs more of the state (e.g. the ordinary Fascists) does not make the
+    others search the larger graph."""
+    game = compiled_game(players, spec_name)
+    groups: dict[tuple[bool, frozenset[str]], list[Property]] = {}
+    for prop in props:
+        key = (not symmetry_blockers(game.spec, (prop,)), cone(game.spec, (prop,)))
+        groups.setdefault(key, []).append(prop)
+    out: dict[str, PropertyResult] = {}
+    for (symmetric, _), members in sorted(groups.items(), key=lambda item: len(item[0][1])):
+        group = tuple(members)
+        model = Model(game, group, Reductions(symmetry=symmetric))
+        exploration = explore(model, group, limits, deadlocks=False, progress=progress)
+        note = model.plan.describe(game.spec)
+        for prop in group:
+            out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
+    return out
+
+
+def _smt_backend() -> Callable[..., Any] | None:
+    """`verify.smt.check_property`, when the Z3 backend provides it."""
+    try:
+        from . import smt
+    except ImportError:  # pragma: no cover - the package is part of the project
+        return None
+    return getattr(smt, "check_property", None)
+
+
+def _smt(prop: Property, players: int, limits: Limits, spec_name: str) -> PropertyResult | None:
+    """The Z3 backend's verdict for one count, or None when it is missing or undecided."""
+    backend = _smt_backend()
+    if backend is None:
+        return None
+    result = backend(spec_name, prop, players, limits)
+    if result is None or isinstance(getattr(result, "verdict", None), Unknown):
+        return None
+    return result  # type: ignore[no-any-return]
+
+
+def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple[int, ...]:
+    """The counts to search: the deciding one first, then the others from the smallest."""
+    chosen = tuple(sorted(c for c in counts if c in prop.players)) or tuple(sorted(counts))
+    if decides in chosen:
+        return (decides,) + tuple(c for c in chosen if c != decides)
+    return chosen
+
+
+def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, decides: int | None = None,
+           spec_name: str = "standard", rule_ids: tuple[str, ...] = (), dispute: Dispute | None = None,
+           progress: Callable[[str], None] | None = None) -> FormalAnswer:
+    """Search the counts in turn until a game where it happens is found or every count is decided."""
+    started = time.perf_counter()
+    results: list[PropertyResult] = []
+    skipped: dict[int, str] = {}
+    limit_hit: int | None = None
+    for count in order(prop, counts, decides):
+        if any(happens(r.verdict) for r in results):
+            skipped[count] = "not needed: a game where it happens was found"
+            continue
+        limits = budget.limits(started)
+        result = None
+        if limit_hit is None:
+            if progress:
+                progress(f"{count} players: searching")
+            result = search((prop,), count, limits, spec_name)[prop.name]
+            if isinstance(result.verdict, Unknown):
+                limit_hit = count
+        if result is None or isinstance(result.verdict, Unknown):
+            proof = _smt(prop, count, limits, spec_name)
+            result = proof or result
+        if result is None:
+            skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
+            continue
+        results.append(result)
+    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), tuple(results), skipped, dispute)
+
+
+def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
+    """The rule IDs an ad-hoc query rests on: those of the rules it is over and of the
+    rules that change the fields it reads (the phase aside, which nearly every rule moves)."""
+    node = prop.state if prop.state is not None else prop.move
+    read = fields_read(node, spec) - {"phase"}
+    ids: dict[str, None] = {}
+    for rule in spec.rules:
+        writes = {name for name, _ in rule.effect}
+        if rule.name in prop.on or writes & read:
+            for rule_id in rule.rule_ids or (rule.actor_rule,):
+                ids.setdefault(rule_id, None)
+    return tuple(sorted(ids, key=_rule_order))
+
+
+def _rule_order(rule_id: str) -> tuple[str, int]:
+    prefix, _, number = rule_id.rpartition("-")
+    return prefix, int(number) if number.isdigit() else 0
+
+
+# ---------------------------------------------------------------------- entries
+
+
+def spec_checks(dispute: Dispute, spec: Spec) -> tuple[tuple[str, bool], ...]:
+    """What the spec can check about a rule-text entry, and whether it agrees."""
+    checks: list[tuple[str, bool]] = []
+    for count in dispute.refused_players:
+        try:
+            compiled_game(count, spec.name if spec.name else "standard")
+            refused = False
+        except SpecError:
+            refused = True
+        checks.append((f"the rules refuse a game of {count} players", refused))
+    for name in dispute.silent:
+        rule = spec.rule(name)
+        checks.append((f"'{name}' reveals nothing to anyone", not rule.reveals))
+    revealing: set[str] = set()
+    for rule in spec.rules:
+        for _, node in rule.reveals:
+            revealing |= fields_read(node, spec)
+    for name in dispute.not_revealed:
+        checks.append((f"no move reveals '{name}'", name not in revealing))
+    return tuple(checks)
+
+
+def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[int, ...] | None = None,
+                   spec_name: str = "standard", progress: Callable[[str], None] | None = None) -> Answer:
+    """Answer one catalogue entry (for `counts`, default: the counts it concerns)."""
+    spec = load_spec(spec_name)
+    if dispute.kind == "rule_text":
+        return TextAnswer(dispute, spec_checks(dispute, spec))
+    if dispute.kind == "position":
+        assert dispute.game is not None and dispute.next_move is not None
+        ruling = rule_position(dispute.game, dispute.next_move, str(dispute.game), f"dispute '{dispute.id}' next_move")
+        return PositionAnswer(ruling, dispute)
+    assert dispute.query is not None
+    chosen = counts or dispute.players
+    bad = [c for c in chosen if c not in dispute.players]
+    if bad:
+        raise SpecError(f"'{dispute.id}' concerns {_counts(dispute.players)} players, not {bad[0]}")
+    return decide(dispute.query, chosen, budget, decides=dispute.decides, spec_name=spec_name,
+                  rule_ids=dispute.rule_ids, dispute=dispute, progress=progress)
+
+
+def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
+                spec_name: str = "standard") -> dict[str, Answer]:
+    """Answer the formal entries for one player count in one search (the first hit of each is
+    still its shortest game); rule-text and position entries are answered one by one."""
+    formal = tuple(d for d in disputes if d.query is not None)
+    props = tuple(d.query for d in formal if d.query is not None)
+    found = search(props, players, budget.limits(time.perf_counter()), spec_name) if props else {}
+    out: dict[str, Answer] = {}
+    for dispute in disputes:
+        if dispute.query is None:
+            out[dispute.id] = answer_dispute(dispute, budget, spec_name=spec_name)
+            continue
+        result = found[dispute.query.name]
+        out[dispute.id] = FormalAnswer(dispute.query, dispute.rule_ids, (result,), {}, dispute)
+    return out
+
+
+def catalogue(spec_name: str = "standard", path: Path | None = None) -> tuple[Dispute, ...]:
+    """The dispute catalogue for the named rules."""
+    return load_disputes(load_spec(spec_name), path)
+
+
+def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
+    """The entry with this id, or a `SpecError` naming the closest ones."""
+    for dispute in disputes:
+        if dispute.id == ident:
+            return dispute
+    import difflib
+
+    close = difflib.get_close_matches(ident, [d.id for d in disputes], n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `shrules ask` lists them"
+    raise SpecError(f"no dispute '{ident}' in the catalogue{hint}")
+
+
+def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] = (), budget: Budget = Budget(),
+           spec_name: str = "standard", option: str = "--can",
+           progress: Callable[[str], None] | None = None) -> FormalAnswer:
+    """Answer `--can EXPR` / `--never EXPR` (over moves with `--on`); a mistake in EXPR is a
+    `SpecError` with a caret under the place and what was expected there."""
+    spec = load_spec(spec_name)
+    where = Location(f"{option} expression")
+    prop = query(spec, "question", kind, text, on, tuple(spec.player_counts), where=where, show_caret=True)
+    counts = players or tuple(spec.player_counts)
+    return decide(prop, counts, budget, spec_name=spec_name, progress=progress)
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    from .ask_words import counts_text
+
+    return counts_text(counts)
+

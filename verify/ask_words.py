@@ -1,0 +1,299 @@
+"""The answers of `shrules ask` in words (English, German) and as JSON.
+
+Only the frame is translated: the rule titles, the reasons the engine gives for an illegal
+move and the witness games are in English, as the spec writes them. German text of the
+catalogue (question, explanation, the mistaken reading) is used where the entry has it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec.disputes import Dispute
+from spec.loader import load_rulebook
+
+from .ask import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
+from .results import PropertyResult, Unknown
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "yes": "Yes — this can happen.",
+        "shortest": "The shortest game where it does ({players} players, {moves} moves, {elections}):",
+        "elections": "{count} elected government",
+        "elections_plural": "{count} elected governments",
+        "no": "No — this never happens: proved for {proofs}.",
+        "unknown": "Unknown — no game where it happens was found, but that is not a proof:",
+        "proved": "proved ({method})",
+        "players": "{counts} players",
+        "all_states": "all {states:,} reachable states",
+        "symmetry": ", up to seat rotation",
+        "found": "Found by {method} after {states:,} states in {seconds:.1f} s.",
+        "rests": "Rests on:",
+        "why": "In short:",
+        "mistake": "The mistake:",
+        "expected": "Expected answer: {expected} — {result}.",
+        "as_expected": "as expected",
+        "not_expected": "NOT as expected",
+        "undecided": "not decided",
+        "query": "Formally: {kind} {text}",
+        "over_moves": " (over the moves {on})",
+        "text_yes": "Yes — answered from the rule text ({rules}), not proved: the state of the game does not "
+                    "model what players know or say.",
+        "text_no": "No — answered from the rule text ({rules}), not proved: the state of the game does not "
+                   "model what players know or say.",
+        "spec_agrees": "The spec agrees: {what}.",
+        "spec_disagrees": "The spec says otherwise: it is not so that {what}.",
+        "legal": "Yes — legal: {move}.",
+        "illegal": "No — {rule}: {reason}.",
+        "illegal_move": "The move: {move}.",
+        "depends": "It depends on hidden information: legal if {when}; illegal if {unless} — {rule}: {reason}.",
+        "every": "The same in every consistent position ({count}: every deal of roles and every outcome of "
+                 "the hidden moves the partial game allows).",
+        "also": "In other positions: {rule}: {reason}.",
+        "note": "Note: {note}",
+        "answer_yes": "yes",
+        "answer_no": "no",
+    },
+    "de": {
+        "yes": "Ja — das kann passieren.",
+        "shortest": "Das kürzeste Spiel, in dem es passiert ({players} Spieler, {moves} Züge, {elections}):",
+        "elections": "{count} gewählte Regierung",
+        "elections_plural": "{count} gewählte Regierungen",
+        "answer_yes": "ja",
+        "answer_no": "nein",
+        "no": "Nein — das passiert nie: bewiesen für {proofs}.",
+        "unknown": "Unbekannt — kein Spiel gefunden, in dem es passiert, aber das ist kein Beweis:",
+        "proved": "bewiesen ({method})",
+        "players": "{counts} Spieler",
+        "all_states": "alle {states:,} erreichbaren Zustände",
+        "symmetry": ", bis auf Drehung der Plätze",
+        "found": "Gefunden durch {method} nach {states:,} Zuständen in {seconds:.1f} s.",
+        "rests": "Beruht auf:",
+        "why": "Kurz:",
+        "mistake": "✗ Nicht:",
+        "expected": "Erwartete Antwort: {expected} — {result}.",
+        "as_expected": "wie erwartet",
+        "not_expected": "NICHT wie erwartet",
+        "undecided": "nicht entschieden",
+        "query": "Formal: {kind} {text}",
+        "over_moves": " (über die Züge {on})",
+        "text_yes": "Ja — aus dem Regeltext beantwortet ({rules}), nicht bewiesen: der Spielzustand bildet nicht "
+                    "ab, was Spieler wissen oder sagen.",
+        "text_no": "Nein — aus dem Regeltext beantwortet ({rules}), nicht bewiesen: der Spielzustand bildet "
+                   "nicht ab, was Spieler wissen oder sagen.",
+        "spec_agrees": "Die Spezifikation stimmt zu: {what}.",
+        "spec_disagrees": "Die Spezifikation sagt anderes: nicht erfüllt: {what}.",
+        "legal": "Ja — zulässig: {move}.",
+        "illegal": "Nein — {rule}: {reason}.",
+        "illegal_move": "Der Zug: {move}.",
+        "depends": "Das hängt von verborgener Information ab: zulässig, wenn {when}; unzulässig, wenn {unless} — "
+                   "{rule}: {reason}.",
+        "every": "Gleich in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder Ausgang "
+                 "der verdeckten Züge, die die Partie zulässt).",
+        "also": "In anderen Stellungen: {rule}: {reason}.",
+        "note": "Hinweis: {note}",
+    },
+}
+
+METHODS = {"explicit": {"en": "explicit search", "de": "explizite Suche"},
+           "k-induction": {"en": "k-induction", "de": "k-Induktion"},
+           "bmc": {"en": "bounded model checking", "de": "beschränkte Modellprüfung"}}
+
+
+def counts_text(counts: tuple[int, ...] | list[int], lang: str = "en") -> str:
+    """`5–10`, `5–6 and 8`, `7`: player counts, runs joined with an en dash."""
+    runs: list[list[int]] = []
+    for value in sorted(set(counts)):
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    parts = [str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + (" und " if lang == "de" else " and ") + parts[-1]
+
+
+def _say(lang: str, key: str, **values: Any) -> str:
+    return WORDS.get(lang, WORDS["en"])[key].format(**values)
+
+
+def _method(result: PropertyResult, lang: str) -> str:
+    evidence = result.verdict.evidence
+    if evidence.method == "explicit" and evidence.states is not None:
+        text = _say(lang, "all_states", states=evidence.states)
+        if "rotation symmetry" in evidence.note:
+            text += _say(lang, "symmetry")
+        return text
+    return METHODS.get(evidence.method, {}).get(lang, evidence.method)
+
+
+def _grouped(results: list[tuple[int, str]], lang: str) -> str:
+    """'5 players (all N reachable states) and 6–10 players (k-induction)'."""
+    groups: list[tuple[list[int], str]] = []
+    for count, text in results:
+        if groups and groups[-1][1] == text and "states" not in text and "Zustände" not in text:
+            groups[-1][0].append(count)
+        else:
+            groups.append(([count], text))
+    parts = [f"{_say(lang, 'players', counts=counts_text(counts, lang))} ({text})" for counts, text in groups]
+    joiner = " und " if lang == "de" else " and "
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + joiner + parts[-1]
+
+
+def _rules(rule_ids: tuple[str, ...], lang: str) -> str:
+    book = load_rulebook()
+    return _say(lang, "rests") + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)
+
+
+def _dispute_head(dispute: Dispute | None, lang: str) -> list[str]:
+    if dispute is None:
+        return []
+    question = dispute.text("question", lang) or dispute.question
+    return [f"{question}  [{dispute.id}]"]
+
+
+def _dispute_tail(answer: Answer, lang: str) -> list[str]:
+    dispute = answer.dispute
+    if dispute is None:
+        return []
+    out = []
+    mistake = dispute.text("mistake", lang) or dispute.mistake
+    if mistake:
+        out.append(f"{_say(lang, 'mistake')} {mistake}")
+    out.append(f"{_say(lang, 'why')} {dispute.text('explanation', lang) or dispute.explanation}")
+    verdict = as_expected(answer)
+    result = {True: "as_expected", False: "not_expected", None: "undecided"}[verdict]
+    out.append(_say(lang, "expected", expected=_say(lang, f"answer_{dispute.answer}"), result=_say(lang, result)))
+    return out
+
+
+def render(answer: Answer, lang: str = "en", changes: bool = False) -> str:
+    """The answer in plain words."""
+    if isinstance(answer, FormalAnswer):
+        body = _formal(answer, lang, changes)
+    elif isinstance(answer, TextAnswer):
+        body = _text(answer, lang)
+    else:
+        body = _position(answer, lang)
+    return "\n".join(_dispute_head(answer.dispute, lang) + body + [_rules(answer.rule_ids, lang)]
+                     + _dispute_tail(answer, lang))
+
+
+def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
+    prop = answer.query
+    out: list[str] = []
+    verdict = answer.verdict
+    if verdict == YES:
+        witness, trace = answer.witness, answer.game
+        assert witness is not None and trace is not None
+        count = trace.elections()
+        elections = _say(lang, "elections" if count == 1 else "elections_plural", count=count)
+        out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=len(trace.steps),
+                                                  elections=elections))
+        out += ["  " + line for line in trace.lines(changes)]
+        evidence = witness.verdict.evidence
+        out.append(_say(lang, "found", method=METHODS.get(evidence.method, {}).get(lang, evidence.method),
+                        states=evidence.states or 0, seconds=evidence.seconds))
+    elif verdict == NO:
+        proofs = [(r.players, _method(r, lang)) for r in sorted(answer.results, key=lambda r: r.players)]
+        out.append(_say(lang, "no", proofs=_grouped(proofs, lang)))
+    else:
+        out.append(_say(lang, "unknown"))
+        for result in sorted(answer.results, key=lambda r: r.players):
+            if isinstance(result.verdict, Unknown):
+                out.append(f"  {result.players}: {result.verdict.verdict} ({result.verdict.reason})")
+            else:
+                out.append(f"  {result.players}: {_say(lang, 'proved', method=_method(result, lang))}")
+        for count, why in sorted(answer.not_searched.items()):
+            out.append(f"  {count}: {why}")
+    on = _say(lang, "over_moves", on=", ".join(prop.on)) if prop.on else ""
+    out.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
+    return out
+
+
+def _text(answer: TextAnswer, lang: str) -> list[str]:
+    key = "text_yes" if answer.verdict == YES else "text_no"
+    out = [_say(lang, key, rules=", ".join(answer.rule_ids))]
+    for what, agrees in answer.checks:
+        out.append(_say(lang, "spec_agrees" if agrees else "spec_disagrees", what=what))
+    return out
+
+
+def _position(answer: PositionAnswer, lang: str) -> list[str]:
+    ruling = answer.ruling
+    book = load_rulebook()
+    out: list[str] = []
+    if ruling.verdict == "legal":
+        out.append(_say(lang, "legal", move=ruling.move))
+    else:
+        rule_id, reason = ruling.reasons[0]
+        rule = f"{rule_id} ({book.get(rule_id, '')})"
+        if ruling.verdict == "illegal":
+            out.append(_say(lang, "illegal", rule=rule, reason=reason))
+            out.append(_say(lang, "illegal_move", move=ruling.move))
+        else:
+            assert ruling.condition is not None
+            out.append(_say(lang, "depends", when=ruling.condition[0], unless=ruling.condition[1], rule=rule,
+                            reason=reason))
+            out.append(_say(lang, "illegal_move", move=ruling.move))
+        for other_id, other_reason in ruling.reasons[1:4]:
+            out.append(_say(lang, "also", rule=other_id, reason=other_reason))
+    if ruling.positions > 1 and ruling.verdict != "depends":
+        out.append(_say(lang, "every", count=ruling.positions))
+    out += [_say(lang, "note", note=note) for note in ruling.notes]
+    return out
+
+
+# ---------------------------------------------------------------------- JSON
+
+
+def _result_json(result: PropertyResult) -> dict[str, Any]:
+    verdict = result.verdict
+    evidence = verdict.evidence
+    out: dict[str, Any] = {"players": result.players, "verdict": verdict.verdict, "method": evidence.method,
+                           "states": evidence.states, "seconds": evidence.seconds, "reductions": evidence.note}
+    if isinstance(verdict, Unknown):
+        out["reason"] = verdict.reason
+    trace = getattr(verdict, "trace", None)
+    if trace is not None:
+        out["moves"] = len(trace.steps)
+        out["elections"] = trace.elections()
+    return out
+
+
+def to_json(answer: Answer) -> dict[str, Any]:
+    """The answer as JSON for tools: the verdict, the rule IDs, per-count evidence, the game."""
+    book = load_rulebook()
+    out: dict[str, Any] = {"answer": answer.verdict, "rules": [{"id": r, "title": book.get(r, "")}
+                                                              for r in answer.rule_ids]}
+    dispute = answer.dispute
+    if dispute is not None:
+        out = {"id": dispute.id, "question": dispute.question, "question_de": dispute.question_de,
+               "kind": dispute.kind, "expected": dispute.answer, "as_expected": as_expected(answer), **out,
+               "explanation": dispute.explanation}
+    if isinstance(answer, FormalAnswer):
+        prop = answer.query
+        out["query"] = {"kind": prop.kind, ("move" if prop.on else "state"): prop.text, "on": list(prop.on)}
+        out["players"] = [_result_json(r) for r in sorted(answer.results, key=lambda r: r.players)]
+        out["not_searched"] = {str(count): why for count, why in sorted(answer.not_searched.items())}
+        witness, trace = answer.witness, answer.game
+        if witness is not None and trace is not None:
+            out["witness"] = {"players": witness.players, "lines": trace.lines(False), "itf": trace.to_itf()}
+    elif isinstance(answer, TextAnswer):
+        out["from"] = "rule text"
+        out["spec_checks"] = [{"check": what, "agrees": ok} for what, ok in answer.checks]
+    else:
+        out["ruling"] = answer.ruling.to_json()
+    return out
+
+
+def listing(disputes: tuple[Dispute, ...], lang: str = "en") -> list[str]:
+    """The catalogue, one entry a line: id, kind, expected answer, question."""
+    width = max(len(d.id) for d in disputes)
+    out = []
+    for dispute in disputes:
+        question = dispute.text("question", lang) or dispute.question
+        out.append(f"{dispute.id:<{width}}  {dispute.kind:<9}  {dispute.answer:<3}  {question}")
+    return out
+

@@ -1,0 +1,171 @@
+"""`shrules ask`: rules disputes answered with the shortest game where it happens, or a proof.
+
+    shrules ask                                   the catalogue (spec/disputes.toml)
+    shrules ask ID [--lang de] [--json]           one entry, answered by the checkers
+    shrules ask --all                             every entry at the count that decides it
+    shrules ask --players 7 --can EXPR            can this happen? (over states)
+    shrules ask --never EXPR --on RULE            does this never happen? (over moves)
+    shrules ask --game PARTIAL.jsonl --move MOVE  is MOVE legal in the position reached?
+
+Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` that happens,
+`--never` that never does; a move legal in every consistent position); 1 not (a move
+illegal in every one); 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
+undecided: a search hit its limit, or the move's legality depends on hidden information.
+The work is in verify/ask.py (answers), verify/position.py (positions) and
+verify/ask_words.py (words).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
+                  as_expected, catalogue, find)
+from .ask_words import listing, render, to_json
+from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .cmd_check import parse_counts
+from .position import rule_position
+
+
+def _exit_code(answer: Answer, claim: str | None = None) -> int:
+    """0 as expected, 1 not, 3 undecided (see the module docstring)."""
+    if answer.dispute is not None:
+        verdict = as_expected(answer)
+        return EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
+    if answer.verdict not in (YES, NO):
+        return EXIT_LIMIT
+    if isinstance(answer, PositionAnswer):
+        return EXIT_OK if answer.verdict == YES else EXIT_FAILED
+    wanted = NO if claim == "never" else YES
+    return EXIT_OK if answer.verdict == wanted else EXIT_FAILED
+
+
+def _progress(enabled: bool):  # type: ignore[no-untyped-def]
+    if not enabled:
+        return None
+    return lambda text: click.echo(f"  … {text}", err=True)
+
+
+@click.command()
+@click.argument("ident", required=False, metavar="[ID]")
+@click.option("--players", "-n", "counts", help="Player counts: 7, 5-7 or 5,6,8 (default: those the question concerns).")
+@click.option("--can", "can_text", metavar="EXPR", help="Can this happen? An expression over states (or moves with --on).")
+@click.option("--never", "never_text", metavar="EXPR", help="Does this never happen? An expression over states (or moves).")
+@click.option("--on", "on_rules", multiple=True, metavar="RULE",
+              help="The expression is over these moves: names before the move, after_FIELD after it, parameters by name.")
+@click.option("--game", "game_file", type=click.Path(exists=True, dir_okay=False),
+              help="A partial game (native transcript, JSON Lines); with --move.")
+@click.option("--move", "move_text", metavar="JSON", help="The next move, one line of the transcript format.")
+@click.option("--all", "check_all", is_flag=True, help="Answer every catalogue entry at the player count that decides it.")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="Answer in English or German (where the catalogue has the German text).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
+@click.option("--seconds", type=float, default=120.0, show_default=True, help="Time for the whole question.")
+@click.option("--max-states", type=int, default=5_000_000, show_default=True, help="Stored states per search.")
+@click.option("--rules", "spec_name", default="standard", show_default=True, help="Rules file or variant name.")
+@click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
+              help="Another dispute catalogue (default: spec/disputes.toml).")
+@click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
+def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
+        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, lang: str,
+        as_json: bool, changes: bool, seconds: float, max_states: int, spec_name: str, catalogue_path: str | None,
+        verbose: bool) -> None:
+    """Answer a rules question: yes with the shortest game where it happens, no with a proof.
+
+    Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
+    they rest on; "unknown (limit)" is never presented as proved.
+    """
+    modes = [name for name, given in (("ID", ident), ("--can/--never", can_text or never_text),
+                                      ("--game/--move", game_file or move_text), ("--all", check_all)) if given]
+    if len(modes) > 1:
+        raise click.UsageError(f"give one of {' , '.join(modes)}, not several")
+    if can_text and never_text:
+        raise click.UsageError("give --can or --never, not both")
+    if on_rules and not (can_text or never_text):
+        raise click.UsageError("--on goes with --can or --never")
+    budget = Budget(max_states, seconds)
+    players = parse_counts(counts) or ()
+    progress = _progress(verbose and not as_json)
+    rules = tuple(name.strip() for item in on_rules for name in item.split(",") if name.strip())
+    if game_file or move_text:
+        if not (game_file and move_text):
+            raise click.UsageError("--game and --move go together")
+        answer: Answer = PositionAnswer(rule_position(game_file, move_text))
+        _emit(answer, lang, as_json, changes)
+        sys.exit(_exit_code(answer))
+    if can_text or never_text:
+        kind, text = ("sometimes", can_text) if can_text else ("never", never_text)
+        assert text is not None
+        answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
+        _emit(answer, lang, as_json, changes)
+        sys.exit(_exit_code(answer, kind))
+    disputes = catalogue(spec_name, Path(catalogue_path) if catalogue_path else None)
+    if check_all:
+        sys.exit(_check_all(disputes, players, budget, spec_name, lang, as_json))
+    if ident is None:
+        if as_json:
+            click.echo(json.dumps([{"id": d.id, "kind": d.kind, "answer": d.answer, "question": d.question,
+                                    "question_de": d.question_de, "rules": list(d.rule_ids),
+                                    "players": list(d.players)} for d in disputes], ensure_ascii=False, indent=1))
+        else:
+            click.echo("\n".join(listing(disputes, lang)))
+            click.echo(f"\n{len(disputes)} questions; `shrules ask ID` answers one.")
+        return
+    answer = answer_dispute(find(disputes, ident), budget, players or None, spec_name, progress)
+    _emit(answer, lang, as_json, changes)
+    sys.exit(_exit_code(answer))
+
+
+def _emit(answer: Answer, lang: str, as_json: bool, changes: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(to_json(answer), ensure_ascii=False, indent=1))
+    else:
+        click.echo(render(answer, lang, changes))
+
+
+def _check_all(disputes, players, budget, spec_name, lang, as_json) -> int:  # type: ignore[no-untyped-def]
+    """Every entry at its deciding count (formal entries batched per count); a summary line each."""
+    by_count: dict[int, list] = {}  # type: ignore[type-arg]
+    for dispute in disputes:
+        count = dispute.decides if dispute.query is not None else 0
+        if players and count and count not in players:
+            continue
+        by_count.setdefault(count or 0, []).append(dispute)
+    answers = {}
+    for count in sorted(by_count):
+        started = time.perf_counter()
+        group = tuple(by_count[count])
+        if count:
+            answers.update(answer_many(group, count, budget, spec_name))
+        else:
+            answers.update({d.id: answer_dispute(d, budget, spec_name=spec_name) for d in group})
+        if not as_json:
+            click.echo(f"  … {len(group)} questions{f' at {count} players' if count else ''}: "
+                       f"{time.perf_counter() - started:.1f} s", err=True)
+    worst = EXIT_OK
+    rows = []
+    for dispute in disputes:
+        if dispute.id not in answers:
+            continue
+        answer = answers[dispute.id]
+        verdict = as_expected(answer)
+        code = EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
+        worst = EXIT_FAILED if EXIT_FAILED in (worst, code) else max(worst, code)
+        where = f"{dispute.decides} players" if isinstance(answer, FormalAnswer) else dispute.kind
+        mark = {True: "ok", False: "WRONG", None: "unknown"}[verdict]
+        rows.append((dispute.id, answer.verdict, dispute.answer, mark, where))
+        if as_json:
+            continue
+        click.echo(f"{mark:<7} {dispute.id:<40} answer {answer.verdict:<7} expected {dispute.answer:<3} ({where})")
+    if as_json:
+        click.echo(json.dumps([to_json(answers[row[0]]) for row in rows], ensure_ascii=False, indent=1))
+    return worst
+
+
+COMMANDS = (ask,)
