@@ -154,7 +154,7 @@ def test_time_limit_gives_unknown() -> None:
 
 
 def test_sometimes_witnessed_on_seven_players_within_limits() -> None:
-    results = check("standard", (7,), ("fascist_hitler_win",), Limits(time_limit=240), workers=1)
+    results = check("standard", (7,), ("fascist_hitler_win",), Limits(max_states=600_000), workers=1)
     for result in results:
         assert isinstance(result.verdict, Witnessed), result
         assert result.verdict.trace is not None and result.verdict.elections == result.verdict.trace.elections()
@@ -197,7 +197,7 @@ def test_networkx_agrees_on_a_quotient(complete5: Exploration) -> None:
     import networkx as nx
 
     quotient = to_networkx(complete5, ("phase", "liberal_policies", "fascist_policies"))
-    assert quotient.number_of_nodes() < 200
+    assert quotient.number_of_nodes() < 1000
     over = [node for node, data in quotient.nodes(data=True) if data["phase"] == "over"]
     assert over
     # the quotient of an acyclic graph by a projection may have cycles (the projection

@@ -87,14 +87,20 @@ def test_refutations_agree_with_each_reduction_off(mutant: str, prop: str, playe
 
 @pytest.mark.parametrize("players", [5, 6])
 def test_fewest_elections_agree_without_symmetry_and_cone(players: int) -> None:
-    names = ("liberal_policy_win", "fascist_policy_win", "fascist_hitler_win", "liberal_execution_win")
+    names = ("fascist_hitler_win", "liberal_execution_win")
     with_all = check("standard", (players,), names, Limits(max_states=600_000), workers=1)
-    without = check("standard", (players,), names, Limits(max_states=3_000_000),
+    without = check("standard", (players,), names, Limits(max_states=1_500_000),
                     reductions=Reductions(symmetry=False, cone=False), workers=1)
     for a, b in zip(with_all, without):
         assert isinstance(a.verdict, Witnessed) and isinstance(b.verdict, Witnessed)
         assert a.extra["fewest_elections"] == b.extra["fewest_elections"]
-        assert len(a.verdict.trace.steps) == len(b.verdict.trace.steps)  # type: ignore[union-attr]
+        assert decisions(a.verdict.trace) == decisions(b.verdict.trace)
+
+
+def decisions(trace: object) -> int:
+    """Moves of a seat, the table or chance (BFS depth with forced moves fused)."""
+    return sum(1 for move, _ in trace.steps  # type: ignore[attr-defined]
+               if trace.game.by_name[move.rule].rule.actor != "game")  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow
