@@ -27,6 +27,7 @@ from .reductions import Reductions
 from .report.cli_options import ReportRequest, report_options
 from .report.records import RunInfo
 from .results import PropertyResult, Refuted, Unknown, Witnessed
+from .variant_options import rules_name, variant_options
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
@@ -119,7 +120,8 @@ def exit_status(results: list[PropertyResult]) -> int:
 @click.option("--players", "-n", "players_text", default=None,
               help="Player counts, e.g. 5-7 or 5,6 (default: every count of the rules).")
 @click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@click.option("--rules", "--variant", "rules", default="standard", show_default=True,
+              help="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or Z3 for what the search left unknown.")
 @click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
@@ -137,15 +139,26 @@ def exit_status(results: list[PropertyResult]) -> int:
               help="Save every counterexample and witness as ITF JSON in this directory.")
 @click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
+@click.option("--mutants", is_flag=True,
+              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told apart "
+                   "from the rules by a property it breaks or by shrules diff (verify/mutants.py).")
+@click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
+@variant_options
 @report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str,
                   max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
-                  json_output: bool, quiet: bool, report: ReportRequest) -> None:
+                  json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
+                  settings_file: str | None, report: ReportRequest) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
+    if mutants:
+        from .mutants import run_mutants
+
+        raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
+    rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     started = time.perf_counter()
     players = parse_counts(players_text)

@@ -1,0 +1,175 @@
+"""The mutation score: every deliberately wrong rule set must be told apart from the rules.
+
+The mutants are the variants in spec/variants/mistakes/ — the common mistakes of the
+German refresher and the rule bugs of other engines — each an overlay of the standard
+rules. A mutant is *caught* when
+
+1. a property it says it breaks (its `[expect]` / `[properties]` with `expect = "fails"`)
+   gets the verdict that contradicts the rules' own expectation under the mutant, found
+   by the explicit-state checker (verify/checker.py) for the player counts asked; or else
+2. `shrules diff` finds a game that tells it apart from the rules (verify/diff.py).
+
+The score is caught / total, with what caught each. A mutant nobody catches is either a
+gap in the property catalogue and the diff, or a mutant that changes nothing: both need
+looking at, so the test suite requires 100%.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec.loader import VARIANTS_DIR, load_spec
+from spec.model import Spec
+from spec.properties import load_properties
+
+from .diff import Budget, diff
+from .results import Refuted, Unwitnessed
+
+MUTANTS_DIR = VARIANTS_DIR / "mistakes"
+KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
+
+FAST_DIFF = Budget(max_pairs=30_000, seconds=20.0, random_games=3_000, random_seconds=20.0, first_only=True)
+"""A diff budget that answers yes or no quickly: a small breadth-first search, then random play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """How one mutant was told apart from the rules, or that it was not."""
+
+    mutant: str
+    description: str
+    catcher: str                # "property" | "diff" | "" (not caught)
+    detail: str                 # the property and count, or the diff's game in brief
+    seconds: float
+
+    @property
+    def caught(self) -> bool:
+        """Whether something told the mutant apart."""
+        return bool(self.catcher)
+
+
+def mutant_names(folder: Path = MUTANTS_DIR) -> list[str]:
+    """The mutants' rules names (`mistakes/NAME`), sorted."""
+    return [f"mistakes/{path.stem}" for path in sorted(folder.glob("*.toml"))]
+
+
+def declared_failures(spec: Spec, base: Spec) -> list[str]:
+    """The properties the mutant says it breaks: expected to fail under it, to hold under the rules."""
+    base_expect = {p.name: p.expect for p in load_properties(base)}
+    return [name for name, changes in spec.properties.items()
+            if changes.get("expect") == "fails" and base_expect.get(name, "holds") == "holds"]
+
+
+def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...], seconds: float,
+                      kinds: tuple[str, ...] = KINDS) -> str:
+    """The first declared property whose verdict under the mutant contradicts the rules
+    ('' when none does within the limit). Invariants go first: a counterexample ends the
+    search early, while a `sometimes` without a witness needs the whole graph."""
+    from .checker import check
+    from .explore import Limits
+
+    wanted = declared_failures(spec, base)
+    if not wanted:
+        return ""
+    props = {p.name: p for p in load_properties(spec, overrides=spec.properties)}
+    ordered = sorted((props[n] for n in wanted if n in props and props[n].kind in kinds),
+                     key=lambda p: (p.kind in ("sometimes", "terminates", "deadlock_free"), p.name))
+    for prop in ordered:
+        prop_name = prop.name
+        usable = tuple(count for count in counts if count in prop.players)
+        if not usable:
+            continue
+        results = check(name, usable, (prop_name,), Limits(None, seconds, 8_000), workers=1)
+        for result in results:
+            verdict = result.verdict
+            if isinstance(verdict, (Refuted, Unwitnessed)):
+                size = f", {len(verdict.trace.steps)} moves" if isinstance(verdict, Refuted) and verdict.trace else ""
+                return f"property {prop_name} ({result.players} players: {verdict.verdict}{size})"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Effort:
+    """How hard to try: the property counts, kinds and seconds, and the diff budget."""
+
+    property_counts: tuple[int, ...] = (5, 6)
+    property_seconds: float = 20.0
+    property_kinds: tuple[str, ...] = KINDS
+    budget: Budget = FAST_DIFF
+
+    @classmethod
+    def quick(cls) -> "Effort":
+        """Invariants on 5 players only (their counterexamples come early), then a small diff."""
+        return cls((5,), 3.0, ("always", "never"),
+                   Budget(max_pairs=12_000, seconds=10.0, random_games=2_000, random_seconds=15.0, first_only=True))
+
+
+def catch_mutant(name: str, base_name: str = "standard", effort: Effort = Effort()) -> Catch:
+    """Try to tell one mutant apart from the base rules: its declared properties first, then diff."""
+    started = time.monotonic()
+    spec, base = load_spec(name), load_spec(base_name)
+    budget = effort.budget
+    if effort.property_counts and effort.property_kinds:
+        found = catch_by_property(name, spec, base, effort.property_counts, effort.property_seconds,
+                                  effort.property_kinds)
+        if found:
+            return Catch(name, spec.description, "property", found, time.monotonic() - started)
+    result = diff(base, spec, None, budget)
+    if result.differences:
+        difference = result.differences[0]
+        parting = difference.parting
+        shortest = "shortest" if difference.shortest else "found by random play"
+        detail = (f"diff ({difference.players} players, {parting.kind} after {difference.decisions} decisions, "
+                  f"{shortest}; {', '.join(parting.rule_ids)})")
+        return Catch(name, spec.description, "diff", detail, time.monotonic() - started)
+    return Catch(name, spec.description, "", f"not told apart ({result.verdict})", time.monotonic() - started)
+
+
+def mutation_score(names: list[str] | None = None, base_name: str = "standard", effort: Effort = Effort(),
+                   progress: Callable[[Catch], None] | None = None, workers: int = 1) -> list[Catch]:
+    """Every mutant's catch, in name order (`workers` processes try mutants in parallel)."""
+    names = names or mutant_names()
+    out: list[Catch] = []
+    if workers <= 1:
+        for name in names:
+            catch = catch_mutant(name, base_name, effort)
+            out.append(catch)
+            if progress:
+                progress(catch)
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(catch_mutant, name, base_name, effort) for name in names]
+        for future in futures:
+            catch = future.result()
+            out.append(catch)
+            if progress:
+                progress(catch)
+    return out
+
+
+def score_lines(catches: list[Catch]) -> list[str]:
+    """The score and, per mutant, what caught it."""
+    caught = sum(1 for c in catches if c.caught)
+    total = len(catches)
+    width = max([len(c.mutant) for c in catches] + [6])
+    lines = [f"mutation score: {caught}/{total} ({100 * caught // max(total, 1)}%)"]
+    for c in catches:
+        mark = "caught" if c.caught else "MISSED"
+        lines.append(f"  {c.mutant.ljust(width)}  {mark}  {c.detail}  [{c.seconds:.1f} s]")
+    return lines
+
+
+def run_mutants(counts: tuple[int, ...] | None, workers: int, quick: bool, echo: Callable[[str], None]) -> int:
+    """`shrules check --mutants`: print the score and what caught each mutant; the exit
+    status is 0 at 100%, 1 otherwise. `counts` are the player counts for the properties."""
+    effort = Effort.quick() if quick else Effort()
+    if counts:
+        effort = Effort(counts, effort.property_seconds, effort.property_kinds, effort.budget)
+    catches = mutation_score(effort=effort, workers=workers)
+    for line in score_lines(catches):
+        echo(line)
+    return 0 if all(c.caught for c in catches) else 1
