@@ -213,7 +213,8 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
 
 
 def _smt_backend() -> Callable[..., Any] | None:
-    """`verify.smt.check_property`, when the Z3 backend provides it."""
+    """`verify.smt.check_property(spec_name, property, players, limits) -> PropertyResult`,
+    when the Z3 backend provides it (a k-induction proof, a bounded witness, or Unknown)."""
     try:
         from . import smt
     except ImportError:  # pragma: no cover - the package is part of the project
@@ -254,11 +255,11 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
             continue
         limits = budget.limits(started)
         result = None
-        if limit_hit is None:
+        if limit_hit is None or count < limit_hit:
             if progress:
                 progress(f"{count} players: searching")
             result = search((prop,), count, limits, spec_name)[prop.name]
-            if isinstance(result.verdict, Unknown):
+            if isinstance(result.verdict, Unknown) and (limit_hit is None or count < limit_hit):
                 limit_hit = count
         if result is None or isinstance(result.verdict, Unknown):
             proof = _smt(prop, count, limits, spec_name)
@@ -322,7 +323,7 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
         return TextAnswer(dispute, spec_checks(dispute, spec))
     if dispute.kind == "position":
         assert dispute.game is not None and dispute.next_move is not None
-        ruling = rule_position(dispute.game, dispute.next_move, str(dispute.game), f"dispute '{dispute.id}' next_move")
+        ruling = rule_position(dispute.game, dispute.next_move, f"dispute '{dispute.id}' next_move")
         return PositionAnswer(ruling, dispute)
     assert dispute.query is not None
     chosen = counts or dispute.players

@@ -200,13 +200,17 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         out.append(_say(lang, "no", proofs=_grouped(proofs, lang)))
     else:
         out.append(_say(lang, "unknown"))
-        for result in sorted(answer.results, key=lambda r: r.players):
+        lines: dict[str, list[int]] = {}
+        for result in answer.results:
             if isinstance(result.verdict, Unknown):
-                out.append(f"  {result.players}: {result.verdict.verdict} ({result.verdict.reason})")
+                text = f"unknown ({result.verdict.reason})"
             else:
-                out.append(f"  {result.players}: {_say(lang, 'proved', method=_method(result, lang))}")
-        for count, why in sorted(answer.not_searched.items()):
-            out.append(f"  {count}: {why}")
+                text = _say(lang, "proved", method=_method(result, lang))
+            lines.setdefault(text, []).append(result.players)
+        for count, why in answer.not_searched.items():
+            lines.setdefault(why, []).append(count)
+        for text, counts in sorted(lines.items(), key=lambda item: min(item[1])):
+            out.append(f"  {_say(lang, 'players', counts=counts_text(counts, lang))}: {text}")
     on = _say(lang, "over_moves", on=", ".join(prop.on)) if prop.on else ""
     out.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
     return out

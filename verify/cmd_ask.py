@@ -24,12 +24,20 @@ from pathlib import Path
 
 import click
 
+from spec.disputes import Dispute
+
 from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
                   as_expected, catalogue, find)
 from .ask_words import listing, render, to_json
 from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .cmd_check import parse_counts
 from .position import rule_position
+
+
+QUESTION_SECONDS = 120.0
+"""Time for one question: 5 players are searched completely well within it, 7 are not."""
+ALL_SECONDS = 900.0
+"""Time per player count for --all, whose 5- and 6-player searches are complete ones."""
 
 
 def _exit_code(answer: Answer, claim: str | None = None) -> int:
@@ -66,7 +74,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="Answer in English or German (where the catalogue has the German text).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
-@click.option("--seconds", type=float, default=120.0, show_default=True, help="Time for the whole question.")
+@click.option("--seconds", type=float, help="Time for the whole question (default 120 s; with --all, 900 s per player "
+              "count).")
 @click.option("--max-states", type=int, default=5_000_000, show_default=True, help="Stored states per search.")
 @click.option("--rules", "spec_name", default="standard", show_default=True, help="Rules file or variant name.")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
@@ -74,7 +83,7 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
 def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
         on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, lang: str,
-        as_json: bool, changes: bool, seconds: float, max_states: int, spec_name: str, catalogue_path: str | None,
+        as_json: bool, changes: bool, seconds: float | None, max_states: int, spec_name: str, catalogue_path: str | None,
         verbose: bool) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
@@ -84,12 +93,12 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     modes = [name for name, given in (("ID", ident), ("--can/--never", can_text or never_text),
                                       ("--game/--move", game_file or move_text), ("--all", check_all)) if given]
     if len(modes) > 1:
-        raise click.UsageError(f"give one of {' , '.join(modes)}, not several")
+        raise click.UsageError(f"give one of {', '.join(modes)}, not several")
     if can_text and never_text:
         raise click.UsageError("give --can or --never, not both")
     if on_rules and not (can_text or never_text):
         raise click.UsageError("--on goes with --can or --never")
-    budget = Budget(max_states, seconds)
+    budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS)
     players = parse_counts(counts) or ()
     progress = _progress(verbose and not as_json)
     rules = tuple(name.strip() for item in on_rules for name in item.split(",") if name.strip())
@@ -107,7 +116,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         sys.exit(_exit_code(answer, kind))
     disputes = catalogue(spec_name, Path(catalogue_path) if catalogue_path else None)
     if check_all:
-        sys.exit(_check_all(disputes, players, budget, spec_name, lang, as_json))
+        sys.exit(_check_all(disputes, players, budget, spec_name, as_json))
     if ident is None:
         if as_json:
             click.echo(json.dumps([{"id": d.id, "kind": d.kind, "answer": d.answer, "question": d.question,
@@ -129,42 +138,42 @@ def _emit(answer: Answer, lang: str, as_json: bool, changes: bool) -> None:
         click.echo(render(answer, lang, changes))
 
 
-def _check_all(disputes, players, budget, spec_name, lang, as_json) -> int:  # type: ignore[no-untyped-def]
-    """Every entry at its deciding count (formal entries batched per count); a summary line each."""
-    by_count: dict[int, list] = {}  # type: ignore[type-arg]
+def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: Budget, spec_name: str,
+               as_json: bool) -> int:
+    """Every entry at its deciding count (formal entries share one search per count), a line
+    each; the exit status of the worst."""
+    groups: dict[int, list[Dispute]] = {}
     for dispute in disputes:
-        count = dispute.decides if dispute.query is not None else 0
+        count = dispute.decides if dispute.query is not None and dispute.decides is not None else 0
         if players and count and count not in players:
             continue
-        by_count.setdefault(count or 0, []).append(dispute)
-    answers = {}
-    for count in sorted(by_count):
+        groups.setdefault(count, []).append(dispute)
+    answers: dict[str, Answer] = {}
+    for count in sorted(groups):
         started = time.perf_counter()
-        group = tuple(by_count[count])
+        group = tuple(groups[count])
         if count:
             answers.update(answer_many(group, count, budget, spec_name))
         else:
             answers.update({d.id: answer_dispute(d, budget, spec_name=spec_name) for d in group})
         if not as_json:
-            click.echo(f"  … {len(group)} questions{f' at {count} players' if count else ''}: "
-                       f"{time.perf_counter() - started:.1f} s", err=True)
+            where = f" at {count} players" if count else " (rule text and positions)"
+            click.echo(f"  … {len(group)} questions{where}: {time.perf_counter() - started:.1f} s", err=True)
     worst = EXIT_OK
-    rows = []
+    shown = []
     for dispute in disputes:
-        if dispute.id not in answers:
+        answer = answers.get(dispute.id)
+        if answer is None:
             continue
-        answer = answers[dispute.id]
-        verdict = as_expected(answer)
-        code = EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
+        code = _exit_code(answer)
         worst = EXIT_FAILED if EXIT_FAILED in (worst, code) else max(worst, code)
-        where = f"{dispute.decides} players" if isinstance(answer, FormalAnswer) else dispute.kind
-        mark = {True: "ok", False: "WRONG", None: "unknown"}[verdict]
-        rows.append((dispute.id, answer.verdict, dispute.answer, mark, where))
-        if as_json:
-            continue
-        click.echo(f"{mark:<7} {dispute.id:<40} answer {answer.verdict:<7} expected {dispute.answer:<3} ({where})")
+        shown.append(answer)
+        if not as_json:
+            mark = {EXIT_OK: "ok", EXIT_FAILED: "WRONG", EXIT_LIMIT: "unknown"}[code]
+            where = f"{dispute.decides} players" if isinstance(answer, FormalAnswer) else dispute.kind
+            click.echo(f"{mark:<7} {dispute.id:<40} answer {answer.verdict:<7} expected {dispute.answer:<3} ({where})")
     if as_json:
-        click.echo(json.dumps([to_json(answers[row[0]]) for row in rows], ensure_ascii=False, indent=1))
+        click.echo(json.dumps([to_json(answer) for answer in shown], ensure_ascii=False, indent=1))
     return worst
 
 

@@ -259,9 +259,14 @@ def rule(game: Game, positions: list[Any], entry: Entry, notes: tuple[str, ...] 
     illegal = [a for a in attempts if a.error is not None]
     reasons = tuple(key for key, _ in Counter((a.error.rule_id, a.error.reason) for a in illegal
                                                if a.error is not None).most_common())
-    shown = next((a for a in legal), None) or next((a for a in attempts if game.phase(a.before) ==
-                                                     game.by_name[a.move.rule].rule.phase), None)
-    if shown is not None:
+    at_its_time = [a for a in attempts if game.phase(a.before) == game.by_name[a.move.rule].rule.phase]
+    shown = legal[0] if legal else at_its_time[0] if at_its_time else None
+    compiled = game.by_name.get(shown.move.rule) if shown is not None else None
+    if shown is not None and compiled is not None and compiled.actor is not None and entry.by is not None \
+            and compiled.actor(shown.before) != entry.by:
+        summary = compiled.rule.summary
+        move_text = f"seat {entry.by} would make the move '{summary[0].lower() + summary[1:]}'"
+    elif shown is not None:
         move_text = game.says(shown.before, shown.move)
     else:
         params = ", ".join(f"{key}={value}" for key, value in entry.params.items())
@@ -290,8 +295,7 @@ def _read(game: Game, illegal: list[Attempt]) -> list[str]:
     return list(out)
 
 
-def rule_position(game_file: str | Path, move_text: str, source: str | None = None,
-                  option: str = "--move") -> Ruling:
+def rule_position(game_file: str | Path, move_text: str, option: str = "--move") -> Ruling:
     """Read a partial game and rule on the move given as one line of JSON."""
     transcript = read_transcript(game_file)
     entry = parse_move(move_text, transcript.setup, option)
