@@ -82,6 +82,10 @@ class Game:
         self.phase_kind: tuple[int, ...] = tuple(
             3 if not rules else 0 if rules[0].rule.actor == "game" else 1 if rules[0].rule.actor == "chance" else 2
             for rules in self.by_phase)
+        # Phases where chance moves beside the seats (the power phase: Policy Peek).
+        self.mixed_phase: tuple[bool, ...] = tuple(
+            len({c.rule.actor for c in rules}) > 1 and any(c.rule.actor == "chance" for c in rules)
+            for rules in self.by_phase)
         self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
         self._bounds = [(compile_expression(spec, players, f.low)(None), compile_expression(spec, players, f.high)(None))
@@ -122,6 +126,8 @@ class Game:
         if not rules:
             return None
         first = rules[0]
+        if self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state):
+            return "chance"                     # the power phase: a Policy Peek is chance's move
         if first.actor is not None:
             seat: int = first.actor(state)
             return seat
@@ -324,7 +330,7 @@ class Game:
         kind = self.phase_kind[state[self.phase_index]]
         if kind == 0:
             return self.forced_move(state)
-        if kind == 1:
+        if kind == 1 or (self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state)):
             return self.sample_chance(state, rng)
         if kind == 2:
             return self.sample_choice(state, rng)
@@ -347,7 +353,8 @@ class Game:
         outcomes = []
         total = 0
         for compiled in rules:
-            assert compiled.outcomes is not None
+            if compiled.outcomes is None:       # a seat's rule beside chance's (the power phase)
+                continue
             for args, weight in compiled.outcomes(state):
                 total += weight
                 outcomes.append((total, compiled.rule.name, args))

@@ -298,6 +298,17 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
                   "    effect, args, w = outcomes[-1]",
                   "    return effect(s, *args)"]
     else:
+        # A phase may hold chance rules beside the seats' (the power phase: Policy Peek); when
+        # chance has outcomes now, it moves, with their exact weights, not uniformly.
+        for number, compiled in enumerate(rules):
+            if compiled.rule.actor == "chance":
+                lines += [f"    outcomes = _outcomes{number}(s)",
+                          "    if outcomes:",
+                          "        point = random() * sum(w for _, w in outcomes)",
+                          "        for args, w in outcomes:",
+                          f"            if point < w: return _effect{number}(s, *args)",
+                          "            point -= w",
+                          f"        return _effect{number}(s, *outcomes[-1][0])"]
         bound = ""
         for number, compiled in enumerate(rules):
             terms = [sampler_expressions(emitter, compiled.rule, i)[0] for i in range(len(compiled.rule.params))]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
+from random import Random
 
 import pytest
 
@@ -62,8 +63,8 @@ def test_R_X1_R_X7_a_government_fascist_policy_grants_the_slots_power(players: i
     fields = read(after)
     assert fields["power"] == expected
     assert fields["phase"] == ("nominate" if expected == "none" else "power")
-    if expected != "none":
-        assert game_of(after).actor(after) == 0          # the President who enacted it
+    if expected != "none":                               # the President who enacted it; a peek is chance's
+        assert game_of(after).actor(after) == ("chance" if expected == "peek" else 0)
 
 
 @pytest.mark.parametrize("players", ALL_COUNTS)
@@ -179,6 +180,26 @@ def test_R_X5_peek_shows_the_top_three_and_they_stay_in_order() -> None:
     assert read(after)["phase"] == "nominate" and read(after)["power"] == "none"
     drawn = play(after, ("nominate", {"chancellor": 2}), ("elect", {"ja": [0, 1, 2]}))
     assert chance_outcomes(drawn) == [(game.move("draw_hand", fascist_tiles=1), Fraction(1))]
+
+
+@pytest.mark.parametrize("granted, actor", [("peek", "chance"), ("execution", 0)])
+def test_R_X5_the_peek_is_chance_the_other_powers_the_presidents_choice(granted: str, actor: object) -> None:
+    assert game_of(power(5, granted)).actor(power(5, granted)) == actor
+
+
+def test_R_X5_random_play_peeks_with_the_decks_odds_not_uniformly() -> None:
+    """One Liberal among eleven tiles: three Fascists on top with probability 8/11, not the
+    1/4 of a uniform pick among the four sequences the pile allows."""
+    state = power(5, "peek", draw_liberal=1, draw_fascist=10, discard_liberal=5, discard_fascist=0)
+    game = game_of(state)
+    three = game.move("policy_peek", top=["fascist"] * 3)
+    assert dict(chance_outcomes(state))[three] == Fraction(8, 11)
+    rng = Random(7)
+    by_step = sum(read(game.random_step(state, rng))["known_top"] == ["fascist"] * 3 for _ in range(500))
+    by_move = sum(game.random_move(state, rng) == three for _ in range(500))
+    by_sample = sum(game.sample_chance(state, rng) == three for _ in range(500))
+    for hits in (by_step, by_move, by_sample):
+        assert 0.62 < hits / 500 < 0.84, hits
 
 
 def test_R_X5_a_peek_the_pile_cannot_show_is_refused() -> None:
