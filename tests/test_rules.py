@@ -109,7 +109,8 @@ def test_R_S2_roles_by_player_count(players: int, liberals: int, ordinary: int, 
         params = game.params_of(move)
         assert len(params["fascist_seats"]) == ordinary
         assert params["hitler_seat"] not in params["fascist_seats"]
-        assert players - ordinary - hitlers == liberals
+        liberal_seats = [s for s in range(players) if s != params["hitler_seat"] and s not in params["fascist_seats"]]
+        assert (len(liberal_seats), len(params["fascist_seats"]), 1) == (liberals, ordinary, hitlers)
 
 
 @pytest.mark.parametrize("players", ALL_COUNTS)
