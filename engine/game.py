@@ -260,7 +260,8 @@ class Game:
         expected = " or ".join(sorted({c.rule.name for c in waiting})) or "nothing"
         # The attempted move's own rule says when it may happen (chaos: R-E9); a seat's move
         # with no requirement cites the rule that gives it to that seat (accept_veto: R-V3).
-        rule_id = rule.rule_ids[0] if rule.rule_ids else rule.actor_rule if rule.actor == "seat" else "R-W5"
+        rule_id = rule.phase_rule or (rule.rule_ids[0] if rule.rule_ids else
+                                      rule.actor_rule if rule.actor == "seat" else "R-W5")
         return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
 
     def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:

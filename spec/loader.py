@@ -323,7 +323,7 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule", "says"}
+                   "reveals", "quiet", "actor_rule", "says", "phase_rule"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -361,6 +361,10 @@ class _Builder:
         if actor_rule not in self.rulebook:
             raise SpecError(f"actor_rule '{actor_rule}' is not a rule ID of RULES.md",
                             self.where(key, "actor_rule", f"rule '{name}' actor_rule"))
+        phase_rule = entry.get("phase_rule")
+        if phase_rule is not None and phase_rule not in self.rulebook:
+            raise SpecError(f"phase_rule '{phase_rule}' is not a rule ID of RULES.md",
+                            self.where(key, "phase_rule", f"rule '{name}' phase_rule"))
         weight = None
         if actor == "chance":
             where = self.where(key, "weight", f"rule '{name}' weight")
@@ -404,7 +408,7 @@ class _Builder:
             reveals.append((reveal_name, parse(str(text), scope, where, expected)))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule, says)
+                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule)
 
     def domain(self, text: str, scope: Scope, enums: dict[str, tuple[str, ...]], where: Location) -> tuple[Domain, Type]:
         text = text.strip()

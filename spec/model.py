@@ -98,6 +98,7 @@ class Rule:
     where: Location
     actor_rule: str = "R-E1"
     says: "Template | None" = None
+    phase_rule: str | None = None    # the rule ID cited when the move is tried at the wrong time
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

@@ -261,7 +261,7 @@ def test_R_V2_004_11_only_the_chancellor_proposes_a_veto() -> None:
     refused(state, ("propose_veto", {}, 0), "R-V2")
     refused(state, ("accept_veto", {}, 0), "R-V3")              # no veto to agree to yet
     before = position(7, base=state, phase="president_discard", president_hand=2, chancellor_hand=0)
-    refused(before, ("propose_veto", {}, 4), "R-V1")             # only after two tiles are passed
+    refused(before, ("propose_veto", {}, 4), "R-V2")             # only after two tiles are passed (R-V2)
     proposed = play(state, "propose_veto")
     assert game_of(proposed).actor(proposed) == 0
     refused(proposed, ("accept_veto", {}, 4), "R-V3")            # the Chancellor cannot agree for him
