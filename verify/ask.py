@@ -57,7 +57,7 @@ class Budget:
 
     def limits(self, started: float) -> Limits:
         """The explorer's limits for a search starting now, with the time that is left."""
-        left = None if self.seconds is None else max(0.5, self.seconds - (time.perf_counter() - started))
+        left = None if self.seconds is None else round(max(0.5, self.seconds - (time.perf_counter() - started)), 1)
         return Limits(self.max_states, left, self.memory_mib)
 
 
@@ -241,34 +241,66 @@ def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple
     return chosen
 
 
+QUICK_SHARE = 3
+"""Without a deciding count, a first quick pass gives each count 1/(3 n) of the time."""
+
+
 def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, decides: int | None = None,
            spec_name: str = "standard", rule_ids: tuple[str, ...] = (), dispute: Dispute | None = None,
            progress: Callable[[str], None] | None = None) -> FormalAnswer:
-    """Search the counts in turn until a game where it happens is found or every count is decided."""
+    """Search the counts until a game where it happens is found or every count is decided.
+
+    A catalogue entry's deciding count goes first. Without one (an ad-hoc question), a quick
+    first pass gives every count a small share of the time, so a game that needs 7 players
+    is not starved by a complete search of 5. Then each undecided count, from the smallest,
+    gets all the time left; counts above one whose search hit its limit are not searched
+    (their graphs are larger still). A count the explicit search leaves undecided goes to
+    the Z3 backend, when there is one."""
     started = time.perf_counter()
-    results: list[PropertyResult] = []
+    chosen = order(prop, counts, decides)
+    results: dict[int, PropertyResult] = {}
+
+    def found() -> bool:
+        return any(happens(r.verdict) for r in results.values())
+
+    def run(count: int, cap: float | None) -> None:
+        limits = budget.limits(started)
+        if cap is not None and limits.time_limit is not None:
+            limits = Limits(limits.max_states, min(round(cap, 1), limits.time_limit), limits.memory_limit)
+        if progress:
+            progress(f"{count} players: searching ({limits.describe()})")
+        result = search((prop,), count, limits, spec_name)[prop.name]
+        if isinstance(result.verdict, Unknown):
+            result = _smt(prop, count, limits, spec_name) or result
+        results[count] = result
+
+    if decides is None and budget.seconds is not None and len(chosen) > 1:
+        for count in chosen:
+            if not found():
+                run(count, budget.seconds / (QUICK_SHARE * len(chosen)))
     skipped: dict[int, str] = {}
     limit_hit: int | None = None
-    for count in order(prop, counts, decides):
-        if any(happens(r.verdict) for r in results):
-            skipped[count] = "not needed: a game where it happens was found"
+    for count in chosen:
+        previous = results.get(count)
+        if found() or (previous is not None and not isinstance(previous.verdict, Unknown)):
             continue
-        limits = budget.limits(started)
-        result = None
-        if limit_hit is None or count < limit_hit:
-            if progress:
-                progress(f"{count} players: searching")
-            result = search((prop,), count, limits, spec_name)[prop.name]
-            if isinstance(result.verdict, Unknown) and (limit_hit is None or count < limit_hit):
-                limit_hit = count
-        if result is None or isinstance(result.verdict, Unknown):
-            proof = _smt(prop, count, limits, spec_name)
-            result = proof or result
-        if result is None:
+        if limit_hit is not None and count > limit_hit:
             skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
             continue
-        results.append(result)
-    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), tuple(results), skipped, dispute)
+        left = budget.limits(started).time_limit
+        if left is not None and left < 1:
+            skipped[count] = "not searched: no time was left"
+            continue
+        run(count, None)
+        if isinstance(results[count].verdict, Unknown):
+            limit_hit = count if limit_hit is None else min(limit_hit, count)
+    for count in chosen:
+        if count not in results and count not in skipped:
+            skipped[count] = "not needed: a game where it happens was found"
+    for count in skipped:
+        results.pop(count, None)
+    ordered = tuple(results[count] for count in chosen if count in results)
+    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
 
 
 def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
