@@ -88,8 +88,9 @@ def _raw_from(data: dict[str, Any], source: Source, folder: Path, chain: tuple[s
         return raw
     if not isinstance(base_name, str):
         raise SpecError(f"{source.at(source.line_of('extends'))}: 'extends' must name a rules file or variant")
-    base_path = resolve(base_name) if "/" not in base_name or base_name.startswith("mistakes/") \
-        else folder / base_name
+    beside = folder / base_name   # a path is relative to the variant's own folder
+    base_path = beside if (base_name.endswith(".toml") or "/" in base_name) and beside.is_file() \
+        else resolve(base_name)
     base = _load_raw(base_path, chain)
     apply_overlay(base, data, source)
     base.extends.append(base.name)

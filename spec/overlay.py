@@ -93,7 +93,7 @@ def apply_overlay(raw: Raw, data: dict[str, Any], source: Source) -> None:
     for key in data:
         if key not in OVERLAY_KEYS:
             raise SpecError(f"{source.at(source.line_of(key))}: unknown section '{key}' in a variant"
-                            f"{close(key, OVERLAY_KEYS)}; a variant has {', '.join(OVERLAY_KEYS)}")
+                            f"{close(key, OVERLAY_KEYS) or '.'} A variant has {', '.join(OVERLAY_KEYS)}.")
     raw.overlays.append(source)
     if "settings" in data:
         from .settings import settings_overlay
@@ -168,8 +168,9 @@ def _add_sections(raw: Raw, additions: dict[str, Any], source: Source) -> None:
     base = raw.data
     for key in additions:
         if key not in (*SECTIONS, "rule"):
-            raise SpecError(f"{source.at(source.line_of(f'add.{key}'))}: unknown section 'add.{key}'"
-                            f"{close(key, (*SECTIONS, 'rule'))}; [add] has {', '.join(SECTIONS)} and rule")
+            line = source.line_of(f"[add.{key}") or source.line_of(f"[[add.{key}") or source.line_of_key("add", key)
+            raise SpecError(f"{source.at(line)}: unknown section 'add.{key}'"
+                            f"{close(key, (*SECTIONS, 'rule')) or '.'} [add] has {', '.join(SECTIONS)} and rule.")
     for section in SECTIONS:
         for key, value in _table(additions.get(section, {}), f"add.{section}", source).items():
             where = source.at(source.line_of_key(f"add.{section}", key))

@@ -73,9 +73,9 @@ def save_trace(difference: Difference, path: str, a: Spec, b: Spec) -> None:
 def difference_lines(difference: Difference, a: Spec, b: Spec) -> list[str]:
     """The distinguishing game and where the rule sets part, readably."""
     parting = difference.parting
-    how = ("the shortest such game: every game of fewer decisions was compared" if difference.shortest
-           else f"found by random play; every game of up to {difference.searched} decisions was compared "
-                f"and is the same under both")
+    how = ("the shortest such game: no difference shows after fewer decisions" if difference.shortest
+           else f"found by random play, so perhaps not the shortest; no difference shows after fewer than "
+                f"{difference.searched} decisions")
     lines = [f"The rule sets part ways at {difference.players} players after {difference.decisions} decisions "
              f"({how}):", ""]
     lines += ["  " + line for line in difference.common_trace().lines(changes=False)]
@@ -87,7 +87,7 @@ def difference_lines(difference: Difference, a: Spec, b: Spec) -> list[str]:
               f"      {(a.name + ':').ljust(width)} {parting.under_a}",
               f"      {(b.name + ':').ljust(width)} {parting.under_b}"]
     if difference.state_change:
-        lines.append(f"  The states they share first differ {difference.state_change}.")
+        lines.append(f"  The fields both rule sets have first differ {difference.state_change}.")
     return lines
 
 
@@ -109,15 +109,19 @@ def count_line(entry: CountResult) -> str:
     if entry.complete:
         return head + f"the same: every reachable pair of states compared [{work}]"
     why = {"shorter elsewhere": "stopped: another player count differs sooner"}.get(entry.stopped, "limit reached")
-    return head + f"no difference in games of up to {entry.depth} decisions ({why}) [{work}]"
+    return head + f"no difference after fewer than {entry.depth} decisions ({why}) [{work}]"
 
 
 def property_lines(rows: list[tuple[str, int, str, str]]) -> list[str]:
-    """The property matrix, `verdict under A / verdict under B` per player count, `!` where they differ."""
+    """The property matrix, `verdict under A / verdict under B` per player count, `!` where
+    they differ, `?` where one is unknown (a limit) and the other is not."""
     counts = sorted({players for _, players, _, _ in rows})
     names = list(dict.fromkeys(name for name, _, _, _ in rows))
-    cells = {(name, players): (f"{va} / {vb}" if va == vb or "unknown" in (va, vb) else f"!{va} / {vb}")
-             for name, players, va, vb in rows}
+    def mark(va: str, vb: str) -> str:
+        if va == vb:
+            return ""
+        return "?" if "unknown" in (va, vb) else "!"
+    cells = {(name, players): f"{mark(va, vb)}{va} / {vb}" for name, players, va, vb in rows}
     width = max([len(name) for name in names] + [8])
     column = max([len(text) for text in cells.values()] + [9]) + 2
     lines = ["property".ljust(width) + "".join(f"{n} players".rjust(column) for n in counts)]
@@ -186,6 +190,8 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
 @click.option("--random-time", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds of random play at most.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random play.")
+@click.option("--odds/--no-odds", default=True, show_default=True,
+              help="Count the same chance outcomes with different probabilities as a difference.")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), default=None,
               help="Save the distinguishing game as ITF JSON.")
 @click.option("--properties/--no-properties", default=True, show_default=True,
@@ -197,7 +203,7 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
 @click.option("--json", "json_output", is_flag=True, help="Print the comparison as JSON.")
 @variant_options
 def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs: int, time_limit: float,
-                 random_games: int, random_time: float, seed: int, trace_path: str | None, properties: bool,
+                 random_games: int, random_time: float, seed: int, odds: bool, trace_path: str | None, properties: bool,
                  property_time: float, workers: int, json_output: bool, sets: tuple[str, ...],
                  settings_file: str | None) -> None:
     """Compare rule sets RULES_A and RULES_B (names, paths, or NAME[setting=value; ...]).
@@ -220,7 +226,7 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
         if missing:
             raise SpecError(f"--players: {', '.join(map(str, missing))} is not a player count of both rule sets "
                             f"(both allow {both[0]}-{both[-1]})")
-    budget = Budget(max_pairs, time_limit, random_games, random_time, seed)
+    budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
     result = diff(a, b, counts, budget)
     rows = compare_properties(rules_a, rules_b, counts or both, property_time, workers) if properties else None
     differing_rows = [row for row in rows or [] if row[2] != row[3] and "unknown" not in row[2:]]
@@ -245,7 +251,8 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
             click.echo(count_line(entry))
         if rows is not None:
             click.echo("")
-            click.echo(f"Properties (verdict under {a.name} / under {b.name}; ! where they differ):")
+            click.echo(f"Properties (verdict under {a.name} / under {b.name}; ! where they differ, "
+                       f"? where one is unknown):")
             for line in property_lines(rows):
                 click.echo("  " + line)
             if differing_rows:

@@ -76,6 +76,7 @@ class Budget:
     random_seconds: float = 30.0
     seed: int = 0
     first_only: bool = False        # stop random play at the first difference (a yes/no answer)
+    odds: bool = True               # report chance outcomes with different probabilities as a difference
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class Difference:
     trace_b: Trace
     decisions: int                  # decisions before the parting (the BFS depth)
     shortest: bool                  # found by the complete breadth-first search of shorter games
-    searched: int                   # every game of up to this many decisions was compared
+    searched: int                   # every pair reached in fewer decisions was compared
     state_change: str = ""          # where the shared fields first differ, if before the parting
     common: int = 0                 # steps of the traces before the parting move
 
@@ -392,13 +393,14 @@ class Side:
 class ProductSearch:
     """The breadth-first search over pairs of states for one player count."""
 
-    def __init__(self, a: Game, b: Game) -> None:
+    def __init__(self, a: Game, b: Game, reductions: bool = True, odds: bool = True) -> None:
         self.players = a.players
+        self.with_odds = odds
         counted: dict[str, set[int]] = {}
         self.blind: dict[str, tuple[int, ...]] = {}   # parameters no effect or weight reads
         rules_b = {rule.name: rule for rule in b.spec.rules}
         for rule in a.spec.rules:
-            if rule.name in rules_b:
+            if rule.name in rules_b and reductions:
                 reps_a, reps_b = representatives(rule), representatives(rules_b[rule.name])
                 both = set(reps_a) & set(reps_b)
                 if both:
@@ -408,8 +410,8 @@ class ProductSearch:
                         self.blind[rule.name] = blind
         self.a = Side(a, a.spec.name, counted)
         self.b = Side(b, b.spec.name, counted)
-        self.hidden = hidden_fields(a.spec, b.spec)
-        blockers = symmetry_blockers(a.spec) + symmetry_blockers(b.spec)
+        self.hidden = hidden_fields(a.spec, b.spec) if reductions else frozenset()
+        blockers = symmetry_blockers(a.spec) + symmetry_blockers(b.spec) if reductions else ["reductions off"]
         pivot = next((f.name for f in a.spec.fields if f.type.kind == "seat" and not f.type.optional), None)
         names_b = [f.name for f in b.spec.fields]
         self.symmetric = not blockers and pivot is not None and pivot in names_b
@@ -430,7 +432,7 @@ class ProductSearch:
         if self.hidden:
             parts.append("hidden fields (" + ", ".join(sorted(self.hidden)) + ")")
         parts.append("forced moves fused")
-        self.reductions = ", ".join(parts)
+        self.reductions = ", ".join(parts) if reductions else "forced moves fused only"
         # search state
         self.index: dict[Any, int] = {}
         self.parent: list[int] = []
@@ -481,7 +483,7 @@ class ProductSearch:
             return self.legality(state_a, state_b, only_a, only_b), None, []
         common = legal_a + [c for c in legal_b if c not in set_a]
         odds = None
-        if kind_a == "chance" and kind_b == "chance":
+        if kind_a == "chance" and kind_b == "chance" and self.with_odds:
             odds = self.odds(state_a, state_b)
         steps = []
         done: set[Choice] = set()
@@ -754,24 +756,37 @@ def first_state_change(trace_a: Trace, trace_b: Trace, decisions: int) -> str:
     shared = [name for name in trace_a.game.field_names if name in trace_b.game.field_names]
     index_a = [trace_a.game.field_names.index(name) for name in shared]
     index_b = [trace_b.game.field_names.index(name) for name in shared]
+    game_a, game_b = trace_a.game, trace_b.game
+
+    def differing(after_a: Any, after_b: Any) -> list[str]:
+        parts = []
+        for name, i, j in zip(shared, index_a, index_b):
+            if after_a[i] != after_b[j]:
+                field_a, field_b = game_a.spec.fields[i], game_b.spec.fields[j]
+                value_a = game_a.decode(field_a.type.kind, field_a.type.enum, after_a[i])
+                value_b = game_b.decode(field_b.type.kind, field_b.type.enum, after_b[j])
+                parts.append(f"{name} {_plain(value_a)} / {_plain(value_b)}")
+        return parts
+    parts = differing(trace_a.start, trace_b.start)
+    if parts:
+        return "from the start: " + ", ".join(parts)
     count = min(len(trace_a.steps), len(trace_b.steps))
     for step in range(count):
         (move_a, after_a), (move_b, after_b) = trace_a.steps[step], trace_b.steps[step]
         if move_a != move_b:
             return ""
-        differing = [name for name, i, j in zip(shared, index_a, index_b) if after_a[i] != after_b[j]]
-        if differing:
-            game_a, game_b = trace_a.game, trace_b.game
-            parts = []
-            for name, i, j in zip(shared, index_a, index_b):
-                if after_a[i] != after_b[j]:
-                    spec_field = game_a.spec.fields[i]
-                    value_a = game_a.decode(spec_field.type.kind, spec_field.type.enum, after_a[i])
-                    spec_field_b = game_b.spec.fields[j]
-                    value_b = game_b.decode(spec_field_b.type.kind, spec_field_b.type.enum, after_b[j])
-                    parts.append(f"{name} {value_a} / {value_b}")
+        parts = differing(after_a, after_b)
+        if parts:
             return f"after move {step + 1} ({move_a.rule}): " + ", ".join(parts)
     return ""
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "{" + " ".join(str(v) for v in value) + "}"
+    return str(value)
 
 
 # ---------------------------------------------------------------------- the driver
@@ -802,7 +817,7 @@ class DiffResult:
 
 
 def diff(a: Spec, b: Spec, players: list[int] | None = None, budget: Budget = Budget(),
-         progress: Callable[[str], None] | None = None) -> DiffResult:
+         progress: Callable[[str], None] | None = None, reductions: bool = True) -> DiffResult:
     """Compare two rule sets for the given player counts (default: every count both allow):
     breadth-first over all counts together, one level at a time, so that the first level
     with a difference gives the shortest game over all counts; then random play where the
@@ -820,11 +835,11 @@ def diff(a: Spec, b: Spec, players: list[int] | None = None, budget: Budget = Bu
                           f"{count} players is not a game of both")
             entry.difference = None
             continue
-        if semantic_signature(a, count) == semantic_signature(b, count):
+        if reductions and semantic_signature(a, count) == semantic_signature(b, count):
             entry.complete = True
             entry.note = "the same rules and numbers for this player count"
             continue
-        searches[count] = ProductSearch(Game(a, count), Game(b, count))
+        searches[count] = ProductSearch(Game(a, count), Game(b, count), reductions, budget.odds)
         entry.reductions = searches[count].reductions
     entries = {entry.players: entry for entry in result.counts}
     active = dict(searches)
