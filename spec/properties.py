@@ -141,7 +141,7 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
         changed = set((overrides or {}).get(name, {}))
         if not _adapt(spec, entry, changed):
             continue
-        if changed and getattr(spec, "overlays", ()):
+        if changed and spec.overlays:
             where = Location(spec.overlays[-1], _overlay_line(spec.overlays[-1], name), f"properties.{name}")
         else:
             line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)

@@ -413,3 +413,22 @@ def test_the_full_mutation_score_through_the_command_line() -> None:
     result = CliRunner().invoke(main, ["check", "--mutants", "--workers", "2"])
     assert result.exit_code == 0, result.output
     assert f"mutation score: {len(MISTAKES)}/{len(MISTAKES)} (100%)" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", MISTAKES)
+def test_every_mistake_gets_the_verdicts_it_declares_on_five_and_six_players(name: str) -> None:
+    """Each property a mutant says it breaks is broken (and each it says still holds, holds),
+    on the player counts of 5 and 6 that the property concerns."""
+    from verify.checker import check
+    from verify.explore import Limits
+
+    spec = load_spec(name)
+    props = {p.name: p for p in load_properties(spec, overrides=spec.properties)}
+    wanted = tuple(n for n in spec.properties if n in props and {5, 6} & set(props[n].players))
+    if not wanted:
+        pytest.skip(f"{name} declares properties only for 7 or more players")
+    results = check(name, (5, 6), wanted, Limits(None, 900.0, 12_000), workers=2)
+    assert results
+    for result in results:
+        assert result.as_expected is True, (result.property, result.players, result.verdict)
