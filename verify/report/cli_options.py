@@ -54,10 +54,10 @@ class ReportRequest:
 
     def validate(self, rules: str) -> None:
         """Refuse a baseline that cannot be used, before any checking is done."""
+        rules = rules_name(rules)  # loads the rules now, before the run: finish reuses the name
         root = self.baseline_root
         if root is None:
             return
-        rules = rules_name(rules)
         if root.exists() and not root.is_dir():
             raise SpecError(f"--baseline {root}: not a directory")
         path = baseline.baseline_path(root, rules)
@@ -97,9 +97,11 @@ class ReportRequest:
         return exit_status(results, changes)
 
 
+@functools.lru_cache(maxsize=64)
 def rules_name(rules: str) -> str:
     """The rules' own name (`spec/variants/rebalance.toml` → `rebalance`), which names the
-    baseline directory and the report; `SpecError` when the rules do not load."""
+    baseline directory and the report; `SpecError` when the rules do not load. Cached, so
+    the name found before a run is the name after it, whatever happens to the files."""
     from spec.loader import load_spec
 
     return load_spec(rules).name
