@@ -1,11 +1,12 @@
 """`shrules ask`: the dispute catalogue answered by the checkers, ad-hoc queries, positions.
 
-Every catalogue entry is answered at the player count that decides it and compared with
-its expected answer: witnesses (answer "yes") in one search per count, fast; proofs
-(answer "no") need a complete search and are marked slow; those beyond 6 players need the
-Z3 backend's k-induction and are skipped while it is missing (reported "unknown", never
-"proved"). A flipped expected answer must fail the check; mistakes in an expression are
-shown with a caret; a move is ruled on from a partial game with hidden information.
+Every catalogue entry is answered and compared with its expected answer: witnesses
+(answer "yes") at the player count that decides them, one explicit search per count;
+proofs (answer "no") for every count the entry concerns by the Z3 backend's k-induction
+(skipped while verify/smt is missing), and, marked slow, by a complete explicit search of
+5 and 6 players, which must agree. An undecided search is "unknown", never "proved". A
+flipped expected answer must fail the check; mistakes in an expression are shown with a
+caret; a move is ruled on from a partial game with hidden information.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ from engine.game import compiled_game
 from spec.disputes import DISPUTES_FILE, Dispute, load_disputes
 from spec.errors import SpecError
 from spec.loader import load_spec
+from verify import ask
 from verify.ask import (NO, UNKNOWN, YES, Budget, FormalAnswer, PositionAnswer, TextAnswer, _smt_backend, ad_hoc,
-                        answer_dispute, answer_many, as_expected, catalogue, find)
+                        answer_dispute, answer_many, as_expected, catalogue, find, search)
 from verify.ask_words import counts_text, render, to_json
 from verify.cli import main
-from verify.results import Unknown
+from verify.results import Proved, Unknown
 
 RULE_ID = re.compile(r"\b(R-[SELXVW]\d+|D-\d+)\b")
 DISPUTES = catalogue()
 BY_ID = {d.id: d for d in DISPUTES}
-WITNESS_COUNTS = sorted({d.decides for d in DISPUTES if d.query is not None and d.answer == YES})
 PROOF_COUNTS = sorted({d.decides for d in DISPUTES if d.query is not None and d.answer == NO})
 EXPLICIT_PROOF_LIMIT = 6
 """Above this count a complete explicit search is out of reach; a proof needs k-induction."""
@@ -134,46 +135,57 @@ def test_positions_of_the_catalogue() -> None:
             assert RULE_ID.search(render(answer))
 
 
-# ---------------------------------------------------------------------- proofs (exhaustive: slow)
+# ---------------------------------------------------------------------- proofs
+
+
+NO_ENTRIES = [d.id for d in DISPUTES if d.query is not None and d.answer == NO]
+
+
+@pytest.mark.parametrize("ident", NO_ENTRIES)
+def test_no_answers_are_proved_for_every_count(ident: str) -> None:
+    if _smt_backend() is None:
+        pytest.skip("needs the Z3 backend's k-induction (verify.smt.check_property)")
+    dispute = BY_ID[ident]
+    answer = answer_dispute(dispute, Budget(seconds=300))
+    assert answer.verdict == NO and as_expected(answer) is True
+    text = render(answer)
+    assert f"No — this never happens: proved for {counts_text(dispute.players)} players (k-induction)" in text
+    assert "Rests on: " + dispute.rule_ids[0] in text
 
 
 @pytest.fixture(scope="module")
-def proved() -> dict[str, Any]:
-    """Every "no" entry whose deciding count a complete search can cover, one search per count."""
-    answers: dict[str, Any] = {}
+def searched() -> dict[str, Any]:
+    """Every "no" entry a complete explicit search can decide, one search per count."""
+    out: dict[str, Any] = {}
     for count in PROOF_COUNTS:
         if count <= EXPLICIT_PROOF_LIMIT:
-            members = tuple(d for d in DISPUTES if d.query is not None and d.answer == NO and d.decides == count)
-            answers.update(answer_many(members, count, Budget(max_states=None, seconds=3000)))
-    return answers
+            props = tuple(d.query for d in DISPUTES if d.query is not None and d.answer == NO and d.decides == count)
+            out.update(search(props, count, Budget(max_states=None, seconds=None).limits(0)))
+    return out
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ident", [d.id for d in DISPUTES if d.query is not None and d.answer == NO])
-def test_no_answers_are_proved(proved: dict[str, Any], ident: str) -> None:
+@pytest.mark.parametrize("ident", NO_ENTRIES)
+def test_complete_search_agrees_with_the_proofs(searched: dict[str, Any], ident: str) -> None:
     dispute = BY_ID[ident]
-    if dispute.decides is not None and dispute.decides > EXPLICIT_PROOF_LIMIT:
-        if _smt_backend() is None:
-            pytest.skip("needs the Z3 backend's k-induction (verify.smt.check_property)")
-        answer = answer_dispute(dispute, Budget(seconds=600), (dispute.decides,))
-    else:
-        answer = proved[ident]
-    assert answer.verdict == NO and as_expected(answer) is True
-    text = render(answer)
-    assert "No — this never happens: proved for" in text
-    assert RULE_ID.search(text)
+    if dispute.decides is None or dispute.decides > EXPLICIT_PROOF_LIMIT:
+        pytest.skip(f"a complete search of {dispute.decides} players is out of reach")
+    result = searched[ident]
+    assert isinstance(result.verdict, Proved), result.verdict
+    answer = FormalAnswer(dispute.query, dispute.rule_ids, (result,), {}, dispute)  # type: ignore[arg-type]
+    assert as_expected(answer) is True
+    assert re.search(r"No — this never happens: proved for \d+ players \(all [\d,]+ reachable states", render(answer))
 
 
-def test_unknown_is_never_called_proved() -> None:
-    # A 7-player complete search cannot finish in a second: the answer must say so.
-    answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7,))
-    if answer.verdict == NO:  # the Z3 backend proved it
-        assert "k-induction" in render(answer)
-        return
+def test_unknown_is_never_called_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the Z3 backend, a 7-player complete search cannot finish: the answer says so.
+    monkeypatch.setattr(ask, "_smt_backend", lambda: None)
+    answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7, 8))
     assert answer.verdict == UNKNOWN and as_expected(answer) is None
     text = render(answer)
     assert text.splitlines()[1].startswith("Unknown")
-    assert "proved for" not in text and "limit" in text
+    assert "proved for" not in text and "limit: 20,000 states" in text
+    assert "8 players: not searched: the search for 7 players already hit its limit" in text
     assert isinstance(answer.results[0].verdict, Unknown)
     assert to_json(answer)["as_expected"] is None
 
@@ -289,8 +301,9 @@ def test_ad_hoc_never_that_fails_exits_1() -> None:
     assert "Yes — this can happen" in result.stdout
 
 
-def test_ad_hoc_limit_is_unknown_not_proved() -> None:
-    result = run("--players", "6", "--never", "liberal_policies > fascist_policies + 4", "--max-states", "2000")
+def test_ad_hoc_limit_is_unknown_not_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ask, "_smt_backend", lambda: None)  # explicit search only: it cannot finish
+    result = run("--players", "6", "--never", "liberal_policies > 5", "--max-states", "2000")
     assert result.exit_code == 3, result.stdout
     assert result.stdout.startswith("Unknown — no game where it happens was found, but that is not a proof")
     assert "limit: 2,000 states" in result.stdout

@@ -212,25 +212,32 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
     return out
 
 
-def _smt_backend() -> Callable[..., Any] | None:
-    """`verify.smt.check_property(spec_name, property, players, limits) -> PropertyResult`,
-    when the Z3 backend provides it (a k-induction proof, a bounded witness, or Unknown)."""
+SMT_FIRST_SECONDS = 20.0
+"""Time the Z3 backend gets first for a `never` query: its one-step and k-induction proofs
+take about a second at any player count, where a complete explicit search of 7 players
+is out of reach."""
+
+
+def _smt_backend() -> Any:
+    """The Z3 backend (verify/smt), when it provides `check_property(spec, property,
+    players, limits) -> Verdict`: a k-induction proof, a bounded witness, or Unknown."""
     try:
         from . import smt
     except ImportError:  # pragma: no cover - the package is part of the project
         return None
-    return getattr(smt, "check_property", None)
+    return smt if hasattr(smt, "check_property") else None
 
 
-def _smt(prop: Property, players: int, limits: Limits, spec_name: str) -> PropertyResult | None:
+def _smt(prop: Property, players: int, seconds: float | None, spec_name: str) -> PropertyResult | None:
     """The Z3 backend's verdict for one count, or None when it is missing or undecided."""
-    backend = _smt_backend()
-    if backend is None:
+    smt = _smt_backend()
+    if smt is None:
         return None
-    result = backend(spec_name, prop, players, limits)
-    if result is None or isinstance(getattr(result, "verdict", None), Unknown):
+    verdict = smt.check_property(compiled_game(players, spec_name).spec, prop, players,
+                                 smt.Limits(seconds=seconds))
+    if isinstance(verdict, Unknown):
         return None
-    return result  # type: ignore[no-any-return]
+    return _result(prop, players, verdict)
 
 
 def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple[int, ...]:
@@ -263,15 +270,24 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     def found() -> bool:
         return any(happens(r.verdict) for r in results.values())
 
-    def run(count: int, cap: float | None) -> None:
+    def limits_now(cap: float | None) -> Limits:
         limits = budget.limits(started)
         if cap is not None and limits.time_limit is not None:
             limits = Limits(limits.max_states, min(round(cap, 1), limits.time_limit), limits.memory_limit)
+        return limits
+
+    def run(count: int, cap: float | None) -> None:
         if progress:
-            progress(f"{count} players: searching ({limits.describe()})")
-        result = search((prop,), count, limits, spec_name)[prop.name]
-        if isinstance(result.verdict, Unknown):
-            result = _smt(prop, count, limits, spec_name) or result
+            progress(f"{count} players: searching ({limits_now(cap).describe()})")
+        if prop.kind == "never":
+            proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(cap).time_limit or SMT_FIRST_SECONDS),
+                         spec_name)
+            if proof is not None:
+                results[count] = proof
+                return
+        result = search((prop,), count, limits_now(cap), spec_name)[prop.name]
+        if isinstance(result.verdict, Unknown) and prop.kind != "never":
+            result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
         results[count] = result
 
     if decides is None and budget.seconds is not None and len(chosen) > 1:
@@ -285,7 +301,12 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
         if found() or (previous is not None and not isinstance(previous.verdict, Unknown)):
             continue
         if limit_hit is not None and count > limit_hit:
-            skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
+            proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS),
+                         spec_name) if prop.kind == "never" and previous is None else None
+            if proof is not None:
+                results[count] = proof
+            else:
+                skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
             continue
         left = budget.limits(started).time_limit
         if left is not None and left < 1:
@@ -368,18 +389,30 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
 
 def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
                 spec_name: str = "standard") -> dict[str, Answer]:
-    """Answer the formal entries for one player count in one search (the first hit of each is
-    still its shortest game); rule-text and position entries are answered one by one."""
-    formal = tuple(d for d in disputes if d.query is not None)
-    props = tuple(d.query for d in formal if d.query is not None)
-    found = search(props, players, budget.limits(time.perf_counter()), spec_name) if props else {}
+    """Answer entries for one player count: `never` queries by the Z3 backend first (when it
+    proves them), the other formal ones in one explicit search (the first hit of each is
+    still its shortest game, and a search that must finish for one does so for all), what
+    stays unknown by the Z3 backend; rule-text and position entries one by one."""
+    started = time.perf_counter()
+    found: dict[str, PropertyResult] = {}
+    formal = [d.query for d in disputes if d.query is not None]
+    for prop in formal:
+        if prop.kind == "never":
+            proof = _smt(prop, players, SMT_FIRST_SECONDS, spec_name)
+            if proof is not None:
+                found[prop.name] = proof
+    rest = tuple(prop for prop in formal if prop.name not in found)
+    if rest:
+        found.update(search(rest, players, budget.limits(started), spec_name))
+    for prop in rest:
+        if isinstance(found[prop.name].verdict, Unknown) and prop.kind != "never":
+            found[prop.name] = _smt(prop, players, budget.limits(started).time_limit, spec_name) or found[prop.name]
     out: dict[str, Answer] = {}
     for dispute in disputes:
         if dispute.query is None:
             out[dispute.id] = answer_dispute(dispute, budget, spec_name=spec_name)
-            continue
-        result = found[dispute.query.name]
-        out[dispute.id] = FormalAnswer(dispute.query, dispute.rule_ids, (result,), {}, dispute)
+        else:
+            out[dispute.id] = FormalAnswer(dispute.query, dispute.rule_ids, (found[dispute.query.name],), {}, dispute)
     return out
 
 

@@ -28,6 +28,7 @@ WORDS: dict[str, dict[str, str]] = {
         "all_states": "all {states:,} reachable states",
         "symmetry": ", up to seat rotation",
         "found": "Found by {method} after {states:,} states in {seconds:.1f} s.",
+        "found_solver": "Found by {method} (depth {depth}) in {seconds:.1f} s.",
         "rests": "Rests on:",
         "why": "In short:",
         "mistake": "The mistake:",
@@ -68,6 +69,7 @@ WORDS: dict[str, dict[str, str]] = {
         "all_states": "alle {states:,} erreichbaren Zustände",
         "symmetry": ", bis auf Drehung der Plätze",
         "found": "Gefunden durch {method} nach {states:,} Zuständen in {seconds:.1f} s.",
+        "found_solver": "Gefunden durch {method} (Tiefe {depth}) in {seconds:.1f} s.",
         "rests": "Beruht auf:",
         "why": "Kurz:",
         "mistake": "✗ Nicht:",
@@ -193,8 +195,11 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
                                                   elections=elections))
         out += ["  " + line for line in trace.lines(changes)]
         evidence = witness.verdict.evidence
-        out.append(_say(lang, "found", method=METHODS.get(evidence.method, {}).get(lang, evidence.method),
-                        states=evidence.states or 0, seconds=evidence.seconds))
+        method = METHODS.get(evidence.method, {}).get(lang, evidence.method)
+        if evidence.states is not None:
+            out.append(_say(lang, "found", method=method, states=evidence.states, seconds=evidence.seconds))
+        else:
+            out.append(_say(lang, "found_solver", method=method, depth=evidence.depth, seconds=evidence.seconds))
     elif verdict == NO:
         proofs = [(r.players, _method(r, lang)) for r in sorted(answer.results, key=lambda r: r.players)]
         out.append(_say(lang, "no", proofs=_grouped(proofs, lang)))
