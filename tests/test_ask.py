@@ -356,7 +356,7 @@ def test_move_illegal_in_every_position_names_the_rule(tmp_path: Path) -> None:
     first = result.stdout.splitlines()[0]
     assert first == ("No — R-E3 (Term limits: the last elected President and Chancellor may not be nominated "
                      "Chancellor): seat 4 was elected Chancellor last and is term-limited.")
-    assert "every consistent position" in result.stdout
+    assert "Illegal in every consistent position" in result.stdout
 
 
 def test_move_legal_in_every_position(tmp_path: Path) -> None:
@@ -364,6 +364,7 @@ def test_move_legal_in_every_position(tmp_path: Path) -> None:
     result = run("--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 2}')
     assert result.exit_code == 0, result.stdout
     assert result.stdout.startswith("Yes — legal: seat 1 nominates seat 2 as Chancellor.")
+    assert "Legal in every consistent position" in result.stdout
 
 
 def test_move_by_the_wrong_seat(tmp_path: Path) -> None:

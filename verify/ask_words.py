@@ -48,8 +48,11 @@ WORDS: dict[str, dict[str, str]] = {
         "illegal": "No — {rule}: {reason}.",
         "illegal_move": "The move: {move}.",
         "depends": "It depends on hidden information: legal if {when}; illegal if {unless} — {rule}: {reason}.",
-        "every": "The same in every consistent position ({count}: every deal of roles and every outcome of "
-                 "the hidden moves the partial game allows).",
+        "every_legal": "Legal in every consistent position ({count}: every deal of roles and every outcome "
+                       "of the hidden moves the partial game allows).",
+        "every_illegal": "Illegal in every consistent position ({count}: every deal of roles and every outcome "
+                         "of the hidden moves the partial game allows).",
+        "some": "Legal in {legal} of the {count} consistent positions.",
         "also": "In other positions: {rule}: {reason}.",
         "note": "Note: {note}",
         "answer_yes": "yes",
@@ -90,8 +93,11 @@ WORDS: dict[str, dict[str, str]] = {
         "illegal_move": "Der Zug: {move}.",
         "depends": "Das hängt von verborgener Information ab: zulässig, wenn {when}; unzulässig, wenn {unless} — "
                    "{rule}: {reason}.",
-        "every": "Gleich in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder Ausgang "
-                 "der verdeckten Züge, die die Partie zulässt).",
+        "every_legal": "Zulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
+                       "Ausgang der verdeckten Züge, die die Partie zulässt).",
+        "every_illegal": "Unzulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
+                         "Ausgang der verdeckten Züge, die die Partie zulässt).",
+        "some": "Zulässig in {legal} der {count} damit vereinbaren Stellungen.",
         "also": "In anderen Stellungen: {rule}: {reason}.",
         "note": "Hinweis: {note}",
     },
@@ -248,8 +254,10 @@ def _position(answer: PositionAnswer, lang: str) -> list[str]:
             out.append(_say(lang, "illegal_move", move=ruling.move))
         for other_id, other_reason in ruling.reasons[1:4]:
             out.append(_say(lang, "also", rule=other_id, reason=other_reason))
-    if ruling.positions > 1 and ruling.verdict != "depends":
-        out.append(_say(lang, "every", count=ruling.positions))
+    if ruling.verdict == "depends":
+        out.append(_say(lang, "some", legal=ruling.legal, count=ruling.positions))
+    elif ruling.positions > 1:
+        out.append(_say(lang, f"every_{ruling.verdict}", count=ruling.positions))
     out += [_say(lang, "note", note=note) for note in ruling.notes]
     return out
 
