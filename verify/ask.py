@@ -1,17 +1,19 @@
 """Answer rules questions from the model checkers: yes with the shortest game, no with a proof.
 
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
-each player count it concerns, the count that `decides` it first, the checkers are asked
-in turn:
+each player count it concerns (the count that `decides` it first) two checkers answer:
 
-1. the explicit search (verify/explore.py over verify/model.py, with its exact
-   reductions): the first hit is the shortest game where the thing happens; a search
-   that finishes without one is a proof over every reachable state;
-2. the Z3 backend, when verify/smt provides `check_property`: a k-induction proof or a
-   bounded witness.
+- the explicit search (verify/explore.py over verify/model.py, with its exact
+  reductions): the first hit is the shortest game where the thing happens; a search that
+  finishes without one is a proof over every reachable state;
+- the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
+  witness by bounded model checking replayed through the engine.
 
-"Yes" needs one witness (the search stops there). "No" needs a proof for every count; a
-count whose search hit its limit is "unknown (limit)", never "proved", and larger counts
+A `never` query goes to the solver first (its proofs take about a second at any count,
+where a complete search of 7 players is out of reach), a `sometimes` query to the
+explicit search first (the shortest game, fast); whichever is left undecided goes to the
+other. "Yes" needs one witness (the search stops there). "No" needs a proof for every
+count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
 answer is compared with its expected answer (`as_expected`).
 
@@ -261,8 +263,8 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     first pass gives every count a small share of the time, so a game that needs 7 players
     is not starved by a complete search of 5. Then each undecided count, from the smallest,
     gets all the time left; counts above one whose search hit its limit are not searched
-    (their graphs are larger still). A count the explicit search leaves undecided goes to
-    the Z3 backend, when there is one."""
+    (their graphs are larger still) but by the solver. Each count asks the solver at most
+    once: first for a `never` query, after an undecided search for a `sometimes` one."""
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
     results: dict[int, PropertyResult] = {}
@@ -279,17 +281,20 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     def run(count: int, cap: float | None) -> None:
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
-        if prop.kind == "never":
+        if prop.kind == "never" and count not in asked_solver:
+            asked_solver.add(count)
             proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(cap).time_limit or SMT_FIRST_SECONDS),
                          spec_name)
             if proof is not None:
                 results[count] = proof
                 return
         result = search((prop,), count, limits_now(cap), spec_name)[prop.name]
-        if isinstance(result.verdict, Unknown) and prop.kind != "never":
+        if isinstance(result.verdict, Unknown) and count not in asked_solver:
+            asked_solver.add(count)
             result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
         results[count] = result
 
+    asked_solver: set[int] = set()
     if decides is None and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
             if not found():
@@ -301,16 +306,19 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
         if found() or (previous is not None and not isinstance(previous.verdict, Unknown)):
             continue
         if limit_hit is not None and count > limit_hit:
-            proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS),
-                         spec_name) if prop.kind == "never" and previous is None else None
-            if proof is not None:
-                results[count] = proof
-            else:
+            # a larger graph still: only the solver, if it has not been asked
+            if previous is None and prop.kind == "never" and count not in asked_solver:
+                asked_solver.add(count)
+                proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS),
+                             spec_name)
+                if proof is not None:
+                    results[count] = proof
+            if count not in results:
                 skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
             continue
-        left = budget.limits(started).time_limit
-        if left is not None and left < 1:
-            skipped[count] = "not searched: no time was left"
+        if (budget.limits(started).time_limit or 1) < 1:
+            if previous is None:
+                skipped[count] = "not searched: no time was left"
             continue
         run(count, None)
         if isinstance(results[count].verdict, Unknown):
@@ -318,8 +326,6 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     for count in chosen:
         if count not in results and count not in skipped:
             skipped[count] = "not needed: a game where it happens was found"
-    for count in skipped:
-        results.pop(count, None)
     ordered = tuple(results[count] for count in chosen if count in results)
     return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
 
