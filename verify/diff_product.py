@@ -267,7 +267,7 @@ class ProductSearch:
             return self.legality(state_a, state_b, only_a, only_b), None, []
         common = legal_a + [c for c in legal_b if c not in set_a]
         odds = None
-        if kind_a == "chance" and kind_b == "chance" and self.with_odds:
+        if self.with_odds and any(actor == "chance" for actor, _ in common):
             odds = self.odds(state_a, state_b)
         steps = []
         done: set[Choice] = set()
