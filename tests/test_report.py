@@ -187,6 +187,12 @@ def test_exit_status(case: str, expected: int) -> None:
     assert exit_status(results, ["changed"] if case == "a baseline change" else []) == expected
 
 
+def test_the_exit_statuses_are_those_of_the_command_line() -> None:
+    from verify import cli
+    from verify.report import records
+    assert (records.EXIT_OK, records.EXIT_FAILED, records.EXIT_LIMIT) == (cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_LIMIT)
+
+
 # ------------------------------------------------------------------ traces
 
 def test_every_witness_and_counterexample_has_an_itf_trace_that_replays(written: Path) -> None:

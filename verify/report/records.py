@@ -46,6 +46,8 @@ EXTRA_KEYS: dict[str, str] = {
 """The `PropertyResult.extra` keys a report reads, with their types and meaning."""
 
 EXIT_OK, EXIT_FAILED, EXIT_LIMIT = 0, 1, 3
+"""The exit statuses of verify/cli.py (not imported from there: it imports every command,
+and the commands import this package); a test keeps the two equal."""
 
 
 @dataclass(frozen=True, slots=True)
