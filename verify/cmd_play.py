@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
 
@@ -12,8 +14,10 @@ from engine.trace import replay_itf
 
 from .cli import EXIT_FAILED
 
+FC = TypeVar("FC", bound=Callable[..., object])
 
-def _players_option(default: int | None = 7):  # type: ignore[no-untyped-def]
+
+def _players_option(default: int | None = 7) -> Callable[[FC], FC]:
     return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
                         help="Number of players (R-S1: 5-10 in the standard rules).")
 
@@ -64,18 +68,28 @@ def replay(trace_file: str, show: bool) -> None:
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
                    "per player count, against SPIN (--seconds is then the time limit per count).")
-def bench(counts: str, seconds: float, as_json: bool, explore: bool) -> None:
-    """Measure random play: complete games per CPU second and moves per game."""
+@click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
+              help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
+def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None) -> None:
+    """Measure random play: complete games per CPU second and moves per game.
+
+    With --explore, the model checker; with --judge DIR, the judge of logged games."""
     try:
         numbers = [int(part) for part in counts.split(",") if part.strip()]
     except ValueError:
         raise click.BadParameter(f"expected comma-separated player counts, got {counts!r}") from None
+    if judge_dir:
+        from engine.judge import judge_benchmark
+
+        rate = judge_benchmark(judge_dir, seconds=seconds)
+        click.echo(json.dumps({"judge_games_per_second": round(rate, 1)}) if as_json
+                   else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
+        return
     if explore:
         from .bench_explore import bench_explore, describe
 
-        explored = [bench_explore(players, seconds) for players in numbers]
-        for figure in explored:
-            click.echo(json.dumps(figure.as_dict()) if as_json else describe(figure))
+        for explored in (bench_explore(players, seconds) for players in numbers):
+            click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
         return
     figures = []
     for players in numbers:
