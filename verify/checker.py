@@ -18,7 +18,9 @@ plain data (moves, not compiled games) that the parent replays into traces.
 
 Backends: `explicit` (this module), `smt` and `both` call `verify.smt.check_players` when
 that package provides it (same arguments as `check_players` below, returning
-`PropertyResult`s); `both` asks it only for what the explicit search left unknown.
+`PropertyResult`s); `both` asks it for what the explicit search left unknown, and has it
+decide again the invariants the search decided (cheap for the solver): where the two
+disagree, the result is the verdict not as expected, so the check fails.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.game import Game, Move, compiled_game
@@ -246,7 +248,7 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
 
 def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
     try:
-        from . import smt  # type: ignore[attr-defined]
+        from . import smt
     except ImportError:
         return None
     return getattr(smt, "check_players", None)
@@ -307,7 +309,35 @@ def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, 
                                            Unknown(Evidence("smt"), reason)))
         else:
             kept += smt(spec_name, count, (prop.name,), limits)
+    if backend == "both" and smt is not None:
+        kept = [_cross_check(result, spec_name, catalogue, limits, smt) for result in kept]
     return kept
+
+
+CROSS_CHECKED = ("always", "never", "terminates", "deadlock_free")
+"""`both`: kinds the solver decides cheaply (by induction) where the search decided them too."""
+
+
+def _cross_check(result: PropertyResult, spec_name: str, catalogue: tuple[Property, ...], limits: Limits,
+                 smt: Callable[..., list[PropertyResult]]) -> PropertyResult:
+    """The search's verdict, checked by the solver: when both decide and disagree, the
+    result is the one of the two verdicts that is not as expected, naming both."""
+    prop = catalogue_of(result, catalogue)
+    if prop is None or prop.kind not in CROSS_CHECKED or isinstance(result.verdict, Unknown):
+        return result
+    if (result.extra or {}).get("backend") == "smt":
+        return result
+    other = smt(spec_name, result.players, (prop.name,), limits)
+    if not other or isinstance(other[0].verdict, Unknown) or other[0].verdict.holds == result.verdict.holds:
+        return result
+    note = f"the backends disagree: explicit {result.verdict.verdict}, smt {other[0].verdict.verdict}"
+    wrong = result if result.as_expected is False else other[0]
+    verdict: Verdict = wrong.verdict
+    if isinstance(verdict, Refuted):
+        verdict = replace(verdict, message=f"{note}; {verdict.message}")
+    else:
+        verdict = replace(verdict, evidence=replace(verdict.evidence, note=note))
+    return replace(result, verdict=verdict, extra={**result.extra, "backends_disagree": note})
 
 
 def catalogue_of(result: PropertyResult, catalogue: tuple[Property, ...]) -> Property | None:

@@ -123,7 +123,8 @@ def exit_status(results: list[PropertyResult]) -> int:
 @click.option("--rules", "--variant", "rules", default="standard", show_default=True,
               help="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
-              help="explicit-state search, the Z3 backend, or Z3 for what the search left unknown.")
+              help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
+                   "and as a cross-check of the invariants it decided (a disagreement fails the check).")
 @click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
 @click.option("--time-limit", type=click.FloatRange(0), default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds per player count.")

@@ -1,0 +1,95 @@
+"""`shrules prove` and `shrules smt-bench` on the command line: outcome with its size,
+exit status 0 / 1 / 2 / 3 as for every command."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from verify.cli import main
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_prove_prints_the_proof_and_its_size() -> None:
+    code, output = run("prove", "tracker_in_range", "--players", "5-6")
+    assert code == 0, output
+    lines = output.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("tracker_in_range (always), 5 players: proved by induction (k = 1), ")
+    assert "proved strengthening invariants (support: " in lines[0]
+
+
+def test_prove_a_move_property_and_a_strengthening_invariant() -> None:
+    code, output = run("prove", "majority_elects", "-n", "9")
+    assert code == 0 and "proved by induction (k = 1)" in output
+    code, output = run("prove", "pile_ready_between_sessions", "-n", "7")
+    assert code == 0 and "invariant pile_ready_between_sessions, 7 players: proved by induction" in output
+
+
+def test_prove_termination_names_the_ranking() -> None:
+    code, output = run("prove", "terminates", "-n", "8")
+    assert code == 0, output
+    assert "proved by a ranking function" in output and "no game is longer than" in output
+
+
+def test_a_refuted_property_prints_its_game_and_fails(tmp_path: object) -> None:
+    code, output = run("prove", "rejection_keeps_term_limits", "-n", "5", "--rules",
+                       "tests/mutants/term_limit_last_nominee.toml")
+    assert code == 1, output
+    assert "refuted: a game of 4 moves breaks it" in output
+    assert "NOT AS EXPECTED" in output
+    assert "the government is rejected" in output
+
+
+def test_a_witness_is_printed_and_saved(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "witness.json"
+    code, output = run("prove", "same_president_twice", "-n", "7", "--trace", str(path))
+    assert code == 0, output
+    assert "witnessed: shortest game of 33 moves" in output
+    assert "calls a Special Election" in output
+    code, output = run("replay", str(path))
+    assert code == 0 and output.startswith("confirmed")
+
+
+def test_bad_input_is_one_line_and_exit_two() -> None:
+    code, output = run("prove", "no_such_property")
+    assert code == 2 and "no property or invariant named 'no_such_property'" in output
+    code, output = run("prove", "tracks_in_range", "--players", "11")
+    assert code == 2 and "stated for 5-10 players" in output
+    code, output = run("prove", "five_alive_exception_used", "--players", "8")
+    assert code == 2
+
+
+def test_a_limit_hit_is_exit_three() -> None:
+    code, output = run("prove", "liberal_policy_win", "-n", "5", "--depth", "10")
+    assert code == 3, output
+    assert "unknown after" in output and "no witness within 10 moves (the depth limit)" in output
+
+
+def test_both_backends_disagreeing_fail_the_check() -> None:
+    """`check --backend both`: where the search and the solver both decide an invariant and
+    disagree, the result is the verdict not as expected, naming both backends."""
+    from spec.loader import load_spec
+    from verify.checker import _cross_check
+    from verify.results import Evidence, PropertyResult, Proved, Refuted
+    from verify.smt.check import catalogue_of
+
+    catalogue = catalogue_of(load_spec("standard"))
+    prop = next(p for p in catalogue if p.name == "tracker_in_range")
+    explicit = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, Proved(Evidence("explicit")))
+
+    def solver_says(verdict: object) -> object:
+        return lambda *args: [PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict)]
+
+    agreed = _cross_check(explicit, "standard", catalogue, None, solver_says(Proved(Evidence("k-induction"))))
+    assert agreed is explicit
+    refuted = Refuted(Evidence("bmc", depth=9), None, "reachable in 9 moves")
+    checked = _cross_check(explicit, "standard", catalogue, None, solver_says(refuted))
+    assert checked.as_expected is False
+    assert checked.extra["backends_disagree"] == "the backends disagree: explicit proved, smt refuted"
+    assert "the backends disagree" in checked.verdict.message

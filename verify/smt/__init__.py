@@ -1,0 +1,17 @@
+"""The Z3 backend: the same spec as constraints.
+
+The typed tree of the rules (spec/) is translated to Z3 (translate.py) and assembled
+into a transition system (system.py: `init(s)`, `step(s, s')`); induction.py proves
+invariants (an inductive support found the Houdini way, k-induction, move properties over
+one step, the ranking), bmc.py finds shortest witnesses and counterexamples and replays
+them through the engine, agree.py checks that the engine and the solver compute the same
+successors, and check.py turns all of it into the project's typed verdicts. Only verify/
+imports z3.
+"""
+
+from __future__ import annotations
+
+from .bmc import BackendDisagreement
+from .check import Backend, Limits, backend_for, check_players, check_property
+
+__all__ = ["Backend", "BackendDisagreement", "Limits", "backend_for", "check_players", "check_property"]

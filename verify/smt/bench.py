@@ -1,0 +1,131 @@
+"""How fast the Z3 backend is: proofs per property and player count, and the agreement
+check's states per second.
+
+`bench_proofs` decides the invariants of the catalogue (`always`, `never`, and the
+`terminates` ranking) for each player count from a cold start (nothing cached: the
+system is built and the support proved inside the measured time), and records the time
+of every property's own proof. `bench_agreement` runs the engine-vs-solver comparison of
+verify/smt/agree.py and reports states per second.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from spec.loader import load_spec
+
+from .agree import compare_specs
+from .check import Limits, backend_for, catalogue_of, check_property, clear_cache
+
+
+DECIDED = ("proved", "witness")
+"""Verdicts that count as decided (as expected for the standard rules' catalogue)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProofFigure:
+    """One property for one player count: its verdict and the seconds its proof took."""
+
+    property: str
+    players: int
+    verdict: str
+    seconds: float
+    depth: int | None
+
+
+@dataclass(slots=True)
+class ProofBench:
+    """The figures of a catalogue run: per property and count, and per count in total
+    (system built, support proved, every property decided)."""
+
+    figures: list[ProofFigure] = field(default_factory=list)
+    per_count: dict[int, float] = field(default_factory=dict)
+    support: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        """Seconds for every player count together."""
+        return sum(self.per_count.values())
+
+    def slowest(self) -> ProofFigure | None:
+        """The property proof that took longest."""
+        return max(self.figures, key=lambda figure: figure.seconds, default=None)
+
+    def lines(self) -> list[str]:
+        """The figures as a table in words."""
+        counts = sorted(self.per_count)
+        names = list(dict.fromkeys(figure.property for figure in self.figures))
+        by_key = {(f.property, f.players): f for f in self.figures}
+        width = max((len(name) for name in names), default=8)
+        out = [f"{'property':{width}}  " + "  ".join(f"{n:>2} players" for n in counts)]
+        for name in names:
+            cells = []
+            for count in counts:
+                figure = by_key.get((name, count))
+                cells.append(f"{figure.seconds:7.2f} s " if figure and figure.verdict in DECIDED
+                             else f"{(figure.verdict if figure else '-'):>10}")
+            out.append(f"{name:{width}}  " + "  ".join(cells))
+        out.append(f"{'support (Houdini)':{width}}  " + "  ".join(f"{self.support[n]:7.2f} s " for n in counts))
+        out.append(f"{'whole catalogue':{width}}  " + "  ".join(f"{self.per_count[n]:7.2f} s " for n in counts))
+        slowest = self.slowest()
+        out.append(f"total {self.total:.1f} s for {len(counts)} player counts"
+                   + (f"; slowest proof: {slowest.property} for {slowest.players} players, {slowest.seconds:.2f} s"
+                      if slowest else ""))
+        return out
+
+
+INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
+
+
+def bench_proofs(spec_name: str = "standard", counts: Iterable[int] = range(5, 11),
+                 kinds: tuple[str, ...] = INVARIANT_KINDS, seconds: float = 120) -> ProofBench:
+    """Decide the catalogue's properties of these kinds for each player count from a cold
+    start, each within `seconds`."""
+    spec = load_spec(spec_name)
+    catalogue = catalogue_of(spec)
+    bench = ProofBench()
+    for count in counts:
+        clear_cache()
+        start = time.perf_counter()
+        backend = backend_for(spec, count)
+        bench.support[count] = backend.induction.support().seconds
+        for prop in catalogue:
+            if prop.kind not in kinds or count not in prop.players:
+                continue
+            began = time.perf_counter()
+            verdict = check_property(spec, prop, count, Limits(seconds=seconds))
+            bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
+                                             verdict.evidence.depth))
+        bench.per_count[count] = time.perf_counter() - start
+    return bench
+
+
+@dataclass(frozen=True, slots=True)
+class AgreementFigure:
+    """The engine-vs-solver comparison for one player count."""
+
+    players: int
+    states: int
+    successors: int
+    moves: int
+    seconds: float
+    differences: int
+
+    @property
+    def states_per_second(self) -> float:
+        """Reachable states compared per second."""
+        return self.states / self.seconds if self.seconds else 0.0
+
+
+def bench_agreement(spec_name: str = "standard", counts: Iterable[int] = range(5, 11), states: int = 1000,
+                    seed: int = 0) -> list[AgreementFigure]:
+    """Compare engine and solver successors on `states` random reachable states per count."""
+    spec = load_spec(spec_name)
+    out = []
+    for count in counts:
+        result = compare_specs(spec, spec, count, states, seed)
+        out.append(AgreementFigure(count, result.states, result.successors, result.moves, result.seconds,
+                                   len(result.differences)))
+    return out

@@ -1,0 +1,229 @@
+"""Bounded model checking: the shortest path from the initial state to a target.
+
+An `Unrolling` holds s_0 = init and the steps s_i -> s_{i+1}, built once and extended on
+demand; "is the target reachable in exactly d steps?" is asked for d = lower bound, lower
+bound + 1, ... so the first path found is a shortest one. Every state of the unrolling
+also satisfies the proved support (verify/smt/induction.py) and the proved distance
+bound (distance(s_i) <= distance(s_0) + i): both hold on every real path, so they exclude
+none, and they spare the solver states no game reaches. The lower bound comes from the
+same distance (`depth_bound`): the end of any path to the target is far from the start.
+
+Each depth is solved by a fresh solver that preprocesses (solves the equations that
+define each state from the one before, drops unconstrained parameters) and bit-blasts;
+on these deep, narrow problems that beats an incremental solver.
+
+A path the solver finds is decoded into engine moves and **replayed through the engine**
+(`Game.apply`): every move must be legal and every state must be the one the solver
+claims. A disagreement means the two compilations of the spec differ, and is raised as
+`BackendDisagreement`, never reported as a verdict.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import z3  # type: ignore[import-untyped]
+
+from engine.game import IllegalMove, Move
+from engine.trace import Trace, changed_fields
+
+from .system import State, Step, System
+
+
+class Path(Protocol):
+    """States and the steps between them (an unrolling from init, or a window)."""
+
+    states: list[State]
+    steps: list[Step]
+
+
+Target = Callable[[Path, int], z3.BoolRef]
+"""A target at depth d: a formula over the path's state s_d or its last step."""
+
+
+class BackendDisagreement(AssertionError):
+    """The engine and the Z3 translation of the same spec disagree: an internal error."""
+
+
+def solver(timeout_ms: int = 0) -> z3.Solver:
+    """A fresh solver for one deep query: preprocessing, then bit-blasting to SAT."""
+    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify", "bit-blast", "sat")
+    out = tactic.solver()
+    if timeout_ms:
+        out.set("timeout", timeout_ms)
+    return out
+
+
+@dataclass(slots=True)
+class Search:
+    """The outcome of a BMC search: the trace found (or None), the depth reached, time,
+    solver calls, and why it stopped when it found nothing."""
+
+    trace: Trace | None
+    depth: int
+    seconds: float
+    queries: int
+    stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable"
+
+
+@dataclass(slots=True)
+class Unrolling:
+    """init(s_0), then steps s_i -> s_{i+1} added on demand."""
+
+    system: System
+    support: Callable[[State, int], list[z3.BoolRef]] = field(default=lambda state, index: [])
+    timeout_ms: int = 0
+    states: list[State] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    constraints: list[list[z3.BoolRef]] = field(default_factory=list)     # per state: support
+    model: z3.ModelRef | None = None
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        first = self.system.state("s0")
+        self.states.append(first)
+        self.constraints.append([self.system.init(first)] + self.support(first, 0))
+
+    def extend(self, depth: int) -> None:
+        """Make steps 0..depth-1 available."""
+        while len(self.steps) < depth:
+            index = len(self.steps)
+            after = self.system.state(f"s{index + 1}")
+            self.steps.append(self.system.step(self.states[index], after, f"step{index}"))
+            self.states.append(after)
+            self.constraints.append(self.support(after, index + 1))
+
+    def check(self, depth: int, target: z3.BoolRef) -> z3.CheckSatResult:
+        """Whether a path of exactly `depth` steps ends in the target."""
+        self.extend(depth)
+        query = solver(self.timeout_ms)
+        for index in range(depth + 1):
+            query.add(*self.constraints[index])
+        for index in range(depth):
+            query.add(self.steps[index].relation)
+        query.add(target)
+        result = query.check()
+        self.model = query.model() if result == z3.sat else None
+        self.reason = query.reason_unknown() if result == z3.unknown else ""
+        return result
+
+    def trace(self, depth: int) -> Trace:
+        """The path of the last satisfiable check, replayed through the engine."""
+        model = self.model
+        assert model is not None
+        states = [self.system.decode_state(model, self.states[i]) for i in range(depth + 1)]
+        moves = [self.system.decode_move(model, self.steps[i]) for i in range(depth)]
+        return replay(self.system, states, moves)
+
+
+def replay(system: System, states: Sequence[object], moves: Sequence[Move]) -> Trace:
+    """The engine's trace of `moves` from the initial state, checked against `states`
+    (the solver's claim); raises `BackendDisagreement` on any difference."""
+    game = system.game
+    state = game.initial_state()
+    if tuple(state) != tuple(states[0]):  # type: ignore[arg-type]
+        raise BackendDisagreement(f"the solver's initial state differs from the engine's: "
+                                  f"{', '.join(changed_fields(game, state, states[0]))}")
+    trace = Trace(game, state)
+    for index, move in enumerate(moves):
+        try:
+            after = game.apply(state, move)
+        except IllegalMove as error:
+            raise BackendDisagreement(f"step {index + 1}: the solver's move {move.rule} "
+                                      f"{game.params_of(move)} is illegal in the engine: {error}") from None
+        if tuple(after) != tuple(states[index + 1]):  # type: ignore[arg-type]
+            raise BackendDisagreement(f"step {index + 1}: after {move.rule} {game.params_of(move)} the engine "
+                                      f"computes another state than the solver: solver's differs in "
+                                      f"{', '.join(changed_fields(game, after, states[index + 1]))}")
+        trace.append(move, after)
+        state = after
+    return trace
+
+
+def shortest(unrolling: Unrolling, target: Target, max_depth: int, min_depth: int = 0,
+             deadline: float | None = None) -> Search:
+    """The shortest path of `min_depth` to `max_depth` steps to the target, trying depths
+    in increasing order."""
+    start = time.perf_counter()
+    queries = 0
+    for depth in range(min_depth, max_depth + 1):
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return Search(None, depth - 1, time.perf_counter() - start, queries, "time")
+            unrolling.timeout_ms = max(1, int(left * 1000))
+        queries += 1
+        unrolling.extend(depth)
+        result = unrolling.check(depth, target(unrolling, depth))
+        if result == z3.sat:
+            return Search(unrolling.trace(depth), depth, time.perf_counter() - start, queries)
+        if result == z3.unknown:
+            return Search(None, depth, time.perf_counter() - start, queries, f"solver: {unrolling.reason}")
+    return Search(None, max_depth, time.perf_counter() - start, queries, "depth")
+
+
+@dataclass(slots=True)
+class Window:
+    """k steps s_0 -> ... -> s_k anywhere in a game (not from the initial state): the end
+    of a path to a target, whose length it bounds."""
+
+    states: list[State]
+    steps: list[Step]
+
+    @classmethod
+    def build(cls, system: System, length: int) -> "Window":
+        """Fresh states and steps for a window of `length` steps."""
+        states = [system.state(f"w{i}") for i in range(length + 1)]
+        steps = [system.step(states[i], states[i + 1], f"wstep{i}") for i in range(length)]
+        return cls(states, steps)
+
+
+def depth_bound(system: System, support: Callable[[State], list[z3.BoolRef]], distance: Callable[[State], Any],
+                start_distance: int, target: Target, length: int = 1, timeout_ms: int = 0) -> int | None:
+    """A proved lower bound on the depth of any path from the initial state to the target.
+
+    `distance` grows by at most one per step (proved), so a path of d >= `length` steps
+    ending in the target has distance(s_{d-length}) <= start_distance + d - length. The
+    least distance of the first state of a `length`-step window that ends in the target
+    (every state satisfying the support) bounds d from below. Depths below `length` are
+    not covered: the caller searches them anyway. None: no such window exists, so no path
+    of `length` steps or more reaches the target."""
+    window = Window.build(system, length)
+    query = z3.SolverFor("QF_BV")
+    if timeout_ms:
+        query.set("timeout", timeout_ms)
+    for step in window.steps:
+        query.add(step.relation)
+    for state in window.states:
+        query.add(*support(state))
+    query.add(target(window, length))
+    first = distance(window.states[0])
+    result = query.check()
+    if result == z3.unsat:
+        return None
+    if result != z3.sat:
+        return length
+    least = int(query.model().eval(first, model_completion=True).as_signed_long())
+    while True:
+        query.push()
+        query.add(first < least)
+        result = query.check()
+        if result != z3.sat:
+            query.pop()
+            break
+        least = int(query.model().eval(first, model_completion=True).as_signed_long())
+        query.pop()
+    return max(length, least - start_distance + length)
+
+
+def state_target(holds: Callable[[State], z3.BoolRef]) -> Target:
+    """The target "the last state satisfies `holds`"."""
+    return lambda path, depth: holds(path.states[depth])
+
+
+def move_target(holds: Callable[[Step], z3.BoolRef]) -> Target:
+    """The target "the last step satisfies `holds`" (false at depth 0)."""
+    return lambda path, depth: holds(path.steps[depth - 1]) if depth > 0 else z3.BoolVal(False)

@@ -1,0 +1,354 @@
+"""Decide one property with the solver: the verdicts of the Z3 backend.
+
+`check_property(spec, prop, players, limits)` returns a typed verdict (verify/results.py):
+
+- `always` / `never` over states: `Proved` when the property belongs to the inductive
+  support (k = 1) or closes by k-induction relative to it; `Refuted` with the shortest
+  trace when BMC reaches a violation; otherwise `Unknown`, with the counterexample to
+  induction in words;
+- `always` / `never` over moves: `Proved` over one step from every state satisfying the
+  support; `Refuted` when BMC reaches a violating move; otherwise `Unknown`;
+- `sometimes`: `Witnessed` with the shortest witness (BMC from a proved lower bound,
+  replayed through the engine), `Unwitnessed` when its negation is inductive relative to
+  the support, `Unknown` when a limit stops the search;
+- `terminates`: `Proved` by the ranking of spec/invariants.toml;
+- `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
+  support makes every rule's guard false for all parameter values.
+
+`check_players(spec_name, players, names, limits)` decides a list of catalogue properties
+for one player count as `PropertyResult`s, the form `shrules check --backend smt` uses.
+Everything built for a spec and a player count (the system, the support) is kept, so
+deciding the whole catalogue costs one support computation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from spec.invariants import Strengthening, load_invariants
+from spec.loader import load_spec
+from spec.model import Spec
+from spec.properties import Property, load_properties
+
+from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
+from .induction import Candidate, Induction, Outcome
+from .system import State, Step, System
+
+
+DEFAULT_DEPTH = 160
+"""The deepest BMC path looked at by default: longer than every shortest witness of the
+standard rules (at most 71 moves), far below the ranking's bound on any game."""
+DEFAULT_K = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When the solver gives up: the deepest BMC path, the largest k of k-induction, the
+    wall-clock seconds for one property (None: no limit)."""
+
+    depth: int = DEFAULT_DEPTH
+    k: int = DEFAULT_K
+    seconds: float | None = None
+
+
+def as_limits(limits: Any) -> Limits:
+    """Our limits from any limits object: ours, the explorer's (`max_depth`, `time_limit`),
+    or None for the defaults."""
+    if limits is None:
+        return Limits()
+    if isinstance(limits, Limits):
+        return limits
+    depth = getattr(limits, "depth", None) or getattr(limits, "max_depth", None)
+    seconds = getattr(limits, "seconds", None) or getattr(limits, "time_limit", None)
+    return Limits(depth or DEFAULT_DEPTH, getattr(limits, "k", None) or DEFAULT_K, seconds)
+
+
+def catalogue_of(spec: Spec) -> tuple[Property, ...]:
+    """The property catalogue for `spec`, with a variant's overrides applied."""
+    overrides = getattr(spec, "properties", None) or None
+    return load_properties(spec, overrides=overrides)
+
+
+class Backend:
+    """The solver's view of one spec for one player count: the transition system, the
+    proved support and distance, and the searches built on them."""
+
+    def __init__(self, spec: Spec, players: int, catalogue: tuple[Property, ...] | None = None,
+                 strengthening: Strengthening | None = None) -> None:
+        self.spec = spec
+        self.players = players
+        self.strengthening: Strengthening = strengthening or load_invariants(spec)
+        self.catalogue = catalogue if catalogue is not None else catalogue_of(spec)
+        self.system = System(self.strengthening.spec, players)
+        self.induction = Induction(self.system, self.strengthening, self.catalogue)
+        self._distance: Outcome | None = None
+        self._start_distance: int | None = None
+        self._unrolling: Unrolling | None = None
+
+    @property
+    def game(self) -> Any:
+        """The engine's game the traces and counterexamples are decoded into."""
+        return self.system.game
+
+    # ------------------------------------------------------------------ the distance lemma
+
+    def distance(self) -> Outcome:
+        """The distance measure's proof (once)."""
+        if self._distance is None:
+            self._distance = self.induction.distance()
+        return self._distance
+
+    def start_distance(self) -> int | None:
+        """The distance of the initial state, when the distance is proved."""
+        measure = self.strengthening.distance
+        if measure is None or not self.distance().proved:
+            return None
+        if self._start_distance is None:
+            state = self.system.state("start")
+            solver = z3.Solver()
+            solver.add(self.system.init(state))
+            solver.check()
+            value = self.system.value(measure.measure, state)
+            self._start_distance = solver.model().eval(value, model_completion=True).as_signed_long()
+        return self._start_distance
+
+    def _support_at(self, state: State, index: int) -> list[z3.BoolRef]:
+        terms = self.induction.support_terms(state)
+        start = self.start_distance()
+        if start is not None and self.strengthening.distance is not None:
+            terms.append(self.system.value(self.strengthening.distance.measure, state) <= start + index)
+        return terms
+
+    def unrolling(self) -> Unrolling:
+        """The shared unrolling from the initial state (built on demand)."""
+        if self._unrolling is None:
+            self._unrolling = Unrolling(self.system, self._support_at)
+        return self._unrolling
+
+    # ------------------------------------------------------------------ searches
+
+    def search(self, target: Target, limits: Limits, deadline: float | None) -> Search:
+        """The shortest path to the target: depth 0 directly, then from the proved lower
+        bound up to the depth limit; `stopped == "unreachable"` when no path of any length
+        reaches it."""
+        start = time.perf_counter()
+        unrolling = self.unrolling()
+        first = shortest(unrolling, target, 0, 0, deadline)
+        if first.trace is not None or first.stopped.startswith("solver"):
+            return first
+        bound: int | None = 1
+        distance = self.strengthening.distance
+        begin = self.start_distance()
+        if distance is not None and begin is not None:
+            left = 0 if deadline is None else max(1, int((deadline - time.perf_counter()) * 1000))
+            bound = depth_bound(self.system, self.induction.support_terms,
+                                lambda state: self.system.value(distance.measure, state), begin, target,
+                                timeout_ms=left)
+        if bound is None:
+            return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
+        found = shortest(unrolling, target, limits.depth, bound, deadline)
+        found.seconds = time.perf_counter() - start
+        found.queries += first.queries + 1
+        return found
+
+    def state_target(self, node: Any, negate: bool) -> Target:
+        """The target "s_d satisfies the expression" (or its negation)."""
+        def holds(state: State) -> z3.BoolRef:
+            term = self.system.holds(node, state)
+            return z3.Not(term) if negate else term
+        return state_target(holds)
+
+    def move_target(self, prop: Property, negate: bool) -> Target:
+        """The target "the last step is one of the property's moves, and the expression
+        holds over it" (or fails)."""
+        def holds(step: Step) -> z3.BoolRef:
+            assert prop.move is not None
+            term = self.system.holds_on_move(prop.move, step, prop.on)
+            return z3.And(step.fires_any(prop.on), z3.Not(term) if negate else term)
+        return move_target(holds)
+
+
+_BACKENDS: dict[tuple[int, int], tuple[Spec, Backend]] = {}
+_SPECS: dict[str, Spec] = {}
+
+
+def backend_for(spec: Spec, players: int) -> Backend:
+    """The backend of a spec and player count, built once per spec object."""
+    key = (id(spec), players)
+    if key not in _BACKENDS:
+        _BACKENDS[key] = (spec, Backend(spec, players))
+    return _BACKENDS[key][1]
+
+
+def clear_cache() -> None:
+    """Forget every backend built so far (a benchmark's cold start)."""
+    _BACKENDS.clear()
+    _SPECS.clear()
+
+
+def _deadline(limits: Limits) -> float | None:
+    return None if limits.seconds is None else time.perf_counter() + limits.seconds
+
+
+def _searched(found: Search, what: str) -> str:
+    """How far a BMC search that found nothing got, and why it stopped."""
+    if found.stopped == "depth":
+        return f"no {what} within {found.depth} moves (the depth limit)"
+    return f"no {what} in fewer than {found.depth} moves; stopped at {found.depth} moves ({found.stopped})"
+
+
+def _cti(outcome: Outcome, game: Any, lead: str) -> str:
+    if outcome.counterexample is None:
+        return f"{lead}: {outcome.unknown or 'no proof'}"
+    return lead + "; counterexample to induction:\n" + "\n".join(outcome.counterexample.lines(game))
+
+
+def check_property(spec: Spec, prop: Property, players: int, limits: Any = None) -> Verdict:
+    """The solver's verdict on one property for one player count."""
+    ours = as_limits(limits)
+    if players not in prop.players:
+        return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
+    backend = backend_for(spec, players)
+    if prop.kind in ("always", "never") and prop.state is not None:
+        return _state_invariant(backend, prop, ours)
+    if prop.kind in ("always", "never"):
+        return _move_invariant(backend, prop, ours)
+    if prop.kind == "sometimes":
+        return _witness(backend, prop, ours)
+    if prop.kind == "terminates":
+        return _terminates(backend)
+    if prop.kind == "deadlock_free":
+        return _deadlock_free(backend)
+    return Unknown(Evidence("k-induction"), f"{prop.kind}: not a kind of property the solver decides")
+
+
+def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+    start = time.perf_counter()
+    deadline = _deadline(limits)
+    induction = backend.induction
+    support = induction.support()
+    assert prop.state is not None
+    node = prop.state
+    negate = prop.kind == "never"
+    known = {c.name: c for c in induction.candidates}
+    if prop.name in known and known[prop.name].text == prop.text:
+        candidate = known[prop.name]
+    else:
+        candidate = Candidate(prop.name, "property", prop.text, induction.state_invariant(prop, induction.before),
+                              induction.state_invariant(prop, induction.after, successor=True))
+    note = (f"with {len(support.kept)} proved strengthening invariants "
+            f"(support: {support.seconds:.2f} s, {support.queries} queries)")
+    outcome = induction.consecution_of(candidate)
+    if outcome.proved and induction.initial(candidate.before):
+        return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
+    first = outcome
+    if induction.initial(candidate.before):
+        for k in range(2, limits.k + 1):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            invariant = (lambda state: z3.Not(backend.system.holds(node, state))) if negate else \
+                (lambda state: backend.system.holds(node, state))
+            attempt = induction.k_induction(invariant, k, prop.name)
+            if attempt.proved:
+                base = backend.search(backend.state_target(node, not negate), Limits(k - 1, limits.k, None), deadline)
+                if base.trace is None and base.stopped in ("depth", "unreachable"):
+                    return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start, note=note))
+                break
+    found = backend.search(backend.state_target(node, not negate), limits, deadline)
+    seconds = time.perf_counter() - start
+    if found.trace is not None:
+        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
+                       f"reachable in {found.depth} moves")
+    if found.stopped == "unreachable":
+        return Proved(Evidence("k-induction", depth=1, seconds=seconds,
+                               note="no path of one step or more ends in a violation, and the initial state "
+                                    "satisfies it"))
+    return Unknown(Evidence("k-induction", depth=limits.k, seconds=seconds),
+                   _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
+
+
+def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+    start = time.perf_counter()
+    support = backend.induction.support()
+    outcome = backend.induction.move_step(prop)
+    note = f"one step from every state satisfying the {len(support.kept)} proved strengthening invariants"
+    if outcome.proved:
+        return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
+    found = backend.search(backend.move_target(prop, prop.kind == "always"), limits, _deadline(limits))
+    seconds = time.perf_counter() - start
+    if found.trace is not None:
+        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
+                       f"a violating move after {found.depth - 1} moves")
+    if found.stopped == "unreachable":
+        return Proved(Evidence("k-induction", depth=1, seconds=seconds, note="no violating move is reachable"))
+    return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
+                   _cti(outcome, backend.game, f"not proved in one step; {_searched(found, 'violation')}"))
+
+
+def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+    start = time.perf_counter()
+    induction = backend.induction
+    if prop.state is not None:
+        target = backend.state_target(prop.state, False)
+        never = Candidate(f"never {prop.name}", "property", prop.text,
+                          z3.Not(backend.system.holds(prop.state, induction.before)),
+                          z3.Not(backend.system.holds(prop.state, induction.after, successor=True)))
+        if induction.initial(never.before) and induction.consecution_of(never).proved:
+            return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
+                                        note="its negation is inductive with the proved strengthening invariants"))
+    else:
+        target = backend.move_target(prop, False)
+        if induction.move_step(Property(prop.name, "never", prop.description, prop.rule_ids, prop.players,
+                                        prop.expect, None, prop.move, prop.on, prop.text, prop.where)).proved:
+            return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
+                                        note="no step from a state satisfying the proved invariants is such a move"))
+    found = backend.search(target, limits, _deadline(limits))
+    seconds = time.perf_counter() - start
+    if found.trace is not None:
+        return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace, found.trace.elections())
+    if found.stopped == "unreachable":
+        return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
+                                    note="no path of one step or more ends there, and the initial state does not"))
+    return Unknown(Evidence("bmc", depth=found.depth, seconds=seconds),
+                   _searched(found, "witness"))
+
+
+def _terminates(backend: Backend) -> Verdict:
+    ranking = backend.strengthening.ranking
+    outcome, bound = backend.induction.ranking()
+    if outcome.proved and ranking is not None:
+        return Proved(Evidence("ranking", depth=1, seconds=outcome.seconds,
+                               note=f"the ranking {ranking.text} is >= 0 and decreases on every move; "
+                                    f"no game is longer than {bound} moves"))
+    return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, "the ranking is not proved"))
+
+
+def _deadlock_free(backend: Backend) -> Verdict:
+    outcome = backend.induction.deadlock_free()
+    if outcome.proved:
+        return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds,
+                               note="every state satisfying the proved invariants, but a finished game, has a move"))
+    return Unknown(Evidence("k-induction", seconds=outcome.seconds),
+                   _cti(outcome, backend.game, "a state satisfying the proved invariants has no move"))
+
+
+def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Any = None,
+                  *_: Any, **__: Any) -> list[PropertyResult]:
+    """The solver's verdicts on the named catalogue properties (all by default) of a rules
+    file or variant for one player count (the `shrules check --backend smt` entry)."""
+    if spec_name not in _SPECS:
+        _SPECS[spec_name] = load_spec(spec_name)
+    spec = _SPECS[spec_name]
+    catalogue = catalogue_of(spec)
+    wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
+    results = []
+    for prop in wanted:
+        verdict = check_property(spec, prop, players, limits)
+        results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                                      {"backend": "smt", "description": prop.description}))
+    return results

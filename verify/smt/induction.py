@@ -1,0 +1,438 @@
+"""Unbounded proofs: the inductive support, k-induction, one-step move proofs, the ranking.
+
+The support is the largest inductive subset of the candidate invariants, computed the
+Houdini way: the candidates are the typing of every field (its declared range), the
+strengthening invariants of spec/invariants.toml and the catalogue's `always` / `never`
+state properties. A candidate false in the initial state is dropped; then, assuming all
+remaining candidates in s, any candidate that some step can falsify in s' is dropped
+(its counterexample to induction kept for the report), until none can be: the remaining
+set holds initially and is preserved by every step, so each of its members holds in
+every reachable state, for this player count, at every depth. That is the usual
+strengthening argument of an inductive invariant: the invariants and the properties
+they support are proved together, none is assumed.
+
+A state property outside the support is tried by k-induction (k = 2, 3, ...: k
+consecutive distinct states satisfying the support and the property, one more that
+breaks it), then searched for a real counterexample by BMC. A move property is proved
+over one step from any state satisfying the support; the ranking decreases on every step
+from such a state and is never below 0 there.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from engine.game import Game, Move
+from engine.trace import changed_fields
+from spec.errors import SpecError
+from spec.invariants import Strengthening
+from spec.properties import Property
+
+from .system import State, Step, System
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A candidate invariant: its name, where it comes from, its text, its two terms."""
+
+    name: str
+    origin: str             # typing | invariant | property
+    text: str
+    before: z3.BoolRef       # over s
+    after: z3.BoolRef        # over s'
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    """A counterexample to induction: states satisfying what was assumed, the moves between
+    them, and the last state, which breaks what was to be proved. Such a path may or may
+    not be reachable from the initial state: it shows what the induction lacks."""
+
+    states: tuple[Any, ...]
+    moves: tuple[Move, ...]
+    broken: tuple[str, ...]
+
+    def lines(self, game: Game) -> list[str]:
+        """The path in words: the first state in full, then each move and what it changed."""
+        first = game.describe(self.states[0])
+        out = ["state (satisfies every assumed invariant):"]
+        out += [f"    {name} = {_show(value)}" for name, value in first.items()]
+        for before, move, after in zip(self.states, self.moves, self.states[1:]):
+            out.append(f"  move {move.rule} {_params(game, move)}: {game.says(before, move)}")
+            out.append("      " + (", ".join(changed_fields(game, before, after)) or "nothing changes"))
+        out.append(f"  breaks: {', '.join(self.broken)}")
+        return out
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+def _params(game: Game, move: Move) -> str:
+    params = game.params_of(move)
+    return "(" + ", ".join(f"{k}={_show(v)}" for k, v in params.items()) + ")" if params else ""
+
+
+@dataclass(slots=True)
+class Support:
+    """The proved inductive support of one spec and player count."""
+
+    kept: list[Candidate]
+    dropped: dict[str, Counterexample | None]     # None: false in the initial state
+    seconds: float
+    queries: int
+
+    def names(self) -> list[str]:
+        """Names of the proved candidates."""
+        return [candidate.name for candidate in self.kept]
+
+
+@dataclass(slots=True)
+class Outcome:
+    """The result of one proof attempt: proved (with k), or the counterexample found."""
+
+    proved: bool
+    k: int
+    seconds: float
+    counterexample: Counterexample | None = None
+    unknown: str = ""
+
+
+@dataclass(slots=True)
+class RuleQuery:
+    """One disjunct of the step relation, the step by one rule, ready for queries: its
+    relation and every candidate in s with the phase of s fixed to the rule's (so that
+    phase-guarded invariants simplify away). Each query gets a fresh non-incremental
+    solver, whose preprocessing (solving the equations that define s', bit-blasting) is
+    far faster on these problems than an incremental solver with assumptions."""
+
+    rule: str
+    step: Step
+    before: State                 # s with its phase the rule's constant (to decode models)
+    relation: z3.BoolRef
+    assumable: dict[str, z3.BoolRef]
+    fixed: tuple[Any, Any]
+    model: z3.ModelRef | None = None
+    reason: str = ""
+
+
+class Induction:
+    """Induction queries over one transition system (one spec, one player count).
+
+    A one-step query "the assumed candidates hold in s, a step leads to s', and the goal
+    holds" is asked rule by rule: the step relation is the disjunction of the rules' steps,
+    so the query is unsatisfiable exactly when it is for every rule, and each rule's part
+    is a much smaller problem for the solver."""
+
+    def __init__(self, system: System, strengthening: Strengthening, catalogue: Sequence[Property],
+                 timeout_ms: int = 0) -> None:
+        self.system = system
+        self.strengthening = strengthening
+        self.catalogue = catalogue
+        self.timeout_ms = timeout_ms
+        self.candidates: list[Candidate] = []
+        self._support: Support | None = None
+        self._parts: dict[str, RuleQuery] = {}
+        self._queries = 0
+        self.candidates_by_name: dict[str, Candidate] = {}
+        self._initial_model: z3.ModelRef | None = None
+        self.before: State = system.state("s")
+        self.after: State = system.state("t")
+        for (name, before), (_, after) in zip(system.typing(self.before), system.typing(self.after)):
+            self.candidates.append(Candidate(f"typing:{name}", "typing", system.typing_text(name), before, after))
+        for invariant in self.strengthening.invariants:
+            self.candidates.append(Candidate(invariant.name, "invariant", invariant.text,
+                                             system.holds(invariant.state, self.before),
+                                             system.holds(invariant.state, self.after, successor=True)))
+        for prop in self.catalogue:
+            if prop.state is not None and prop.kind in ("always", "never") and system.players in prop.players:
+                self.candidates.append(Candidate(prop.name, "property", prop.text,
+                                                 self.state_invariant(prop, self.before),
+                                                 self.state_invariant(prop, self.after, successor=True)))
+        self.candidates_by_name = {c.name: c for c in self.candidates}
+        if len(self.candidates_by_name) < len(self.candidates):
+            names = [c.name for c in self.candidates]
+            twice = sorted({name for name in names if names.count(name) > 1})
+            raise SpecError(f"spec/invariants.toml: an invariant has the name of a property: {', '.join(twice)}")
+
+    def state_invariant(self, prop: Property, state: State, successor: bool = False) -> z3.BoolRef:
+        """What an `always` / `never` state property asserts of one state."""
+        assert prop.state is not None
+        term = self.system.holds(prop.state, state, successor)
+        return z3.Not(term) if prop.kind == "never" else term
+
+    def candidate(self, name: str) -> Candidate:
+        """The candidate called `name`."""
+        return self.candidates_by_name[name]
+
+    # ------------------------------------------------------------------ one-step queries
+
+    def part(self, rule: str) -> RuleQuery:
+        """The query material of one rule's step (built once)."""
+        if rule in self._parts:
+            return self._parts[rule]
+        system = self.system
+        spec_rule = system.spec.rule(rule)
+        phase = system.translator.number(system.phases.index(spec_rule.phase))
+        fixed = (self.before["phase"], phase)
+        step = system.rule_step(self.before, self.after, spec_rule, "step")
+        relation = z3.simplify(z3.substitute(step.relation, fixed))
+        assumable = {c.name: z3.simplify(z3.substitute(c.before, fixed)) for c in self.candidates}
+        before_state = State({**self.before.fields, "phase": phase})
+        self._parts[rule] = RuleQuery(rule, step, before_state, relation, assumable, fixed)
+        return self._parts[rule]
+
+    def ask(self, rule: str, assumed: Sequence[Candidate], goal: Any) -> tuple[z3.CheckSatResult, RuleQuery]:
+        """Satisfiability of: the assumed candidates in s, a step by `rule`, and `goal(step)`
+        (a formula over s, s' and the rule's parameters)."""
+        part = self.part(rule)
+        self._queries += 1
+        solver = z3.SolverFor("QF_BV")
+        if self.timeout_ms:
+            solver.set("timeout", self.timeout_ms)
+        solver.add(part.relation)
+        solver.add(*[part.assumable[c.name] for c in assumed])
+        solver.add(z3.substitute(goal(part.step), part.fixed))
+        result = solver.check()
+        part.model = solver.model() if result == z3.sat else None
+        part.reason = solver.reason_unknown() if result == z3.unknown else ""
+        return result, part
+
+    def ask_all(self, assumed: Sequence[Candidate], goal: Any, rules: Sequence[str] | None = None
+                ) -> tuple[z3.CheckSatResult, RuleQuery | None]:
+        """`ask` for every rule (or the given ones): the first satisfiable (or unknown)
+        answer with its rule's query, or unsat when no rule's step can meet the goal."""
+        for rule in rules if rules is not None else self.system.rule_names:
+            result, part = self.ask(rule, assumed, goal)
+            if result != z3.unsat:
+                return result, part
+        return z3.unsat, None
+
+    def counterexample(self, part: RuleQuery, broken: Sequence[str]) -> Counterexample:
+        """The counterexample to induction in the last model of a rule's solver."""
+        model = part.model
+        assert model is not None
+        system = self.system
+        return Counterexample((system.decode_state(model, part.before), system.decode_state(model, self.after)),
+                              (system.decode_move(model, part.step),), tuple(broken))
+
+    # ------------------------------------------------------------------ the support
+
+    def support(self) -> Support:
+        """The largest inductive subset of the candidates (computed once): drop what is
+        false initially, then whatever some rule's step can falsify, until a full pass over
+        the rules drops nothing."""
+        if self._support is not None:
+            return self._support
+        start = time.perf_counter()
+        queries_before = self._queries
+        dropped: dict[str, Counterexample | None] = {}
+        initial = self._initial_values()
+        kept = [c for c in self.candidates if initial[c.name]]
+        dropped.update({c.name: None for c in self.candidates if not initial[c.name]})
+        changed = True
+        while changed and kept:
+            changed = False
+            for rule in self.system.rule_names:
+                while kept:
+                    current = list(kept)
+                    result, part = self.ask(rule, current, lambda step: z3.Or([z3.Not(c.after) for c in current]))
+                    if result == z3.unsat:
+                        break
+                    if result == z3.unknown:
+                        dropped.update({c.name: None for c in kept})
+                        kept = []
+                        break
+                    model = part.model
+                    assert model is not None
+                    broken = [c for c in kept if z3.is_false(model.eval(c.after, model_completion=True))]
+                    assert broken, "a model of the disjunction breaks some candidate"
+                    example = self.counterexample(part, [c.name for c in broken])
+                    dropped.update({c.name: example for c in broken})
+                    kept = [c for c in kept if c not in broken]
+                    changed = True
+        self._support = Support(kept, dropped, time.perf_counter() - start, self._queries - queries_before)
+        return self._support
+
+    def _initial_values(self) -> dict[str, bool]:
+        return {c.name: self.initial(c.before) for c in self.candidates}
+
+    def initial(self, formula: z3.BoolRef) -> bool:
+        """Whether a formula over s holds in the initial state (which `init` determines)."""
+        if self._initial_model is None:
+            solver = z3.Solver()
+            solver.add(self.system.init(self.before))
+            assert solver.check() == z3.sat, "the initial state is not satisfiable"
+            self._initial_model = solver.model()
+        return bool(z3.is_true(self._initial_model.eval(formula, model_completion=True)))
+
+    def support_terms(self, state: State) -> list[z3.BoolRef]:
+        """The proved support as constraints on another state (for BMC and k-induction)."""
+        names = set(self.support().names())
+        out: list[z3.BoolRef] = []
+        for (name, term) in self.system.typing(state):
+            if f"typing:{name}" in names:
+                out.append(term)
+        for invariant in self.strengthening.invariants:
+            if invariant.name in names:
+                out.append(self.system.holds(invariant.state, state))
+        for prop in self.catalogue:
+            if prop.name in names:
+                out.append(self.state_invariant(prop, state))
+        return out
+
+    # ------------------------------------------------------------------ state properties
+
+    def _outcome(self, start: float, result: z3.CheckSatResult, part: RuleQuery | None, broken: str) -> Outcome:
+        seconds = time.perf_counter() - start
+        if result == z3.unsat:
+            return Outcome(True, 1, seconds)
+        assert part is not None
+        if result == z3.unknown:
+            return Outcome(False, 1, seconds, unknown=f"solver: {part.reason}")
+        return Outcome(False, 1, seconds, self.counterexample(part, [broken]))
+
+    def consecution(self, name: str) -> Outcome:
+        """1-induction of a candidate relative to the support (its own proof obligation)."""
+        return self.consecution_of(self.candidate(name))
+
+    def consecution_of(self, candidate: Candidate) -> Outcome:
+        """1-induction of any state formula relative to the support: assuming the support
+        and the formula in s, no step falsifies the formula in s'."""
+        start = time.perf_counter()
+        name = candidate.name
+        support = self.support()
+        assumed = support.kept if candidate in support.kept else support.kept + [candidate]
+        if self.candidates_by_name.get(candidate.name) is not candidate:
+            return self._ask_extra(start, candidate, assumed)
+        result, part = self.ask_all(assumed, lambda step: z3.Not(candidate.after))
+        return self._outcome(start, result, part, name)
+
+    def _ask_extra(self, start: float, candidate: Candidate, assumed: Sequence[Candidate]) -> Outcome:
+        """`consecution_of` for a formula that is not a candidate: it is assumed in s by
+        adding it to each rule's query."""
+        for rule in self.system.rule_names:
+            part = self.part(rule)
+            before = z3.simplify(z3.substitute(candidate.before, part.fixed))
+            result, part = self.ask(rule, [c for c in assumed if c.name != candidate.name],
+                                    lambda step: z3.And(before, z3.Not(candidate.after)))
+            if result != z3.unsat:
+                return self._outcome(start, result, part, candidate.name)
+        return Outcome(True, 1, time.perf_counter() - start)
+
+    def k_induction(self, invariant: Any, k: int, name: str) -> Outcome:
+        """k-induction of a state formula builder `invariant(state)` relative to the support:
+        k distinct consecutive states satisfying the support and the invariant cannot step
+        to a state that breaks it."""
+        start = time.perf_counter()
+        system = self.system
+        solver = z3.Solver()
+        if self.timeout_ms:
+            solver.set("timeout", self.timeout_ms)
+        states = [system.state(f"k{i}") for i in range(k + 1)]
+        steps = [system.step(states[i], states[i + 1], f"kstep{i}") for i in range(k)]
+        for step in steps:
+            solver.add(step.relation)
+        for index, state in enumerate(states):
+            solver.add(*self.support_terms(state))
+            solver.add(invariant(state) if index < k else z3.Not(invariant(state)))
+        for i in range(k + 1):
+            for j in range(i + 1, k + 1):
+                solver.add(z3.Not(system.same(states[i], states[j])))
+        result = solver.check()
+        seconds = time.perf_counter() - start
+        if result == z3.unsat:
+            return Outcome(True, k, seconds)
+        if result == z3.unknown:
+            return Outcome(False, k, seconds, unknown=f"solver: {solver.reason_unknown()}")
+        model = solver.model()
+        example = Counterexample(tuple(system.decode_state(model, state) for state in states),
+                                 tuple(system.decode_move(model, step) for step in steps), (name,))
+        return Outcome(False, k, seconds, example)
+
+    # ------------------------------------------------------------------ move properties, ranking
+
+    def move_step(self, prop: Property) -> Outcome:
+        """A move property over one step from any state satisfying the support."""
+        assert prop.move is not None
+        start = time.perf_counter()
+
+        def bad(step: Step) -> z3.BoolRef:
+            assert prop.move is not None
+            term = self.system.holds_on_move(prop.move, step, prop.on)
+            return term if prop.kind == "never" else z3.Not(term)
+
+        result, part = self.ask_all(self.support().kept, bad, [r for r in prop.on if r in self.system.rule_index])
+        return self._outcome(start, result, part, prop.name)
+
+    def distance(self) -> Outcome:
+        """The distance measure grows by at most one on every step from the support."""
+        distance = self.strengthening.distance
+        if distance is None:
+            return Outcome(False, 1, 0.0, unknown="no distance measure declared in spec/invariants.toml")
+        start = time.perf_counter()
+        before, after = self.system.values_across(distance.measure, self.before, self.after)
+        result, part = self.ask_all(self.support().kept, lambda step: after > before + 1)
+        return self._outcome(start, result, part, "distance: grows by more than one")
+
+    def ranking(self) -> tuple[Outcome, int | None]:
+        """The ranking is >= 0 and decreases on every step from the support; with the
+        measure of the initial state (a bound on the number of moves of any game)."""
+        ranking = self.strengthening.ranking
+        if ranking is None:
+            return Outcome(False, 1, 0.0, unknown="no ranking function declared in spec/invariants.toml"), None
+        start = time.perf_counter()
+        system = self.system
+        before, after = system.values_across(ranking.measure, self.before, self.after)
+        kept = self.support().kept
+        solver = z3.Solver()
+        solver.add(*[c.before for c in kept])
+        solver.add(before < 0)
+        if solver.check() != z3.unsat:
+            model = solver.model()
+            example = Counterexample((system.decode_state(model, self.before),), (), ("ranking: the measure is negative",))
+            return Outcome(False, 1, time.perf_counter() - start, example), None
+        result, part = self.ask_all(kept, lambda step: z3.Not(after < before))
+        outcome = self._outcome(start, result, part, "ranking: the measure does not decrease")
+        if not outcome.proved:
+            return outcome, None
+        solver = z3.Solver()
+        solver.add(system.init(self.before))
+        solver.check()
+        return outcome, solver.model().eval(before, model_completion=True).as_signed_long()
+
+    def deadlock_free(self, timeout_ms: int = 120_000) -> Outcome:
+        """No state satisfying the support, other than a finished game, is without a legal
+        move: per phase with rules, no state of that phase makes every rule's guard false for
+        all parameter values (a quantifier over the parameters, which are finite)."""
+        start = time.perf_counter()
+        system = self.system
+        kept = self.support().kept
+        for phase in system.phases:
+            rules = [rule for rule in system.spec.rules if rule.phase == phase]
+            if not rules:
+                continue
+            guards, bound = [], []
+            for rule in rules:
+                guard, variables, _ = system.rule_parts(rule, self.before, "deadlock")
+                guards.append(guard)
+                bound += list(variables.values())
+            stuck = z3.Not(z3.Or(guards))
+            solver = z3.Solver()
+            solver.set("timeout", timeout_ms)
+            solver.add(*[c.before for c in kept])
+            solver.add(self.before["phase"] == system.phases.index(phase))
+            solver.add(z3.ForAll(bound, stuck) if bound else stuck)
+            result = solver.check()
+            if result == z3.unknown:
+                return Outcome(False, 1, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}")
+            if result == z3.sat:
+                state = system.decode_state(solver.model(), self.before)
+                return Outcome(False, 1, time.perf_counter() - start,
+                               Counterexample((state,), (), (f"deadlock_free: no legal move in phase {phase}",)))
+        return Outcome(True, 1, time.perf_counter() - start)
