@@ -207,7 +207,7 @@ def details(results: list[PropertyResult]) -> list[str]:
                 lines += ["  " + line for line in trace.lines(changes=True)]
         elif isinstance(verdict, Unknown):
             lines.append(f"unknown: {head}: {verdict.reason}")
-    wins = [r for r in results if "fewest_elections" in r.extra]
+    wins = [r for r in results if r.extra.get("fewest_elections") is not None]
     if wins:
         lines.append("")
         lines.append("fewest elected governments per win: " + "; ".join(
