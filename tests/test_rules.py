@@ -1,6 +1,6 @@
 """Scenario tests for the setup, election and legislative rules (R-S*, R-E*, R-L*).
 
-Each test is named after the rule ID of /work/shared/RULES.md it checks, plays the rule
+Each test is named after the rule ID of ../shared/RULES.md it checks, plays the rule
 through the public engine API, and asserts both what is legal and what is refused: a
 refused move must name the exact rule ID and give its reason in plain words. The items of
 the German refresher's "Leicht vergessen" list (seed 004) that tables get wrong ("✗ Nicht")
