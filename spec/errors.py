@@ -8,6 +8,8 @@ and the field inside the entry) and prints as one line; the CLI turns it into ex
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +37,17 @@ class SpecError(Exception):
     def __str__(self) -> str:
         head = f"{self.where}: {self.message}" if self.where else self.message
         return f"{head}\n{self.caret}" if self.caret else head
+
+
+def read_toml(path: "Path") -> "tuple[dict[str, Any], str]":
+    """A TOML file's data and text, or a `SpecError` naming the file."""
+    import tomllib
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{path}: not valid TOML: {error}") from None

@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError
+from .errors import Location, SpecError, read_toml
 from .lang.check import parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT
@@ -85,11 +84,7 @@ def load_invariants(spec: Spec, path: Path | None = None) -> Strengthening:
     type-check against its schema is skipped and named in `skipped`; for a base rule set
     it is an error."""
     path = path or INVARIANTS_FILE
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path)
     lines = text.splitlines()
     lenient = bool(spec.extends)
     skipped: list[str] = []

@@ -19,12 +19,11 @@ Each entry names the rule IDs it rests on, its player counts and its expected ve
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError
+from .errors import Location, SpecError, read_toml
 from .lang.check import Scope, parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, Type
@@ -122,11 +121,7 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
     """The property catalogue checked against `spec`; `overrides` maps a property name to a
     table of keys replacing the catalogue's (a variant's `[properties]`)."""
     path = path or PROPERTIES_FILE
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path)
     lines = text.splitlines()
     entries = [dict(entry) for entry in data.get("property", [])]
     by_name = {entry.get("name"): entry for entry in entries}

@@ -164,3 +164,17 @@ def legal(state: Any, step: Step) -> Any:
     move, _, _ = to_move(game, step)
     assert move in game.legal_moves(state), f"{move} is not listed as legal"
     return play(state, step)
+
+
+def session(players: int = 7, *, chancellor_hand: int = 1, fascist_policies: int = 0,
+            liberal_policies: int = 0, president: int = 0, nominee: int = 4, **more: object) -> object:
+    """The Chancellor holding two tiles (`chancellor_hand` of them Fascist) after the President
+    discarded a Fascist tile; every tile of the deck accounted for."""
+    fields: dict[str, object] = dict(
+        phase="chancellor_enact", president=president, nominee=nominee, last_president=president,
+        last_chancellor=nominee, chancellor_hand=chancellor_hand, fascist_policies=fascist_policies,
+        liberal_policies=liberal_policies, discard_fascist=1,
+        draw_fascist=11 - fascist_policies - chancellor_hand - 1,
+        draw_liberal=6 - liberal_policies - (2 - chancellor_hand))
+    fields.update(more)
+    return position(players, **fields)

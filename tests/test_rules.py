@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import IllegalMove, chance_outcomes, compiled_game, legal_moves, new_game
-from helpers import (HITLER, default_fascists, failed_vote, game_of, government, legal, play, position,
+from helpers import (HITLER, default_fascists, session, failed_vote, game_of, government, legal, play, position,
                      read, refused, start)
 from spec.errors import SpecError
 from spec.loader import load_rulebook
@@ -26,20 +26,6 @@ from spec.loader import load_rulebook
 ALL_COUNTS = range(5, 11)
 REPO = Path(__file__).resolve().parents[1]
 RULES_MD = [REPO.parent / "shared" / "RULES.md", REPO / "RULES.md", REPO / "docs" / "RULES.md"]
-
-
-def session(players: int = 7, *, chancellor_hand: int = 1, fascist_policies: int = 0,
-            liberal_policies: int = 0, president: int = 0, nominee: int = 4, **more: object) -> object:
-    """The Chancellor holding two tiles (`chancellor_hand` of them Fascist) after the President
-    discarded a Fascist tile; every tile of the deck accounted for."""
-    fields: dict[str, object] = dict(
-        phase="chancellor_enact", president=president, nominee=nominee, last_president=president,
-        last_chancellor=nominee, chancellor_hand=chancellor_hand, fascist_policies=fascist_policies,
-        liberal_policies=liberal_policies, discard_fascist=1,
-        draw_fascist=11 - fascist_policies - chancellor_hand - 1,
-        draw_liberal=6 - liberal_policies - (2 - chancellor_hand))
-    fields.update(more)
-    return position(players, **fields)
 
 
 def seats_except(players: int, *excluded: int) -> list[int]:

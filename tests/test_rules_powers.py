@@ -13,7 +13,7 @@ from random import Random
 import pytest
 
 from engine import chance_outcomes, legal_moves
-from helpers import HITLER, failed_vote, game_of, government, legal, play, position, read, refused
+from helpers import HITLER, failed_vote, game_of, government, legal, play, position, read, refused, session
 
 ALL_COUNTS = range(5, 11)
 
@@ -26,19 +26,6 @@ BOARDS = {  # R-X7, as printed in RULES.md: slot 1..5
 
 def board(players: int) -> list[str]:
     return next(powers for counts, powers in BOARDS.items() if players in counts)
-
-
-def session(players: int = 7, *, chancellor_hand: int = 1, fascist_policies: int = 0,
-            liberal_policies: int = 0, president: int = 0, nominee: int = 4, **more: object) -> object:
-    """The Chancellor holding two tiles after the President discarded a Fascist one."""
-    fields: dict[str, object] = dict(
-        phase="chancellor_enact", president=president, nominee=nominee, last_president=president,
-        last_chancellor=nominee, chancellor_hand=chancellor_hand, fascist_policies=fascist_policies,
-        liberal_policies=liberal_policies, discard_fascist=1,
-        draw_fascist=11 - fascist_policies - chancellor_hand - 1,
-        draw_liberal=6 - liberal_policies - (2 - chancellor_hand))
-    fields.update(more)
-    return position(players, **fields)
 
 
 def power(players: int, granted: str, president: int = 0, **more: object) -> object:

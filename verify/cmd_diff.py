@@ -13,7 +13,6 @@ nothing found to differ but a limit left the comparison incomplete.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -26,20 +25,8 @@ from spec.model import Spec
 from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .diff import Budget, CountResult, Difference, DiffResult, diff
 from .results import PropertyResult
+from .cmd_check import parse_counts
 from .variant_options import rules_name, variant_options
-
-
-def parse_players(text: str | None) -> list[int] | None:
-    """`5-7`, `5,6,8` or `6` as a list of counts (None: every count both rule sets allow)."""
-    if not text:
-        return None
-    counts: list[int] = []
-    for part in text.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
-        if not match:
-            raise SpecError(f"--players: expected player counts like 5-7 or 5,6,8, got {text!r}")
-        counts.extend(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
-    return sorted(set(counts))
 
 
 def replayable_name(spec: Spec) -> str:
@@ -217,7 +204,8 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     """
     rules_b = rules_name(rules_b, sets, settings_file)
     a, b = load_spec(rules_a), load_spec(rules_b)
-    counts = parse_players(players_text)
+    parsed = parse_counts(players_text)
+    counts = list(parsed) if parsed is not None else None
     both = [c for c in a.player_counts if c in b.player_counts]
     if not both:
         raise SpecError(f"{a.name} and {b.name} have no player count in common")
