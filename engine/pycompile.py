@@ -10,12 +10,16 @@ speed of hand-written Python. Rules are never written again by hand.
 
 from __future__ import annotations
 
+import itertools
+import linecache
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spec.errors import Location
 from spec.lang import nodes as n
+from spec.lang.limits import check_combinatoric, check_domain_size, check_tiles_length
 from spec.lang.types import Type
 from spec.model import Rule, Spec
 
@@ -66,6 +70,51 @@ HELPERS: dict[str, Any] = {
 }
 
 
+_SERIAL = itertools.count(1)
+
+
+def load_source(source: str, label: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """Run emitted source (built from the checked tree only, never from spec text) into
+    `namespace` and return it. The source is registered with `linecache` under a unique
+    file name, so a traceback or a profiler shows the generated line, not `<string>`."""
+    filename = f"<shrules {label} #{next(_SERIAL)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own emitted code
+    return namespace
+
+
+def bounded_helpers(where: Location | None) -> dict[str, Any]:
+    """The helpers for code compiled from one rule (or expression), with the builtins whose
+    cost grows with their arguments bounded (spec/lang/limits.py): a value past a bound is
+    an `EvaluationLimit` naming `where`, never a hang."""
+
+    def bounded_choose(total: int, k: int) -> int:
+        check_combinatoric("choose", total, where)
+        return choose(total, k)
+
+    def bounded_perm(total: int, k: int) -> int:
+        check_combinatoric("perm", total, where)
+        return perm(total, k)
+
+    def range_domain(low: int, high: int) -> range:
+        check_domain_size(low, high, where)
+        return range(low, high + 1)
+
+    def range_size(low: int, high: int) -> int:
+        check_domain_size(low, high, where)
+        return max(0, high - low + 1)
+
+    def tiles_length(length: int) -> int:
+        check_tiles_length(length, where)
+        return length
+
+    helpers = dict(HELPERS)
+    helpers.update({"_choose": bounded_choose, "_perm": bounded_perm, "_range": range_domain,
+                    "_range_size": range_size, "_tiles_length": tiles_length, "_next_in": next_in,
+                    "_submasks": submasks})
+    return helpers
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledRule:
     """The Python functions of one rule for one player count."""
@@ -84,17 +133,37 @@ class CompiledRule:
     sizes: tuple[Callable[..., int], ...] = ()          # per param: state -> size of its domain
     samplers: tuple[Callable[..., int], ...] = ()       # per param: (state, rng) -> uniform value
     outcomes: Callable[..., list[tuple[tuple[int, ...], int]]] | None = None   # chance: (args, weight>0)
+    source: str = ""                                    # the Python it compiled to (`shrules compile`)
 
 
 class Emitter:
-    """Turns typed nodes into Python expressions for one spec and one player count."""
+    """Turns typed nodes into Python expressions for one spec and one player count.
 
-    def __init__(self, spec: Spec, players: int) -> None:
+    No name from the spec ever reaches the emitted text: fields are tuple indexes, the
+    parameters and lets of a rule are positional slots (`p0`, `p1`, `l0`, ...), constants
+    and enum members are inlined as numbers. So a hostile name in a variant file is only
+    ever a dictionary key here, never code (SECURITY.md).
+    """
+
+    def __init__(self, spec: Spec, players: int, params: Sequence[str] = (), lets: Sequence[str] = (),
+                 param_slots: Sequence[str] | None = None) -> None:
         self.spec = spec
         self.players = players
         self.values = spec.values_for(players)
         self.fields = {field.name: index for index, field in enumerate(spec.fields)}
-        self.lets: dict[str, str] = {}
+        slots = param_slots if param_slots is not None else [f"p{i}" for i in range(len(params))]
+        self.param_slots = dict(zip(params, slots))
+        self.let_slots = {name: f"l{i}" for i, name in enumerate(lets)}
+
+    def for_rule(self, rule: Rule, param_slots: Sequence[str] | None = None) -> "Emitter":
+        """An emitter whose parameter and let names are those of `rule`, as positional slots
+        (`param_slots` gives the parameters other identifiers of the emitter's own making)."""
+        return Emitter(self.spec, self.players, [p.name for p in rule.params], [name for name, _ in rule.lets],
+                       param_slots)
+
+    def params(self) -> list[str]:
+        """The identifiers of the bound parameters, in order."""
+        return list(self.param_slots.values())
 
     def zero(self, type_: Type) -> str:
         """The value an out-of-range table lookup gives."""
@@ -113,9 +182,9 @@ class Emitter:
         if node.kind == "field":
             return f"s[{self.fields[node.name]}]"
         if node.kind == "param":
-            return f"p_{node.name}"
+            return self.param_slots[node.name]
         if node.kind == "let":
-            return f"l_{node.name}"
+            return self.let_slots[node.name]
         if node.kind == "definition":
             return f"({self.emit(self.spec.definitions[node.name])})"
         if node.kind == "constant":
@@ -185,7 +254,8 @@ class Emitter:
 
 
 def _lines_for_lets(emitter: Emitter, rule: Rule) -> list[str]:
-    return [f"    l_{name} = {emitter.emit(node)}" for name, node in rule.lets]
+    """The lets of a rule as assignments to their slots (the emitter is bound to the rule)."""
+    return [f"    {emitter.let_slots[name]} = {emitter.emit(node)}" for name, node in rule.lets]
 
 
 def _domain_source(emitter: Emitter, rule: Rule, position: int) -> str:
@@ -199,10 +269,10 @@ def _domain_source(emitter: Emitter, rule: Rule, position: int) -> str:
         return f"def d(s):\n    return range({len(members)})\n"
     if domain.kind == "range":
         assert domain.low is not None and domain.high is not None
-        return f"def d(s):\n    return range({emitter.emit(domain.low)}, {emitter.emit(domain.high)} + 1)\n"
+        return f"def d(s):\n    return _range({emitter.emit(domain.low)}, {emitter.emit(domain.high)})\n"
     if domain.kind == "tiles":
         assert domain.length is not None
-        return (f"def d(s):\n    k = {emitter.emit(domain.length)}\n"
+        return (f"def d(s):\n    k = _tiles_length({emitter.emit(domain.length)})\n"
                 f"    return range(1 << k, 2 << k)\n")
     if domain.kind == "subset":
         assert domain.of is not None
@@ -224,10 +294,10 @@ def sampler_expressions(emitter: Emitter, rule: Rule, position: int) -> tuple[st
     if domain.kind == "range":
         assert domain.low is not None and domain.high is not None
         low, high = emitter.emit(domain.low), emitter.emit(domain.high)
-        return f"max(0, {high} - {low} + 1)", f"{low} + int(random() * ({high} - {low} + 1))"
+        return f"_range_size({low}, {high})", f"{low} + int(random() * _range_size({low}, {high}))"
     if domain.kind == "tiles":
         assert domain.length is not None
-        k = emitter.emit(domain.length)
+        k = f"_tiles_length({emitter.emit(domain.length)})"
         return f"(1 << {k})", f"((1 << {k}) | getrandbits({k}))"
     if domain.kind == "subset":
         assert domain.of is not None
@@ -256,20 +326,17 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
         return None
     actor = rules[0].rule.actor
     lines = ["def step(s, rng):", "    random = rng.random", "    getrandbits = rng.getrandbits"]
-    namespace: dict[str, Any] = dict(HELPERS)
-    namespace["_next_in"] = next_in
+    namespace = bounded_helpers(rules[0].rule.where)
     for number, compiled in enumerate(rules):
         namespace[f"_effect{number}"] = compiled.effect
         namespace[f"_outcomes{number}"] = compiled.outcomes
 
     def condition(compiled: CompiledRule, names: list[str], indent: str) -> list[str]:
         rule = compiled.rule
-        renamed = [(f"p_{p.name}", name) for p, name in zip(rule.params, names)]
-        out = []
-        for line in _lines_for_lets(emitter, rule):
-            out.append(indent + _rename(line.strip(), renamed))
-        conditions = [emitter.emit(req.when) for req in rule.requires] or ["True"]
-        out.append(f"{indent}if {_rename(' and '.join(conditions), renamed)}:")
+        bound = emitter.for_rule(rule, names)
+        out = [indent + line.strip() for line in _lines_for_lets(bound, rule)]
+        conditions = [bound.emit(req.when) for req in rule.requires] or ["True"]
+        out.append(f"{indent}if {' and '.join(conditions)}:")
         return out
 
     if actor == "game":
@@ -325,18 +392,8 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
             lines += condition(compiled, names, "            ")
             lines.append(f"                return _effect{number}({', '.join(['s'] + names)})")
         lines.append("    raise AssertionError('no legal move found (deadlock)')")
-    exec(compile("\n".join(lines), f"<phase {rules[0].rule.phase}>", "exec"), namespace)
-    step: Callable[..., Any] = namespace["step"]
+    step: Callable[..., Any] = load_source("\n".join(lines), f"phase {rules[0].rule.phase}", namespace)["step"]
     return step
-
-
-def _rename(code: str, renames: list[tuple[str, str]]) -> str:
-    """Replace parameter names (whole words) in emitted code."""
-    import re
-
-    for old, new in renames:
-        code = re.sub(rf"\b{old}\b", new, code)
-    return code
 
 
 def submasks(mask: int) -> list[int]:
@@ -352,7 +409,8 @@ def submasks(mask: int) -> list[int]:
 
 def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) -> CompiledRule:
     """Compile one rule's guard, requirements, effect, weight, actor and messages."""
-    params = ", ".join(["s"] + [f"p_{p.name}" for p in rule.params])
+    emitter = emitter.for_rule(rule)
+    params = ", ".join(["s", *emitter.params()])
     lets = _lines_for_lets(emitter, rule)
     conditions = [emitter.emit(req.when) for req in rule.requires] or ["True"]
     values = [f"s[{i}]" for i in range(len(emitter.spec.fields))]
@@ -367,7 +425,7 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     if rule.weight is not None:
         source += [f"def weight({params}):", *lets, f"    return {emitter.emit(rule.weight)}", ""]
         # All outcomes with their weights in one call: one loop per parameter domain.
-        names = [f"p_{p.name}" for p in rule.params]
+        names = emitter.params()
         body = ["def outcomes(s):", "    out = []"]
         indent = "    "
         for position, name in enumerate(names):
@@ -379,23 +437,20 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
         source += body
     if rule.actor_seat is not None:
         source += ["def actor(s):", f"    return {emitter.emit(rule.actor_seat)}", ""]
-    namespace: dict[str, Any] = dict(HELPERS)
+    namespace = bounded_helpers(rule.where)
     namespace["_State"] = state_class
-    namespace["_next_in"] = next_in
-    namespace["_submasks"] = submasks
     domains: list[Callable[..., Any]] = []
     sizes: list[Callable[..., int]] = []
     samplers: list[Callable[..., int]] = []
     for position in range(len(rule.params)):
-        scope: dict[str, Any] = {"_submasks": submasks}
-        exec(compile(_domain_source(emitter, rule, position), f"<domain {rule.name}>", "exec"), scope)
+        domain_source = _domain_source(emitter, rule, position) + _sampler_source(emitter, rule, position)
+        source += [f"# parameter {position}: its domain, the domain's size, a uniform value", domain_source]
+        scope = load_source(domain_source, f"rule {rule.name} parameter {position}", bounded_helpers(rule.where))
         domains.append(scope["d"])
         namespace[f"_d{position}"] = scope["d"]
-        exec(compile(_sampler_source(emitter, rule, position), f"<sampler {rule.name}>", "exec"), scope)
         sizes.append(scope["size"])
         samplers.append(scope["draw"])
-    code = compile("\n".join(source), f"<rule {rule.name}>", "exec")
-    exec(code, namespace)  # our own emitted code, built from the checked tree only
+    load_source("\n".join(source), f"rule {rule.name}", namespace)
     holes = tuple(tuple(_function(emitter, rule, node, params, lets) for _, node in req.why.holes)
                   for req in rule.requires)
     reveals = tuple((name, _function(emitter, rule, node, params, lets)) for name, node in rule.reveals)
@@ -407,15 +462,12 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
         outcomes = _memoized(outcomes, fields_read(emitter.spec, roots, emitter.fields))
     return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
                         namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
-                        tuple(sizes), tuple(samplers), outcomes)
+                        tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
 
 
 def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: list[str]) -> Callable[..., Any]:
     source = "\n".join([f"def f({params}):", *lets, f"    return {emitter.emit(node)}"])
-    namespace: dict[str, Any] = dict(HELPERS)
-    namespace["_next_in"] = next_in
-    exec(compile(source, f"<rule {rule.name} expression>", "exec"), namespace)
-    function: Callable[..., Any] = namespace["f"]
+    function: Callable[..., Any] = load_source(source, f"rule {rule.name} text", bounded_helpers(rule.where))["f"]
     return function
 
 
@@ -448,13 +500,13 @@ def _memoized(outcomes: Callable[..., Any], reads: tuple[int, ...]) -> Callable[
     return cached
 
 
-def compile_expression(spec: Spec, players: int, node: n.Node, extra: tuple[str, ...] = ()) -> Callable[..., Any]:
-    """A function `f(s, *extra)` evaluating a state expression (properties, queries, inits)."""
-    emitter = Emitter(spec, players)
-    params = ", ".join(["s", *extra])
-    source = f"def f({params}):\n    return {emitter.emit(node)}\n"
-    namespace: dict[str, Any] = dict(HELPERS)
-    namespace["_next_in"] = next_in
-    exec(compile(source, "<expression>", "exec"), namespace)
-    function: Callable[..., Any] = namespace["f"]
+def compile_expression(spec: Spec, players: int, node: n.Node, params: Sequence[str] = (),
+                       after: bool = False) -> Callable[..., Any]:
+    """A function evaluating a state expression (properties, queries, inits): `f(s)`, or
+    `f(s, t, *args)` for an expression over a move (`after`: the state after it, `t`; the
+    move's arguments in the order of `params`, the parameter names the expression uses)."""
+    emitter = Emitter(spec, players, params)
+    arguments = ", ".join(["s", *(["t"] if after else []), *emitter.params()])
+    source = f"def f({arguments}):\n    return {emitter.emit(node)}\n"
+    function: Callable[..., Any] = load_source(source, "expression", bounded_helpers(None))["f"]
     return function

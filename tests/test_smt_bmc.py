@@ -47,7 +47,7 @@ def ends_as_claimed(prop: Property, verdict: Any, players: int) -> bool:
     before = trace.states[-2]
     names = [p.name for p in trace.game.by_name[move.rule].rule.params]
     shared = [name for name, (kind, _) in move_scope(SPEC, prop.on, Location("test")).names.items() if kind == "param"]
-    evaluate = compile_expression(SPEC, players, prop.move, ("t", *[f"p_{n}" for n in shared]))
+    evaluate = compile_expression(SPEC, players, prop.move, shared, after=True)
     args = dict(zip(names, move.args))
     return move.rule in prop.on and bool(evaluate(before, after, *[args[n] for n in shared]))
 

@@ -129,7 +129,7 @@ def test_move_expressions_read_both_states_and_the_parameters(players: int) -> N
                     continue
                 scope = move_scope(SPEC, prop.on, Location("test"))
                 names = [name for name, (kind, _) in scope.names.items() if kind == "param"]
-                python = compile_expression(SPEC, players, prop.move, ("t", *[f"p_{n}" for n in names]))
+                python = compile_expression(SPEC, players, prop.move, names, after=True)
                 expected = python(state, after, *[params[n] for n in names])
                 ranges = system.ranges.rule_names(compiled.rule)
                 got = system.evaluate(prop.move, state, after, {n: params[n] for n in names}, ranges)

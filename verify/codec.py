@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game
-from engine.pycompile import compile_expression
+from engine.pycompile import compile_expression, load_source
 
 CHUNK_BITS = 62
 """Bits packed with small-int arithmetic before joining into one big int."""
@@ -160,7 +160,7 @@ class Codec:
             lines += [f"    r = s[{self.pivot}]", "    if r:", f"        return {packed(True)}"]
         lines += [f"    return {packed(False)}"]
         namespace: dict[str, Any] = {"_range_error": self._range_error}
-        exec(compile("\n".join(lines), "<codec encode>", "exec"), namespace)
+        load_source("\n".join(lines), "codec encode", namespace)
         function: Callable[[Any], int] = namespace["encode"]
         return function
 
@@ -186,7 +186,7 @@ class Codec:
             values.append(f"((w{number} >> {shift}) & {mask}){offset}" if shift else f"(w{number} & {mask}){offset}")
         lines.append(f"    return _new(_State, ({', '.join(values)},))")
         namespace: dict[str, Any] = {"_new": tuple.__new__, "_State": self.game.State}
-        exec(compile("\n".join(lines), "<codec decode>", "exec"), namespace)
+        load_source("\n".join(lines), "codec decode", namespace)
         function: Callable[[int], Any] = namespace["decode"]
         return function
 
@@ -204,7 +204,7 @@ class Codec:
             lines.append(f"    r = s[{self.pivot}]")
         lines.append(f"    return _new(_State, ({', '.join(values)},))")
         namespace: dict[str, Any] = {"_new": tuple.__new__, "_State": self.game.State}
-        exec(compile("\n".join(lines), "<codec canonical>", "exec"), namespace)
+        load_source("\n".join(lines), "codec canonical", namespace)
         function: Callable[[Any], Any] = namespace["canonical"]
         return function
 

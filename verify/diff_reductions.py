@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.game import Game
-from engine.pycompile import CompiledRule
+from engine.pycompile import CompiledRule, load_source
 from spec.lang import nodes as n
 from spec.model import Spec
 
@@ -114,7 +114,7 @@ def rotator(game: Game) -> Callable[[Any, int], Any]:
             values.append(value)
     source = f"def rotate(s, r):\n    return _new(_State, ({', '.join(values)},))\n"
     namespace: dict[str, Any] = {"_new": tuple.__new__, "_State": game.State}
-    exec(compile(source, "<diff rotate>", "exec"), namespace)  # generated from the field types only
+    load_source(source, "diff rotate", namespace)  # generated from the field types only
     function: Callable[[Any, int], Any] = namespace["rotate"]
     return function
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game
-from engine.pycompile import HELPERS, Emitter, next_in
+from engine.pycompile import Emitter, bounded_helpers, load_source
 from spec.lang import nodes as n
 from spec.lang.types import BOOL
 from spec.properties import Property
@@ -110,8 +110,7 @@ class Checks:
 def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Checks:
     """The check functions for the properties whose bit is set in `open_mask` (all by default)."""
     emitter = Emitter(game.spec, game.players)
-    namespace: dict[str, Any] = dict(HELPERS)
-    namespace["_next_in"] = next_in
+    namespace = bounded_helpers(None)
     phases = game.phase_names
     state_functions: list[Callable[[Any], int] | None] = []
     for phase in range(len(phases)):
@@ -132,6 +131,7 @@ def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int 
     move_functions: list[Callable[..., int] | None] = []
     for compiled in game.rules:
         rule = compiled.rule
+        bound = emitter.for_rule(rule)
         lines = []
         for bit, prop in enumerate(properties):
             if prop.move is None or rule.name not in prop.on or (open_mask is not None and not open_mask >> bit & 1):
@@ -143,15 +143,13 @@ def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int 
                 if bool(folded.value) == on_true:
                     lines.append(f"    r |= {1 << bit}")
                 continue
-            lines.append(f"    if {'' if on_true else 'not '}{emitter.emit(folded)}: r |= {1 << bit}")
-        params = ", ".join(["s", "t"] + [f"p_{p.name}" for p in rule.params])
+            lines.append(f"    if {'' if on_true else 'not '}{bound.emit(folded)}: r |= {1 << bit}")
+        params = ", ".join(["s", "t", *bound.params()])
         move_functions.append(_function([f"def f({params}):", "    r = 0", *lines, "    return r"], namespace)
                               if lines else None)
     return Checks(properties, state_functions, move_functions)
 
 
 def _function(lines: list[str], namespace: dict[str, Any]) -> Callable[..., int]:
-    scope = dict(namespace)
-    exec(compile("\n".join(lines), "<property checks>", "exec"), scope)
-    function: Callable[..., int] = scope["f"]
+    function: Callable[..., int] = load_source("\n".join(lines), "property checks", dict(namespace))["f"]
     return function

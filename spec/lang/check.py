@@ -18,11 +18,7 @@ from ..errors import Location, SpecError
 from . import nodes as n
 from .types import BOOL, INT, NONE, SEAT, SEATS, STRING, TILE, TILE_MEMBERS, TILES, Type, encode_tiles
 
-MAX_LITERAL = 1_000_000
-"""Largest integer literal; every quantity of the game is far below it."""
-
-MAX_DEPTH = 60
-"""Deepest expression accepted; deeper text is refused rather than risking the stack."""
+from .limits import MAX_DEPTH, MAX_EXPRESSION_CHARS, MAX_LITERAL, MAX_TILES, check_combinatoric
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +277,11 @@ class _Checker:
             arg = self.check(arg_tree, want, depth)
             self.expect(arg, want, arg_tree, f"argument of {name}()")
             args.append(arg)
+        if name in ("choose", "perm") and isinstance(args[0], n.Lit):
+            try:
+                check_combinatoric(name, int(args[0].value))
+            except SpecError as error:
+                raise self.fail(error.message, tree) from None
         return n.Call(builtin.result, name, tuple(args))
 
     def _Set(self, tree: ast.Set, expected: Type | None, depth: int) -> n.Node:
@@ -304,8 +305,8 @@ class _Checker:
                 if not (isinstance(item_tree, ast.Constant) and item_tree.value in TILE_MEMBERS):
                     raise self.fail("a tile sequence literal lists 'liberal' / 'fascist'", item_tree)
                 tiles.append(str(item_tree.value))
-            if len(tiles) > 3:
-                raise self.fail("a tile sequence holds at most 3 tiles", tree)
+            if len(tiles) > MAX_TILES:
+                raise self.fail(f"a tile sequence holds at most {MAX_TILES} tiles", tree)
             return n.Lit(TILES, encode_tiles(tiles))
         raise self.fail("a list is allowed only on the right of 'in' or as a tile sequence", tree)
 
@@ -404,8 +405,8 @@ def parse(text: str, scope: Scope, where: Location, expected: Type | None = None
     """Parse and type-check one expression; with `expected`, its type must match."""
     if not isinstance(text, str):
         raise SpecError(f"expected an expression as a string, got {type(text).__name__}", where)
-    if len(text) > 2000:
-        raise SpecError("expression longer than 2000 characters", where)
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise SpecError(f"expression longer than {MAX_EXPRESSION_CHARS} characters", where)
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:

@@ -21,13 +21,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from spec.lang import nodes as n
+from spec.lang.limits import MAX_TILES
 from spec.lang.types import Type
 from spec.model import Domain, Rule, Spec
 
 Range = tuple[int, int]
 
-TILE_LIMIT = 3
-"""A tile sequence holds at most this many tiles (spec/lang/types.py, the `tiles` type)."""
+TILE_LIMIT = MAX_TILES
+"""A tile sequence holds at most this many tiles (spec/lang/limits.py, the `tiles` type)."""
 
 MIN_WIDTH = 8
 """Narrowest bit-vector used, whatever the ranges: room to spare costs nothing."""
