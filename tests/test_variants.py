@@ -338,7 +338,7 @@ def test_president_breaks_ties_elects_on_a_tie_only_with_the_presidents_ja() -> 
 def test_a_broken_custom_game_is_a_refuted_property_with_the_game_that_shows_it(
         settings: str, prop: str, verdict: str) -> None:
     from verify.checker import check
-    from verify.explore import Limits
+    from verify.explicit.explore import Limits
 
     (result,) = check(f"custom[{settings}]", (5,), (prop,), Limits(None, 120.0, 8_000), workers=1)
     assert result.verdict.verdict == verdict, result.verdict
@@ -365,7 +365,7 @@ def test_check_takes_a_variant_with_settings_on_the_command_line() -> None:
 
 def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
     from verify.checker import check
-    from verify.explore import Limits
+    from verify.explicit.explore import Limits
 
     (ties,) = check("president_breaks_ties", (6,), ("majority_elects",), Limits(None, 60.0, 8_000), workers=1)
     assert ties.expect == "fails" and ties.verdict.verdict == "refuted" and ties.as_expected is True
@@ -375,7 +375,7 @@ def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
 @pytest.mark.parametrize("name", [n for n in SHIPPED if load_spec(n).properties])
 def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str) -> None:
     from verify.checker import check
-    from verify.explore import Limits
+    from verify.explicit.explore import Limits
 
     spec = load_spec(name)
     wanted = tuple(spec.properties)
@@ -390,7 +390,7 @@ def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str
 def test_every_mistake_is_told_apart_from_the_rules() -> None:
     """The mutation score is 100%: each mutant is caught by a property it says it breaks
     (invariants on 5 players) or by diff (a small search, then random lockstep play)."""
-    from verify.mutants import Effort, mutation_score, score_lines
+    from verify.diff.mutants import Effort, mutation_score, score_lines
 
     catches = mutation_score(effort=Effort.quick(), workers=2)
     assert len(catches) == len(MISTAKES) >= 25
@@ -400,7 +400,7 @@ def test_every_mistake_is_told_apart_from_the_rules() -> None:
 
 
 def test_check_mutants_prints_the_score() -> None:
-    from verify.mutants import score_lines, Catch
+    from verify.diff.mutants import score_lines, Catch
 
     lines = score_lines([Catch("mistakes/a", "", "property", "property x (5 players: refuted)", 0.1),
                          Catch("mistakes/b", "", "", "not told apart (unknown)", 0.2)])
@@ -421,7 +421,7 @@ def test_every_mistake_gets_the_verdicts_it_declares_on_five_and_six_players(nam
     """Each property a mutant says it breaks is broken (and each it says still holds, holds),
     on the player counts of 5 and 6 that the property concerns."""
     from verify.checker import check
-    from verify.explore import Limits
+    from verify.explicit.explore import Limits
 
     spec = load_spec(name)
     props = {p.name: p for p in load_properties(spec, overrides=spec.properties)}

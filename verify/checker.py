@@ -36,10 +36,10 @@ from engine.trace import Trace
 from spec.errors import SpecError
 from spec.properties import Property, load_properties
 
-from .explore import Exploration, Limits, explore, trace_along
-from .graphs import GraphFacts, analyse
-from .model import Model
-from .reductions import Reductions, symmetry_blockers
+from .explicit.explore import Exploration, Limits, explore, trace_along
+from .explicit.graphs import GraphFacts, analyse
+from .explicit.model import Model
+from .explicit.reductions import Reductions, symmetry_blockers
 from .results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 BACKENDS = ("explicit", "smt", "both")

@@ -10,9 +10,8 @@ every witness and counterexample). `baseline` compares verdicts with the committ
 """
 
 from .baseline import Change, compare, load_baseline, update
-from .cli_options import ReportRequest, report_options
 from .records import EXTRA_KEYS, RunInfo, exit_status, report_document
 from .writer import WrittenReport, report_texts, write_report
 
-__all__ = ["EXTRA_KEYS", "Change", "ReportRequest", "RunInfo", "WrittenReport", "compare", "exit_status",
-           "load_baseline", "report_document", "report_options", "report_texts", "update", "write_report"]
+__all__ = ["EXTRA_KEYS", "Change", "RunInfo", "WrittenReport", "compare", "exit_status",
+           "load_baseline", "report_document", "report_texts", "update", "write_report"]

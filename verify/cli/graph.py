@@ -17,11 +17,11 @@ import click
 from engine.game import compiled_game
 from spec.errors import SpecError
 
-from .cli import EXIT_FAILED, EXIT_LIMIT
-from .explore import Limits, explore
-from .graphs import analyse, to_networkx
-from .model import Model
-from .reductions import Reductions
+from . import EXIT_FAILED, EXIT_LIMIT
+from ..explicit.explore import Limits, explore
+from ..explicit.graphs import analyse, to_networkx
+from ..explicit.model import Model
+from ..explicit.reductions import Reductions
 
 MAX_EXPORT_NODES = 2_000_000
 """A networkx graph costs about a kilobyte per node: refuse to build larger ones."""

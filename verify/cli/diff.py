@@ -22,11 +22,11 @@ from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .diff import Budget, CountResult, Difference, DiffResult, diff
-from .results import PropertyResult
-from .cmd_check import parse_counts
-from .variant_options import rules_name, variant_options
+from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..diff import Budget, CountResult, Difference, DiffResult, diff
+from ..results import PropertyResult
+from .check import parse_counts
+from ..variant_options import rules_name, variant_options
 
 
 def replayable_name(spec: Spec) -> str:
@@ -122,8 +122,8 @@ def compare_properties(a_name: str, b_name: str, counts: list[int], seconds: flo
     """Every property of the catalogue under A and under B (verify.checker), as rows
     (property, players, verdict under A, verdict under B); a property only one rule set
     has shows `-` for the other."""
-    from .checker import check
-    from .explore import Limits
+    from ..checker import check
+    from ..explicit.explore import Limits
 
     limits = Limits(None, seconds, 12_000)
     under_a = check(a_name, tuple(counts), None, limits, workers=workers)

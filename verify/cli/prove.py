@@ -19,8 +19,8 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from .cli import EXIT_FAILED, EXIT_LIMIT
-from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from . import EXIT_FAILED, EXIT_LIMIT
+from ..results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 
 def _counts(text: str | None, allowed: tuple[int, ...]) -> tuple[int, ...]:
@@ -79,8 +79,8 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     spec/invariants.toml). Exit status 0 when every verdict is as the catalogue expects,
     1 when one is not, 3 when a limit left one unknown.
     """
-    from .smt import Limits, check_property
-    from .smt.check import catalogue_of
+    from ..smt import Limits, check_property
+    from ..smt.check import catalogue_of
 
     spec = load_spec(rules)
     catalogue = {prop.name: prop for prop in catalogue_of(spec)}
@@ -111,7 +111,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
 
 def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue: dict[str, Property]) -> None:
     """`prove` for a strengthening invariant: is it in the proved support?"""
-    from .smt import backend_for
+    from ..smt import backend_for
 
     counts = _counts(players_text, tuple(spec.player_counts))
     status = 0
@@ -146,7 +146,7 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
 def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> None:
     """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
     optionally the witnesses and the engine-vs-solver agreement check."""
-    from .smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
+    from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
     spec = load_spec(rules)
     counts = _counts(players_text, tuple(spec.player_counts))

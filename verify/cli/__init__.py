@@ -48,13 +48,10 @@ def _register() -> None:
     import importlib
     import pkgutil
 
-    import verify
-
-    for info in sorted(pkgutil.iter_modules(verify.__path__), key=lambda i: i.name):
-        if info.name.startswith("cmd_"):
-            module = importlib.import_module(f"verify.{info.name}")
-            for command in getattr(module, "COMMANDS", ()):
-                main.add_command(command)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for command in getattr(module, "COMMANDS", ()):
+            main.add_command(command)
 
 
 _register()

@@ -12,7 +12,7 @@ from engine.game import compiled_game
 from engine.play import bench_random_play, random_game
 from engine.trace import replay_itf
 
-from .cli import EXIT_FAILED
+from . import EXIT_FAILED
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -86,7 +86,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
                    else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
         return
     if explore:
-        from .bench_explore import bench_explore, describe
+        from ..explicit.bench import bench_explore, describe
 
         for explored in (bench_explore(players, seconds) for players in numbers):
             click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))

@@ -29,9 +29,9 @@ import click
 from spec.errors import SpecError
 from verify.results import PropertyResult
 
-from . import baseline
-from .records import RunInfo, exit_status
-from .writer import write_report
+from ..report import baseline
+from ..report.records import RunInfo, exit_status
+from ..report.writer import write_report
 
 DEFAULT_BASELINE = Path("reports")
 

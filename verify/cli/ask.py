@@ -26,12 +26,12 @@ import click
 
 from spec.disputes import Dispute
 
-from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
+from ..lawyer.ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
                   as_expected, catalogue, find)
-from .ask_words import listing, render, to_json
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .cmd_check import parse_counts
-from .position import rule_position
+from ..lawyer.words import listing, render, to_json
+from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .check import parse_counts
+from ..lawyer.position import rule_position
 
 
 QUESTION_SECONDS = 120.0

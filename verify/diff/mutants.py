@@ -26,8 +26,8 @@ from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
-from .diff import Budget, diff
-from .results import Refuted, Unwitnessed
+from .compare import Budget, diff
+from ..results import Refuted, Unwitnessed
 
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
@@ -69,8 +69,8 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
     """The first declared property whose verdict under the mutant contradicts the rules
     ('' when none does within the limit). Invariants go first: a counterexample ends the
     search early, while a `sometimes` without a witness needs the whole graph."""
-    from .checker import check
-    from .explore import Limits
+    from ..checker import check
+    from ..explicit.explore import Limits
 
     wanted = declared_failures(spec, base)
     if not wanted:

@@ -13,7 +13,7 @@ from spec.disputes import Dispute
 from spec.loader import load_rulebook
 
 from .ask import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
-from .results import PropertyResult, Unknown
+from ..results import PropertyResult, Unknown
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {

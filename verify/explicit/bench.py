@@ -70,7 +70,7 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     del exploration
     if not catalogue:
         return figure
-    from .checker import check
+    from ..checker import check
 
     started = time.perf_counter()
     results = check(rules, (players,), limits=Limits(time_limit=time_limit), workers=1)

@@ -19,7 +19,7 @@ from engine.pycompile import CompiledRule
 from spec.lang import nodes as n
 from spec.model import Spec
 
-from .reductions import fields_read, rule_nodes
+from ..explicit.reductions import fields_read, rule_nodes
 
 OUTCOME_FIELDS = ("winner", "how", "phase")
 """Fields compared through the outcome of a finished game, never hidden."""

@@ -43,8 +43,8 @@ from random import Random
 from engine.game import Game
 from spec.model import Spec
 
-from .diff_product import KINDS, Difference, Parting, ProductSearch, first_state_change
-from .diff_reductions import hidden_fields, semantic_signature, subset_representatives
+from .product import KINDS, Difference, Parting, ProductSearch, first_state_change
+from .reductions import hidden_fields, semantic_signature, subset_representatives
 
 __all__ = ["Budget", "CountResult", "DiffResult", "Difference", "Parting", "diff", "first_state_change",
            "hidden_fields", "semantic_signature", "subset_representatives"]

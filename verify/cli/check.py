@@ -20,14 +20,14 @@ import click
 
 from spec.errors import SpecError
 
-from .checker import BACKENDS, check
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .explore import Limits
-from .reductions import Reductions
-from .report.cli_options import ReportRequest, report_options
-from .report.records import RunInfo
-from .results import PropertyResult, Refuted, Unknown, Witnessed
-from .variant_options import rules_name, variant_options
+from ..checker import BACKENDS, check
+from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..explicit.explore import Limits
+from ..explicit.reductions import Reductions
+from .options import ReportRequest, report_options
+from ..report.records import RunInfo
+from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from ..variant_options import rules_name, variant_options
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
@@ -156,7 +156,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
     if mutants:
-        from .mutants import run_mutants
+        from ..diff.mutants import run_mutants
 
         raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)

@@ -40,11 +40,11 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from .explore import Exploration, Limits, explore
-from .model import Model
+from ..explicit.explore import Exploration, Limits, explore
+from ..explicit.model import Model
 from .position import Ruling, rule_position
-from .reductions import Reductions, cone, fields_read, symmetry_blockers
-from .results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
+from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 
@@ -224,7 +224,7 @@ def _smt_backend() -> Any:
     """The Z3 backend (verify/smt), when it provides `check_property(spec, property,
     players, limits) -> Verdict`: a k-induction proof, a bounded witness, or Unknown."""
     try:
-        from . import smt
+        from .. import smt
     except ImportError:  # pragma: no cover - the package is part of the project
         return None
     return smt if hasattr(smt, "check_property") else None
@@ -452,7 +452,7 @@ def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] =
 
 
 def _counts(counts: tuple[int, ...]) -> str:
-    from .ask_words import counts_text
+    from .words import counts_text
 
     return counts_text(counts)
 

@@ -23,9 +23,9 @@ from engine.game import Game, IllegalMove, Move
 from engine.pycompile import CompiledRule, compile_expression
 from engine.trace import Trace
 
-from .codec import Codec, OutOfRange
-from .diff_reductions import hidden_fields, rotate_args, rotator, subset_representatives
-from .reductions import representatives, symmetry_blockers
+from ..explicit.codec import Codec, OutOfRange
+from .reductions import hidden_fields, rotate_args, rotator, subset_representatives
+from ..explicit.reductions import representatives, symmetry_blockers
 
 KINDS = ("legality", "outcome", "forced", "reveal", "odds")
 """Kinds of difference, most important first."""
