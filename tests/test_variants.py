@@ -196,7 +196,7 @@ def test_settings_come_from_a_file_and_from_the_command_line(tmp_path: Path) -> 
     from_file = load_spec(str(variant))
     from_line = load_spec("custom[deck_fascist=10; powers=investigate,none,peek,execution,execution]")
     assert semantic_signature(from_file, 6) == semantic_signature(from_line, 6)
-    from verify.variant_options import rules_name
+    from verify.cli.options import rules_name
     assert rules_name("standard", ("deck_fascist=10",), str(settings)) == from_line.name
 
 

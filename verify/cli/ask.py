@@ -30,7 +30,7 @@ from ..lawyer.ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer,
                   as_expected, catalogue, find)
 from ..lawyer.words import listing, render, to_json
 from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .check import parse_counts
+from .options import max_states_option, parse_counts, rules_option
 from ..lawyer.position import rule_position
 
 
@@ -76,8 +76,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
 @click.option("--seconds", type=float, help="Time for the whole question (default 120 s; with --all, 900 s per player "
               "count).")
-@click.option("--max-states", type=int, default=5_000_000, show_default=True, help="Stored states per search.")
-@click.option("--rules", "spec_name", default="standard", show_default=True, help="Rules file or variant name.")
+@max_states_option(5_000_000)
+@rules_option(dest="spec_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")

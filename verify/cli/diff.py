@@ -25,8 +25,7 @@ from spec.model import Spec
 from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..diff import Budget, CountResult, Difference, DiffResult, diff
 from ..results import PropertyResult
-from .check import parse_counts
-from ..variant_options import rules_name, variant_options
+from .options import parse_counts, rules_name, time_limit_option, variant_options
 
 
 def replayable_name(spec: Spec) -> str:
@@ -170,8 +169,7 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
               help="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
 @click.option("--max-pairs", type=click.IntRange(1), default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
-@click.option("--time-limit", type=click.FloatRange(0), default=60.0, show_default=True,
-              help="Seconds of breadth-first search before random play takes over.")
+@time_limit_option(60.0, "Seconds of breadth-first search before random play takes over.")
 @click.option("--random-games", type=click.IntRange(0), default=3_000, show_default=True,
               help="Random games per player count played in lockstep when the search ran out.")
 @click.option("--random-time", type=click.FloatRange(0), default=30.0, show_default=True,

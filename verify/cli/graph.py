@@ -22,6 +22,7 @@ from ..explicit.explore import Limits, explore
 from ..explicit.graphs import analyse, to_networkx
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
+from .options import max_states_option, rules_option, time_limit_option
 
 MAX_EXPORT_NODES = 2_000_000
 """A networkx graph costs about a kilobyte per node: refuse to build larger ones."""
@@ -29,14 +30,14 @@ MAX_EXPORT_NODES = 2_000_000
 
 @click.command("graph")
 @click.option("--players", "-n", type=click.IntRange(1, 99), required=True, help="Number of players.")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@rules_option()
 @click.option("--project", "project_text", default=None,
               help="Comma-separated fields: export the quotient by their values (e.g. phase,fascist_policies).")
 @click.option("--format", "output_format", type=click.Choice(("dot", "graphml")), default="dot", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the graph here (default: only print the graph facts).")
-@click.option("--max-states", type=click.IntRange(1), default=5_000_000, show_default=True)
-@click.option("--time-limit", type=click.FloatRange(0), default=600.0, show_default=True)
+@max_states_option(5_000_000)
+@time_limit_option(600.0, "Seconds of search (0: no limit).")
 @click.option("--no-symmetry", is_flag=True, help="Keep rotated copies of every state.")
 def graph_command(players: int, rules: str, project_text: str | None, output_format: str, output: str | None,
                   max_states: int, time_limit: float, no_symmetry: bool) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import TypeVar
 
 import click
 
@@ -13,19 +11,12 @@ from engine.play import bench_random_play, random_game
 from engine.trace import replay_itf
 
 from . import EXIT_FAILED
-
-FC = TypeVar("FC", bound=Callable[..., object])
-
-
-def _players_option(default: int | None = 7) -> Callable[[FC], FC]:
-    return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
-                        help="Number of players (R-S1: 5-10 in the standard rules).")
-
+from .options import parse_counts, players_option, rules_option
 
 @click.command()
-@_players_option()
+@players_option()
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Random seed: same seed, same game.")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@rules_option()
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
               help="Save the game as an ITF JSON trace.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the outcome.")
@@ -62,7 +53,7 @@ def replay(trace_file: str, show: bool) -> None:
 
 @click.command()
 @click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
-              help="Comma-separated player counts.")
+              help="Player counts, e.g. 5,7,10 or 5-7.")
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
@@ -74,10 +65,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games."""
-    try:
-        numbers = [int(part) for part in counts.split(",") if part.strip()]
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated player counts, got {counts!r}") from None
+    numbers = parse_counts(counts) or ()
     if judge_dir:
         from engine.judge import judge_benchmark
 

@@ -10,8 +10,6 @@ and the solver are compared.
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from spec.errors import SpecError
@@ -21,21 +19,7 @@ from spec.properties import Property
 
 from . import EXIT_FAILED, EXIT_LIMIT
 from ..results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-
-
-def _counts(text: str | None, allowed: tuple[int, ...]) -> tuple[int, ...]:
-    if text is None:
-        return allowed
-    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+))?\s*", text)
-    if not match:
-        raise SpecError(f"--players takes a count or a range a-b, got {text!r}")
-    low, high = int(match.group(1)), int(match.group(2) or match.group(1))
-    chosen = tuple(range(low, high + 1))
-    bad = [count for count in chosen if count not in allowed]
-    if bad:
-        raise SpecError(f"'{text}': this property is stated for {allowed[0]}-{allowed[-1]} players "
-                        f"({', '.join(map(str, allowed))})")
-    return chosen
+from .options import counts_among, rules_option
 
 
 def describe(verdict: Verdict) -> str:
@@ -61,8 +45,8 @@ def describe(verdict: Verdict) -> str:
 @click.command()
 @click.argument("name")
 @click.option("--players", "-n", "players_text", default=None,
-              help="Player count or range a-b (default: every count the property is stated for).")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+              help="Player counts, e.g. 7, 5-7 or 5,6 (default: every count the property is stated for).")
+@rules_option()
 @click.option("--depth", type=click.IntRange(0, 2000), default=160, show_default=True,
               help="Longest path BMC looks at for a witness or a counterexample.")
 @click.option("--k", "k", type=click.IntRange(1, 20), default=3, show_default=True,
@@ -89,7 +73,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
         return
     prop = catalogue[name]
     status = 0
-    for count in _counts(players_text, prop.players):
+    for count in counts_among(players_text, prop.players, "this property is stated for"):
         verdict = check_property(spec, prop, count, Limits(depth, k, seconds))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
@@ -113,7 +97,7 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
     """`prove` for a strengthening invariant: is it in the proved support?"""
     from ..smt import backend_for
 
-    counts = _counts(players_text, tuple(spec.player_counts))
+    counts = counts_among(players_text, tuple(spec.player_counts))
     status = 0
     for count in counts:
         backend = backend_for(spec, count)
@@ -138,8 +122,9 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
 
 
 @click.command(name="smt-bench")
-@click.option("--players", "-n", "players_text", default="5-10", show_default=True, help="Player counts a-b.")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+@click.option("--players", "-n", "players_text", default="5-10", show_default=True,
+              help="Player counts, e.g. 5-10 or 5,7.")
+@rules_option()
 @click.option("--witnesses", is_flag=True, help="Also find the shortest witness of every `sometimes` property.")
 @click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also compare engine and solver on this many reachable states per player count.")
@@ -149,7 +134,7 @@ def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> No
     from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
     spec = load_spec(rules)
-    counts = _counts(players_text, tuple(spec.player_counts))
+    counts = counts_among(players_text, tuple(spec.player_counts))
     proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800)
     for line in proofs.lines():
         click.echo(line)
