@@ -15,7 +15,7 @@ import click
 
 from spec.errors import SpecError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+from ..results import EXIT_BAD_INPUT
 
 
 class ShrulesGroup(click.Group):

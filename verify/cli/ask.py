@@ -29,7 +29,7 @@ from spec.disputes import Dispute
 from ..lawyer.ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
                   as_expected, catalogue, find)
 from ..lawyer.words import listing, render, to_json
-from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import max_states_option, parse_counts, rules_option
 from ..lawyer.position import rule_position
 

@@ -20,10 +20,9 @@ import click
 from spec.errors import SpecError
 
 from ..checker import BACKENDS, check
-from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
-from ..report.records import RunInfo
+from ..report.records import RunInfo, exit_status
 from ..results import PropertyResult, Refuted, Unknown, Witnessed
 from .options import (ReportRequest, max_states_option, parse_counts, report_options, rules_name, rules_option,
                       time_limit_option, variant_options)
@@ -90,15 +89,6 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
                 item[key] = value
         out.append(item)
     return out
-
-
-def exit_status(results: list[PropertyResult]) -> int:
-    """0 all as expected, 1 one is not, 3 one is unknown (and none is wrong)."""
-    if any(r.as_expected is False for r in results):
-        return EXIT_FAILED
-    if any(r.as_expected is None for r in results):
-        return EXIT_LIMIT
-    return EXIT_OK
 
 
 @click.command("check")

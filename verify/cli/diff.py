@@ -22,9 +22,8 @@ from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
-from . import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..diff import Budget, CountResult, Difference, DiffResult, diff
-from ..results import PropertyResult
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult
 from .options import parse_counts, rules_name, time_limit_option, variant_options
 
 

@@ -17,11 +17,11 @@ import click
 from engine.game import compiled_game
 from spec.errors import SpecError
 
-from . import EXIT_FAILED, EXIT_LIMIT
 from ..explicit.explore import Limits, explore
 from ..explicit.graphs import analyse, to_networkx
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
+from ..results import EXIT_FAILED, EXIT_LIMIT
 from .options import max_states_option, rules_option, time_limit_option
 
 MAX_EXPORT_NODES = 2_000_000

@@ -16,8 +16,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from . import EXIT_FAILED, EXIT_LIMIT
-from ..results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import EXIT_FAILED, EXIT_LIMIT, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .options import counts_among, rules_option
 
 

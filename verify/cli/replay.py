@@ -6,7 +6,7 @@ import click
 
 from engine.trace import replay_itf
 
-from . import EXIT_FAILED
+from ..results import EXIT_FAILED
 
 
 @click.command()

@@ -7,7 +7,7 @@ import click
 
 from spec.loader import load_spec
 
-from . import EXIT_FAILED
+from ..results import EXIT_FAILED
 from .options import counts_among, rules_option
 
 
