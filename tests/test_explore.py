@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from engine.game import compiled_game
 from spec.properties import load_properties
 from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
-from verify.checker import check, replay
+from verify.checker import check
+from verify.explicit.check import replay
 from verify.explicit.codec import Codec, OutOfRange, field_bounds
 from verify.explicit.explore import Exploration, Limits, explore
 from verify.explicit.graphs import analyse, to_networkx
