@@ -26,8 +26,8 @@ import click
 
 from spec.disputes import Dispute
 
-from ..lawyer.ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
-                  as_expected, catalogue, find)
+from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
+from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find
 from ..lawyer.words import listing, render, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import max_states_option, parse_counts, rules_option
