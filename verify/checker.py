@@ -41,6 +41,8 @@ def load_spec_counts(spec_name: str) -> range:
 
 
 def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
+    # Imported on use, not at the top: verify.smt imports z3, which takes a noticeable
+    # part of a second, and the default explicit backend never needs it.
     try:
         from . import smt
     except ImportError:

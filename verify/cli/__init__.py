@@ -8,6 +8,8 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
 from typing import Any
 
@@ -45,9 +47,6 @@ def main() -> None:
 
 
 def _register() -> None:
-    import importlib
-    import pkgutil
-
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         for command in getattr(module, "COMMANDS", ()):

@@ -7,8 +7,10 @@ import json
 
 import click
 
+from engine.judge import judge_benchmark
 from engine.play import bench_random_play
 
+from ..explicit.bench import bench_explore, describe
 from .options import parse_counts
 
 
@@ -28,15 +30,11 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
     With --explore, the model checker; with --judge DIR, the judge of logged games."""
     numbers = parse_counts(counts) or ()
     if judge_dir:
-        from engine.judge import judge_benchmark
-
         rate = judge_benchmark(judge_dir, seconds=seconds)
         click.echo(json.dumps({"judge_games_per_second": round(rate, 1)}) if as_json
                    else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
         return
     if explore:
-        from ..explicit.bench import bench_explore, describe
-
         for explored in (bench_explore(players, seconds) for players in numbers):
             click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
         return

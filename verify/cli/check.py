@@ -20,6 +20,7 @@ import click
 from spec.errors import SpecError
 
 from ..checker import BACKENDS, check
+from ..diff.mutants import run_mutants
 from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
@@ -129,8 +130,6 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
     if mutants:
-        from ..diff.mutants import run_mutants
-
         raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)

@@ -22,7 +22,9 @@ from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
+from ..checker import check
 from ..diff import Budget, CountResult, Difference, DiffResult, diff
+from ..explicit.explore import Limits
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult
 from .options import parse_counts, rules_name, time_limit_option, variant_options
 
@@ -120,9 +122,6 @@ def compare_properties(a_name: str, b_name: str, counts: list[int], seconds: flo
     """Every property of the catalogue under A and under B (verify.checker), as rows
     (property, players, verdict under A, verdict under B); a property only one rule set
     has shows `-` for the other."""
-    from ..checker import check
-    from ..explicit.explore import Limits
-
     limits = Limits(None, seconds, 12_000)
     under_a = check(a_name, tuple(counts), None, limits, workers=workers)
     under_b = check(b_name, tuple(counts), None, limits, workers=workers)

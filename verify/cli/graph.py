@@ -42,6 +42,8 @@ MAX_EXPORT_NODES = 2_000_000
 def graph_command(players: int, rules: str, project_text: str | None, output_format: str, output: str | None,
                   max_states: int, time_limit: float, no_symmetry: bool) -> None:
     """Explore the whole state graph and export it (or its quotient by some fields)."""
+    # networkx is imported here, not at the top: the group imports every command module
+    # on each `shrules` run, and networkx takes most of a second to import.
     import networkx as nx
 
     game = compiled_game(players, rules)
@@ -90,7 +92,7 @@ def graph_command(players: int, rules: str, project_text: str | None, output_for
 
 def write_dot(graph: object, path: Path) -> None:
     """A DOT file written without pydot/pygraphviz (networkx needs one of them for DOT)."""
-    import networkx as nx
+    import networkx as nx  # on use, as in graph_command
 
     assert isinstance(graph, nx.DiGraph)
 

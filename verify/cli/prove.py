@@ -61,6 +61,8 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     spec/invariants.toml). Exit status 0 when every verdict is as the catalogue expects,
     1 when one is not, 3 when a limit left one unknown.
     """
+    # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
+    # second), and the group imports every command module on each `shrules` run.
     from ..smt import Limits, check_property
     from ..smt.check import catalogue_of
 
@@ -93,7 +95,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
 
 def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue: dict[str, Property]) -> None:
     """`prove` for a strengthening invariant: is it in the proved support?"""
-    from ..smt import backend_for
+    from ..smt import backend_for  # on use, as in prove
 
     counts = counts_among(players_text, tuple(spec.player_counts))
     status = 0

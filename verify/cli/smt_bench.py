@@ -21,6 +21,8 @@ from .options import counts_among, rules_option
 def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> None:
     """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
     optionally the witnesses and the engine-vs-solver agreement check."""
+    # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
+    # second), and the group imports every command module on each `shrules` run.
     from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
     spec = load_spec(rules)

@@ -26,8 +26,10 @@ from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
-from .compare import Budget, diff
+from ..checker import check
+from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed
+from .compare import Budget, diff
 
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
@@ -69,9 +71,6 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
     """The first declared property whose verdict under the mutant contradicts the rules
     ('' when none does within the limit). Invariants go first: a counterexample ends the
     search early, while a `sometimes` without a witness needs the whole graph."""
-    from ..checker import check
-    from ..explicit.explore import Limits
-
     wanted = declared_failures(spec, base)
     if not wanted:
         return ""

@@ -20,6 +20,7 @@ in `limit`; nothing it did not see is ever reported as proved (verify/checker.py
 
 from __future__ import annotations
 
+import os
 import time
 from array import array
 from bisect import bisect_right
@@ -70,8 +71,6 @@ def resident_mib() -> float:
             pages = int(handle.read().split()[1])
     except (OSError, ValueError, IndexError):
         return 0.0
-    import os
-
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 

@@ -155,6 +155,8 @@ def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None
     """The explored graph as a networkx DiGraph; with `project`, its quotient by those
     fields (one node per distinct tuple of their values, an edge where any state edge is).
     Node attributes are the readable field values; edges carry the moves they stand for."""
+    # Imported on use, not at the top: every check imports this module for `analyse`,
+    # and networkx takes most of a second to import.
     import networkx as nx
 
     graph = exploration.graph

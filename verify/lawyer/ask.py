@@ -26,6 +26,7 @@ verify/ask_words.py.
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,6 +122,8 @@ is out of reach."""
 def _smt_backend() -> Any:
     """The Z3 backend (verify/smt), when it provides `check_property(spec, property,
     players, limits) -> Verdict`: a k-induction proof, a bounded witness, or Unknown."""
+    # Imported on use, not at the top: verify.smt imports z3 (a noticeable part of a
+    # second), which listing the catalogue or ruling on a position never needs.
     try:
         from .. import smt
     except ImportError:  # pragma: no cover - the package is part of the project
@@ -330,8 +333,6 @@ def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
     for dispute in disputes:
         if dispute.id == ident:
             return dispute
-    import difflib
-
     close = difflib.get_close_matches(ident, [d.id for d in disputes], n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `shrules ask` lists them"
     raise SpecError(f"no dispute '{ident}' in the catalogue{hint}")
