@@ -14,6 +14,7 @@ import pytest
 from engine.trace import replay_itf
 from report_samples import PLAYERS, RUN, all_as_expected, sample_results, with_verdict
 from verify.report import RunInfo, exit_status, report_document, write_report
+from verify.report.markdown import report_markdown
 from verify.report.records import EXTRA_KEYS, result_record
 from verify.report.schema import SchemaViolation, report_schema, validate, validate_report
 from verify.results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Evidence, PropertyResult, Proved, Unknown
@@ -248,7 +249,6 @@ def test_markdown_has_the_outcome_matrix_unknowns_slowest_and_counterexamples(wr
 
 
 def test_checks_decided_by_one_search_are_one_row_of_the_slowest() -> None:
-    from verify.report.markdown import report_markdown
     shared = Evidence("explicit", 1_000, 2_000, 40, 12.5)
     results = [PropertyResult(name, 5, "always", (), "holds", Proved(shared)) for name in ("a", "b", "c")]
     results.append(PropertyResult("d", 5, "always", (), "holds", Proved(Evidence("k-induction", None, None, 2, 1.0))))
@@ -258,7 +258,6 @@ def test_checks_decided_by_one_search_are_one_row_of_the_slowest() -> None:
 
 
 def test_markdown_of_a_clean_run_says_so() -> None:
-    from verify.report.markdown import report_markdown
     text = report_markdown(all_as_expected(), RUN)
     assert "**✅ every verdict as expected**" in text and "## Counterexamples" in text
     assert "## Unknown verdicts" not in text
