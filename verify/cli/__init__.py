@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import sys
 from typing import Any
 
 import click
@@ -54,8 +53,3 @@ def _register() -> None:
 
 
 _register()
-
-
-def run() -> None:
-    """Entry point for `python -m verify`."""
-    sys.exit(main())  # pragma: no cover

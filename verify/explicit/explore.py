@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,14 +109,12 @@ class Exploration:
     properties: tuple[Property, ...]
     states: int = 0
     transitions: int = 0
-    expanded: int = 0
     seconds: float = 0.0
     depth: int = 0
     complete: bool = False
     limit: str = ""
     hits: dict[str, Hit] = field(default_factory=dict)
     deadlock: Hit | None = None
-    out_of_range: str = ""
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
@@ -128,10 +125,6 @@ class Exploration:
     def states_per_second(self) -> float:
         """Stored states per second of search."""
         return self.states / self.seconds if self.seconds else 0.0
-
-    def depth_of(self, state_id: int) -> int:
-        """The BFS depth (decisions from the start) of a stored state."""
-        return bisect_right(self.layers, state_id) - 1
 
     # ------------------------------------------------------------------ traces
 
@@ -331,10 +324,8 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
             if successors == 0 and not model.is_over(state) and result.deadlock is None and deadlocks:
                 result.deadlock = Hit(position, depth=depth)
             position += 1
-        result.expanded = position
         result.complete = position == len(keys) and not deferred and not result.limit
     except OutOfRange as error:
-        result.out_of_range = str(error)
         result.limit = f"state out of range: {error}"
         result.complete = False
     result.states = len(keys)

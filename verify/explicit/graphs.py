@@ -33,7 +33,6 @@ class GraphFacts:
     cycle: tuple[int, ...]          # state ids of one cycle, when there is one
     deadlocks: int                  # states that are not over and have no successor
     stuck: int                      # states from which no finished game is reachable
-    stuck_example: int | None
     longest_moves: int | None       # the longest game from the start, in moves (acyclic only)
     longest_elections: int | None
     longest_path: tuple[int, ...]   # state ids of one longest game in moves
@@ -92,8 +91,8 @@ def analyse(graph: Graph) -> GraphFacts:
     else:
         cycle = _find_cycle(graph, indegree)
     deadlocks = sum(1 for node in range(count) if offsets[node] == offsets[node + 1] and not graph.over[node])
-    stuck, example = _cannot_end(graph)
-    return GraphFacts(count, len(targets), acyclic, cycle, deadlocks, stuck, example, longest_moves,
+    stuck = _cannot_end(graph)
+    return GraphFacts(count, len(targets), acyclic, cycle, deadlocks, stuck, longest_moves,
                       longest_elections, longest_path)
 
 
@@ -119,8 +118,8 @@ def _find_cycle(graph: Graph, indegree: list[int]) -> tuple[int, ...]:
     return tuple(cycle)
 
 
-def _cannot_end(graph: Graph) -> tuple[int, int | None]:
-    """How many states cannot reach a finished game, and the first of them."""
+def _cannot_end(graph: Graph) -> int:
+    """How many states cannot reach a finished game."""
     offsets, targets = graph.offsets, graph.targets
     count = len(offsets) - 1
     reverse_offsets = [0] * (count + 1)
@@ -146,9 +145,7 @@ def _cannot_end(graph: Graph) -> tuple[int, int | None]:
             if not can_end[source]:
                 can_end[source] = 1
                 queue.append(source)
-    stuck = count - sum(can_end)
-    example = can_end.find(0) if stuck else -1
-    return stuck, (example if example >= 0 else None)
+    return count - sum(can_end)
 
 
 def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None) -> Any:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from itertools import product
 from typing import Any, NamedTuple
 
-from engine.game import Game, Move
+from engine.game import Game
 from engine.pycompile import CompiledRule, compile_expression
 from spec.properties import Property
 
@@ -136,10 +136,6 @@ class Model:
             else:
                 out.append(value)
         return tuple(out)
-
-    def to_move(self, compiled: CompiledRule, args: tuple[int, ...]) -> Move:
-        """The engine's Move."""
-        return Move(compiled.rule.name, args)
 
     # ------------------------------------------------------------------ transitions
 

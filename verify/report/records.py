@@ -31,7 +31,6 @@ SCHEMA_VERSION = 1
 """Raised when a field changes meaning or goes away; adding an optional field keeps it."""
 
 VERDICTS = ("proved", "witness", "refuted", "no-witness", "unknown")
-STATUSES = ("as-expected", "not-as-expected", "unknown")
 
 EXTRA_KEYS: dict[str, str] = {
     "description": "str: the property's one-line description from spec/properties.toml",
