@@ -1,4 +1,4 @@
-"""The exact reductions (verify/reductions.py) agree with the unreduced graph.
+"""The exact reductions (verify/explicit/reductions.py) agree with the unreduced graph.
 
 Bounded: every state the engine reaches within D decisions, mapped through the reduced
 model's canonical form, is exactly the set the reduced model reaches within D decisions

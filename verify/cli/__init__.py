@@ -1,4 +1,4 @@
-"""The `shrules` command line: one group, one module per command (verify/cmd_*.py).
+"""The `shrules` command line: one group, one module per command (verify/cli/<command>.py).
 
 Exit codes, the same for every command: 0 every verdict as expected (a legal game, a
 replay confirmed); 1 a verdict not as expected (an illegal move, a broken property);

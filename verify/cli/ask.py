@@ -11,8 +11,8 @@ Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` th
 `--never` that never does; a move legal in every consistent position); 1 not (a move
 illegal in every one); 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
 undecided: a search hit its limit, or the move's legality depends on hidden information.
-The work is in verify/ask.py (answers), verify/position.py (positions) and
-verify/ask_words.py (words).
+The work is in verify/lawyer/: ask.py (deciding), position.py (positions), answers.py and
+words.py (the answers and their words).
 """
 
 from __future__ import annotations

@@ -115,8 +115,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
 @click.option("--mutants", is_flag=True,
-              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told apart "
-                   "from the rules by a property it breaks or by shrules diff (verify/mutants.py).")
+              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
+                   "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
 @variant_options
 @report_options

@@ -1,9 +1,10 @@
 """`shrules graph`: export the state graph, or a quotient of it, as DOT or GraphML.
 
-The whole graph is explored with the exact reductions (verify/reductions.py), then
-handed to networkx (verify/graphs.py `to_networkx`): every state, or with `--project` one
-node per distinct tuple of the named fields (a quotient: the `states` attribute counts the
-states merged into a node, the `count` of an edge the state edges it stands for). The
+The whole graph is explored with the exact reductions (verify/explicit/reductions.py),
+then handed to networkx (verify/explicit/graphs.py `to_networkx`): every state, or with
+`--project` one node per distinct tuple of the named fields (a quotient: the `states`
+attribute counts the states merged into a node, the `count` of an edge the state edges it
+stands for). The
 command also prints the graph facts: termination, the longest game, and whether every
 state can still reach a finished game, computed with networkx on the exported graph.
 """

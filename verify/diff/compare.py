@@ -16,8 +16,8 @@ decision inside a step. At every pair it compares, in this order of importance:
 
 The first level with a difference gives the shortest distinguishing game. Exact
 reductions keep the product small, each decided on both specs' typed trees and sound
-only when it holds for both (verify/reductions.py argues each for one rule set; the
-same arguments apply to the pair, since both components move together):
+only when it holds for both (verify/explicit/reductions.py argues each for one rule set;
+the same arguments apply to the pair, since both components move together):
 
 - rotation symmetry: both states rotated by the same amount (A's pivot seat to 0), when
   neither rule set reads absolute seat numbers;
@@ -43,11 +43,8 @@ from random import Random
 from engine.game import Game
 from spec.model import Spec
 
-from .product import KINDS, Difference, Parting, ProductSearch, first_state_change
-from .reductions import hidden_fields, semantic_signature, subset_representatives
-
-__all__ = ["Budget", "CountResult", "DiffResult", "Difference", "Parting", "diff", "first_state_change",
-           "hidden_fields", "semantic_signature", "subset_representatives"]
+from .product import KINDS, Difference, Parting, ProductSearch
+from .reductions import semantic_signature
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ rules. A mutant is *caught* when
 1. a property it says it breaks (its `[expect]` / `[properties]` with `expect = "fails"`)
    gets the verdict that contradicts the rules' own expectation under the mutant, found
    by the explicit-state checker (verify/checker.py) for the player counts asked; or else
-2. `shrules diff` finds a game that tells it apart from the rules (verify/diff.py).
+2. `shrules diff` finds a game that tells it apart from the rules (verify/diff/compare.py).
 
 The score is caught / total, with what caught each. A mutant nobody catches is either a
 gap in the property catalogue and the diff, or a mutant that changes nothing: both need

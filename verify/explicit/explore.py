@@ -1,9 +1,9 @@
 """Breadth-first exploration of the state graph, with properties checked on the fly.
 
-The explorer walks `verify.model.Model` (the engine's compiled rules under exact
+The explorer walks `verify.explicit.model.Model` (the engine's compiled rules under exact
 reductions) from the initial state, before the deal: the role deal and the first
 President are chance moves, so every deal is explored. States are stored packed
-(verify/codec.py) in a dict from key to id; per id it keeps the parent's id and the move
+(codec.py) in a dict from key to id; per id it keeps the parent's id and the move
 (one int each, in `array`s), so the shortest trace to any state is rebuilt by replaying
 those moves through the engine (`trace_to`), which also re-checks every move's legality.
 
@@ -12,10 +12,10 @@ an `always`/`never` then has its counterexample, a `sometimes` its witness. When
 property has fired and no graph property is asked, the search stops early. Deadlocks
 (a stored state that is not over and has no move) are found on the fly. With
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
-and elections it stands for) for verify/graphs.py.
+and elections it stands for) for graphs.py.
 
 Limits (`Limits`): states, seconds, resident memory. A search stopped by a limit says so
-in `limit`; nothing it did not see is ever reported as proved (verify/checker.py).
+in `limit`; nothing it did not see is ever reported as proved (check.py).
 """
 
 from __future__ import annotations

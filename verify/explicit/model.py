@@ -3,7 +3,7 @@
 There is no second copy of the rules here: every guard, weight and effect is the engine's
 own compiled function (`game.by_phase[phase]`). This module only decides *which*
 parameter values to try (vote representatives), runs forced chains (fusing), and keys
-states through the codec (symmetry, cone of influence); see verify/reductions.py for why
+states through the codec (symmetry, cone of influence); see reductions.py for why
 each is exact.
 
 A transition is reported as `Step(move_code, after, chain, final)`: the encoded move,

@@ -2,7 +2,7 @@
 
 The explorer never trusts a reduction it has not checked on the rules it is given (a
 variant or a mutant may break one). This module decides, from the typed expressions
-alone, which reductions are sound for a spec and a set of properties; `verify.model`
+alone, which reductions are sound for a spec and a set of properties; `model.py`
 applies them. Every reduction here is *exact*: the reduced graph has a verdict-preserving
 correspondence with the full one, argued below and tested (tests/test_explore_reductions.py
 compares reduced and unreduced verdicts on 5 and 6 players).

@@ -3,9 +3,9 @@
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
 each player count it concerns (the count that `decides` it first) two checkers answer:
 
-- the explicit search (verify/explore.py over verify/model.py, with its exact
-  reductions): the first hit is the shortest game where the thing happens; a search that
-  finishes without one is a proof over every reachable state;
+- the explicit search (verify/explicit/explore.py over verify/explicit/model.py, with
+  its exact reductions): the first hit is the shortest game where the thing happens; a
+  search that finishes without one is a proof over every reachable state;
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
@@ -20,8 +20,8 @@ answer is compared with its expected answer (`as_expected`).
 Entries about hidden information (`rule_text`) are answered from the rule text; the
 checks the spec can make about them (a player count it refuses, a rule that reveals
 nothing) are run and reported, and the answer says it is not a proof. Positions
-(`position`) are answered by verify/position.py. Words, in English and German, are in
-verify/ask_words.py.
+(`position`) are answered by verify/lawyer/position.py. The answer types are in
+verify/lawyer/answers.py; words, in English and German, in verify/lawyer/words.py.
 """
 
 from __future__ import annotations
