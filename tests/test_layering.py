@@ -32,10 +32,11 @@ and none imports it; explicit and smt, the two backends, do not know of each oth
 
 LIBRARIES: dict[str, set[str]] = {
     "smt": {"z3"},
-    "explicit": {"networkx"},   # graphs.py: the export, imported on use
-    "cli": {"click", "networkx"},   # graph.py: facts of the exported graph, imported on use
+    "explicit": {"networkx"},   # graphs.py: the export and its facts, imported on use
+    "cli": {"click"},
 }
-"""The third-party libraries a room may import; only the command line imports click."""
+"""The third-party libraries a room may import: z3 only the Z3 backend, networkx only the
+explicit checker's graphs, click only the command line."""
 
 COMMAND_SHARED = {"verify.cli.options"}
 """What a command module may import from the command line's own package."""
