@@ -88,8 +88,6 @@ class Game:
             for rules in self.by_phase)
         self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
-        self._bounds = [(compile_expression(spec, players, f.low)(None), compile_expression(spec, players, f.high)(None))
-                        if f.low is not None and f.high is not None else None for f in spec.fields]
 
     # ------------------------------------------------------------------ states
 

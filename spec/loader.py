@@ -124,12 +124,6 @@ def load_spec(name_or_path: str = "standard") -> Spec:
     return _Builder(raw, load_rulebook()).build()
 
 
-def load_overlay(data: dict[str, Any], label: str = "<overlay>") -> Spec:
-    """Load a variant given as TOML data (e.g. made by a program); `label` names it in errors."""
-    source = Source(label, [])
-    return _Builder(_raw_from(data, source, Path("."), (), label), load_rulebook()).build()
-
-
 def load_rulebook() -> dict[str, str]:
     """The rule IDs of RULES.md with their one-line titles (spec/rulebook.toml)."""
     data, _ = _read(SPEC_DIR / "rulebook.toml")

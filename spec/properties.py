@@ -51,11 +51,6 @@ class Property:
     where: Location
     report: str = ""          # what to report besides the verdict, e.g. "elections" for wins
 
-    @property
-    def over_moves(self) -> bool:
-        """Whether the expression is over moves (before/after states) rather than states."""
-        return self.move is not None
-
 
 def state_scope(spec: Spec) -> Scope:
     """Names an expression over one state may use: constants, fields, definitions."""

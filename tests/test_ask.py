@@ -24,10 +24,10 @@ from engine.game import compiled_game
 from spec.disputes import DISPUTES_FILE, Dispute, load_disputes
 from spec.errors import SpecError
 from spec.loader import load_spec
-from verify import ask
-from verify.ask import (NO, UNKNOWN, YES, Budget, FormalAnswer, PositionAnswer, TextAnswer, _smt_backend, ad_hoc,
-                        answer_dispute, answer_many, as_expected, catalogue, find, search)
-from verify.ask_words import counts_text, render, to_json
+from verify.lawyer import ask
+from verify.lawyer.answers import NO, UNKNOWN, YES, FormalAnswer, PositionAnswer, TextAnswer, as_expected
+from verify.lawyer.ask import Budget, _smt_backend, ad_hoc, answer_dispute, answer_many, catalogue, find, search
+from verify.lawyer.words import counts_text, render, to_json
 from verify.cli import main
 from verify.results import Proved, Unknown
 

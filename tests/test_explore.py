@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from engine.game import compiled_game
 from spec.properties import load_properties
-from verify.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
-from verify.checker import check, replay
-from verify.codec import Codec, OutOfRange, field_bounds
-from verify.explore import Exploration, Limits, explore
-from verify.graphs import analyse, to_networkx
-from verify.model import Model
+from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
+from verify.checker import check
+from verify.explicit.check import replay
+from verify.explicit.codec import Codec, OutOfRange, field_bounds
+from verify.explicit.explore import Exploration, Limits, explore
+from verify.explicit.graphs import analyse, to_networkx
+from verify.explicit.model import Model
 from verify.results import Unknown, Witnessed
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from verify.checker import check
 from verify.cli import main
-from verify.explore import Limits
+from verify.explicit.explore import Limits
 from verify.results import Refuted
 
 MUTANTS = Path(__file__).parent / "mutants"

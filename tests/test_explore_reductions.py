@@ -1,4 +1,4 @@
-"""The exact reductions (verify/reductions.py) agree with the unreduced graph.
+"""The exact reductions (verify/explicit/reductions.py) agree with the unreduced graph.
 
 Bounded: every state the engine reaches within D decisions, mapped through the reduced
 model's canonical form, is exactly the set the reduced model reaches within D decisions
@@ -16,9 +16,9 @@ from engine.game import compiled_game
 from spec.loader import load_spec
 from spec.properties import load_properties
 from verify.checker import check
-from verify.explore import Limits, explore
-from verify.model import Model
-from verify.reductions import Reductions, cone, representatives, symmetry_blockers
+from verify.explicit.explore import Limits, explore
+from verify.explicit.model import Model
+from verify.explicit.reductions import Reductions, cone, representatives, symmetry_blockers
 from verify.results import Refuted, Witnessed
 
 MUTANTS = "tests/mutants"

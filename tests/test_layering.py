@@ -1,9 +1,12 @@
-"""One direction of imports: spec uses only the standard library, engine imports spec,
-verify imports both; only verify imports z3 and networkx (STYLE.md, DESIGN.md)."""
+"""One direction of imports (ARCHITECTURE.md): spec uses only the standard library,
+engine imports spec, verify imports both. Inside verify, each room imports only the rooms
+ROOMS allows it and only the libraries LIBRARIES allows it; no room imports the command
+line, and no command imports another command."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,17 +15,71 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = set(sys.stdlib_module_names)
 
+ROOMS: dict[str, set[str]] = {
+    # room        rooms it may import besides itself (spec and engine are always allowed)
+    "verify":   set(),                                      # verify/__init__.py: a docstring
+    "results":  set(),                                      # the typed verdicts and exit statuses
+    "explicit": {"results"},                                # the explicit-state checker
+    "smt":      {"results"},                                # the Z3 backend
+    "checker":  {"results", "explicit", "smt"},             # the catalogue, by either backend
+    "lawyer":   {"results", "explicit", "smt"},             # shrules ask
+    "diff":     {"results", "explicit", "checker"},         # shrules diff, the mutation score
+    "report":   {"results"},                                # report files, the baseline gate
+    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report"},
+}
+"""Which room of verify may import which. The command line (cli) is above every other room
+and none imports it; explicit and smt, the two backends, do not know of each other."""
 
-def imports_of(package: str) -> list[tuple[Path, str]]:
-    found = []
-    for path in sorted((ROOT / package).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                found += [(path, alias.name.split(".")[0]) for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.append((path, node.module.split(".")[0]))
+LIBRARIES: dict[str, set[str]] = {
+    "smt": {"z3"},
+    "explicit": {"networkx"},   # graphs.py: the export and its facts, imported on use
+    "cli": {"click"},
+}
+"""The third-party libraries a room may import: z3 only the Z3 backend, networkx only the
+explicit checker's graphs, click only the command line."""
+
+COMMAND_SHARED = {"verify.cli.options"}
+"""What a command module may import from the command line's own package."""
+
+
+def python_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Every module the file imports, relative imports resolved, at any depth of the file
+    (an import inside a function counts as much as one at the top)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                assert node.module is not None
+                found.append(node.module)
+                continue
+            base = package.split(".")
+            base = base[:len(base) - (node.level - 1)]
+            if node.module:
+                found.append(".".join(base + [node.module]))
+            else:  # `from . import smt`: each name is a module of that package
+                found += [".".join(base + [alias.name]) for alias in node.names]
     return found
+
+
+def room_of(module: str) -> str:
+    """The room of a verify module: its subpackage, or a top-level module's name."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "verify"
+    return "cli" if parts[1] == "__main__" else parts[1]
 
 
 @pytest.mark.parametrize("package,allowed", [
@@ -31,9 +88,49 @@ def imports_of(package: str) -> list[tuple[Path, str]]:
     ("verify", {"spec", "engine", "verify", "z3", "networkx", "click"}),
 ])
 def test_imports_go_one_way(package: str, allowed: set[str]) -> None:
-    wrong = [(p.relative_to(ROOT), name) for p, name in imports_of(package)
-             if name not in STDLIB and name not in allowed]
+    wrong = [(str(path.relative_to(ROOT)), name) for path in python_files(package) for name in imported_modules(path)
+             if name.split(".")[0] not in STDLIB | allowed]
     assert not wrong, f"{package} imports outside its layer: {wrong}"
+
+
+def test_every_room_is_in_the_table() -> None:
+    rooms = {room_of(module_name(path)) for path in python_files("verify")}
+    assert rooms == set(ROOMS), f"rooms without an entry in ROOMS: {rooms - set(ROOMS)}; " \
+                                f"entries without a room: {set(ROOMS) - rooms}"
+
+
+def test_rooms_import_only_what_the_table_allows() -> None:
+    wrong = []
+    for path in python_files("verify"):
+        room = room_of(module_name(path))
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            if top == "verify":
+                other = room_of(name)
+                if other != room and other not in ROOMS[room]:
+                    wrong.append(f"{path.relative_to(ROOT)} ({room}) imports {name} ({other})")
+            elif top not in STDLIB | {"spec", "engine"} and top not in LIBRARIES.get(room, set()):
+                wrong.append(f"{path.relative_to(ROOT)} ({room}) imports the library {top}")
+    assert not wrong, "imports the layering does not allow:\n" + "\n".join(wrong)
+
+
+def test_no_command_imports_another_command() -> None:
+    wrong = []
+    for path in python_files("verify/cli"):
+        if path.stem in ("__init__", "options"):
+            continue
+        wrong += [f"{path.relative_to(ROOT)} imports {name}" for name in imported_modules(path)
+                  if name.startswith("verify.cli") and name not in COMMAND_SHARED]
+    assert not wrong, "a command imports another command (shared options go in verify/cli/options.py):\n" + \
+        "\n".join(wrong)
+
+
+def test_the_command_line_starts_without_z3_or_networkx() -> None:
+    """Every `shrules` run imports all command modules: z3 and networkx wait until used."""
+    loaded = subprocess.run([sys.executable, "-c", "import sys, verify.cli; "
+                             "print(sorted({'z3', 'networkx'} & set(sys.modules)))"],
+                            capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+    assert loaded == "[]", f"importing verify.cli loaded {loaded}"
 
 
 def test_rule_text_is_never_executed_by_the_loader() -> None:

@@ -15,7 +15,7 @@ from report_samples import PLAYERS, RUN, all_as_expected, sample_results, with_v
 from spec.errors import SpecError
 from verify.cli import ShrulesGroup
 from verify.report import RunInfo, baseline
-from verify.report.cli_options import ReportRequest, report_options
+from verify.cli.options import ReportRequest, report_options
 from verify.results import Evidence, PropertyResult, Unknown, Unwitnessed
 
 NO_WITNESS = Unwitnessed(Evidence("explicit", 10))

@@ -16,7 +16,8 @@ import pytest
 
 from engine.game import Game, Move
 from spec.loader import load_spec
-from verify.smt.agree import Enumerator, compare, compare_specs, engine_successors, reachable_states
+from verify.smt.agree import (Enumerator, compare, compare_specs, engine_after, engine_successors, random_move,
+                              reachable_states)
 from verify.smt.system import System
 
 SPEC = load_spec("standard")
@@ -94,7 +95,6 @@ def test_random_moves_include_illegal_ones() -> None:
     states = reachable_states(game, 80, seed=8)
     enumerator = Enumerator(system)
     rng = Random(8)
-    from verify.smt.agree import engine_after, random_move
 
     verdicts = {True: 0, False: 0}
     for state in states:

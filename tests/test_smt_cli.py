@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from verify.checker import _cross_check
 from verify.cli import main
+from verify.results import Evidence, PropertyResult, Proved, Refuted
+from verify.smt.check import catalogue_of
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -75,9 +78,6 @@ def test_both_backends_disagreeing_fail_the_check() -> None:
     """`check --backend both`: where the search and the solver both decide an invariant and
     disagree, the result is the verdict not as expected, naming both backends."""
     from spec.loader import load_spec
-    from verify.checker import _cross_check
-    from verify.results import Evidence, PropertyResult, Proved, Refuted
-    from verify.smt.check import catalogue_of
 
     catalogue = catalogue_of(load_spec("standard"))
     prop = next(p for p in catalogue if p.name == "tracker_in_range")

@@ -22,6 +22,7 @@ from verify.results import Proved, Refuted, Unknown
 from verify.smt import check_property
 from verify.smt.check import Backend, Limits, backend_for, catalogue_of
 from verify.smt.induction import Induction
+from verify.smt.system import System
 
 SPEC = load_spec("standard")
 CATALOGUE = catalogue_of(SPEC)
@@ -141,8 +142,6 @@ def test_induction_queries_split_by_rule_agree_with_the_whole_relation() -> None
     """The support is found rule by rule; the same support closes under the whole step
     relation in one query (the disjunction of the rules' steps)."""
     import z3
-
-    from verify.smt.system import System
 
     system = System(STRENGTHENING.spec, 7)
     induction = Induction(system, STRENGTHENING, CATALOGUE)

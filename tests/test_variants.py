@@ -20,8 +20,12 @@ from spec.errors import SpecError
 from spec.loader import VARIANTS_DIR, known_specs, load_spec
 from spec.properties import load_properties
 from spec.settings import SETTINGS, parse_assignments, settings_name
+from verify.checker import check
 from verify.cli import main
+from verify.cli.options import rules_name
 from verify.diff import semantic_signature
+from verify.diff.mutants import Catch, Effort, mutation_score, score_lines
+from verify.explicit.explore import Limits
 
 SHIPPED = sorted(p.stem for p in VARIANTS_DIR.glob("*.toml"))
 MISTAKES = sorted(f"mistakes/{p.stem}" for p in (VARIANTS_DIR / "mistakes").glob("*.toml"))
@@ -196,7 +200,6 @@ def test_settings_come_from_a_file_and_from_the_command_line(tmp_path: Path) -> 
     from_file = load_spec(str(variant))
     from_line = load_spec("custom[deck_fascist=10; powers=investigate,none,peek,execution,execution]")
     assert semantic_signature(from_file, 6) == semantic_signature(from_line, 6)
-    from verify.variant_options import rules_name
     assert rules_name("standard", ("deck_fascist=10",), str(settings)) == from_line.name
 
 
@@ -337,9 +340,6 @@ def test_president_breaks_ties_elects_on_a_tie_only_with_the_presidents_ja() -> 
 ])
 def test_a_broken_custom_game_is_a_refuted_property_with_the_game_that_shows_it(
         settings: str, prop: str, verdict: str) -> None:
-    from verify.checker import check
-    from verify.explore import Limits
-
     (result,) = check(f"custom[{settings}]", (5,), (prop,), Limits(None, 120.0, 8_000), workers=1)
     assert result.verdict.verdict == verdict, result.verdict
     assert result.as_expected is False
@@ -364,9 +364,6 @@ def test_check_takes_a_variant_with_settings_on_the_command_line() -> None:
 
 
 def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
-    from verify.checker import check
-    from verify.explore import Limits
-
     (ties,) = check("president_breaks_ties", (6,), ("majority_elects",), Limits(None, 60.0, 8_000), workers=1)
     assert ties.expect == "fails" and ties.verdict.verdict == "refuted" and ties.as_expected is True
 
@@ -374,9 +371,6 @@ def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in SHIPPED if load_spec(n).properties])
 def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str) -> None:
-    from verify.checker import check
-    from verify.explore import Limits
-
     spec = load_spec(name)
     wanted = tuple(spec.properties)
     results = check(name, (5, 6), wanted, Limits(None, 600.0, 12_000), workers=2)
@@ -390,8 +384,6 @@ def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str
 def test_every_mistake_is_told_apart_from_the_rules() -> None:
     """The mutation score is 100%: each mutant is caught by a property it says it breaks
     (invariants on 5 players) or by diff (a small search, then random lockstep play)."""
-    from verify.mutants import Effort, mutation_score, score_lines
-
     catches = mutation_score(effort=Effort.quick(), workers=2)
     assert len(catches) == len(MISTAKES) >= 25
     missed = [c.mutant for c in catches if not c.caught]
@@ -400,8 +392,6 @@ def test_every_mistake_is_told_apart_from_the_rules() -> None:
 
 
 def test_check_mutants_prints_the_score() -> None:
-    from verify.mutants import score_lines, Catch
-
     lines = score_lines([Catch("mistakes/a", "", "property", "property x (5 players: refuted)", 0.1),
                          Catch("mistakes/b", "", "", "not told apart (unknown)", 0.2)])
     assert lines[0] == "mutation score: 1/2 (50%)"
@@ -420,9 +410,6 @@ def test_the_full_mutation_score_through_the_command_line() -> None:
 def test_every_mistake_gets_the_verdicts_it_declares_on_five_and_six_players(name: str) -> None:
     """Each property a mutant says it breaks is broken (and each it says still holds, holds),
     on the player counts of 5 and 6 that the property concerns."""
-    from verify.checker import check
-    from verify.explore import Limits
-
     spec = load_spec(name)
     props = {p.name: p for p in load_properties(spec, overrides=spec.properties)}
     wanted = tuple(n for n in spec.properties if n in props and {5, 6} & set(props[n].players))

@@ -1,252 +1,48 @@
 """Decide the property catalogue: every property for every player count, as typed verdicts.
 
 `check(spec_name, players, properties, limits)` is the one entry point the command line,
-reports, `diff` and other backends build on. For each player count it
+reports and `diff` build on. It sits above the backends and chooses among them:
 
-1. explores the state graph once per group of properties that admit the same reductions
-   (verify/reductions.py; properties with seat literals are explored without symmetry),
-   recording the graph when `terminates` is asked, so state, move and graph properties
-   are decided by one search;
-2. runs a 0-1 BFS over elections for the `sometimes` properties that report elections
-   (the four wins): the fewest elected governments each one needs;
-3. turns what the searches found into `Proved | Refuted | Witnessed | Unwitnessed |
-   Unknown`, each `Refuted`/`Witnessed` with the shortest trace, replayed through the
-   engine. A search stopped by a limit gives `Unknown("limit ...")`, never a proof.
+- `explicit`: the explicit-state search (verify/explicit/check.py `check_players`), one
+  player count per process (`workers`, default: both cores), each returning plain data
+  (moves, not compiled games) that the parent replays into traces;
+- `smt`: the Z3 backend (verify/smt `check_players`, same arguments, returning
+  `PropertyResult`s);
+- `both`: the search first, the solver for what it left unknown; the solver also decides
+  again the invariants the search decided (cheap for it): where the two disagree, the
+  result is the verdict not as expected, so the check fails.
 
-Player counts run in separate processes (`workers`, default: both cores), each returning
-plain data (moves, not compiled games) that the parent replays into traces.
-
-Backends: `explicit` (this module), `smt` and `both` call `verify.smt.check_players` when
-that package provides it (same arguments as `check_players` below, returning
-`PropertyResult`s); `both` asks it for what the explicit search left unknown, and has it
-decide again the invariants the search decided (cheap for the solver): where the two
-disagree, the result is the verdict not as expected, so the check fails.
+A new backend is a room of its own with a `check_players` of the same shape, and a name
+in `BACKENDS` here.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from engine.game import Game, Move, compiled_game
-from engine.trace import Trace
+from engine.game import compiled_game
 from spec.errors import SpecError
-from spec.properties import Property, load_properties
+from spec.loader import load_spec
+from spec.properties import Property
 
-from .explore import Exploration, Limits, explore, trace_along
-from .graphs import GraphFacts, analyse
-from .model import Model
-from .reductions import Reductions, symmetry_blockers
-from .results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from .explicit.check import Raw, check_players, materialise, select
+from .explicit.explore import Limits
+from .explicit.reductions import Reductions
+from .results import Evidence, PropertyResult, Refuted, Unknown, Verdict
 
 BACKENDS = ("explicit", "smt", "both")
-GRAPH_KINDS = ("terminates", "deadlock_free")
-
-
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """A verdict as plain data (crosses process boundaries): the trace as moves."""
-
-    property: str
-    players: int
-    verdict: str
-    evidence: dict[str, Any]
-    moves: tuple[tuple[str, tuple[int, ...]], ...] | None = None
-    message: str = ""
-    value: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
-    """The catalogue's properties for these rules, optionally only those named."""
-    from spec.loader import load_spec
-
-    spec = load_spec(spec_name)
-    overrides = getattr(spec, "properties", None) or None   # a variant's [properties] / [expect]
-    catalogue = load_properties(spec, overrides=overrides)
-    if not names:
-        return catalogue
-    known = {p.name: p for p in catalogue}
-    missing = [name for name in names if name not in known]
-    if missing:
-        raise SpecError(f"no property named '{missing[0]}'; properties are {', '.join(sorted(known))}")
-    return tuple(known[name] for name in names)
 
 
 def load_spec_counts(spec_name: str) -> range:
     """The player counts the rules are defined for."""
-    from spec.loader import load_spec
-
     return load_spec(spec_name).player_counts
 
 
-def _moves(trace: Trace) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    return tuple((move.rule, tuple(move.args)) for move, _ in trace.steps)
-
-
-def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> dict[str, Any]:
-    return {"method": "explicit", "states": exploration.states, "transitions": exploration.transitions,
-            "depth": exploration.depth if depth is None else depth, "seconds": round(exploration.seconds, 3),
-            "note": note}
-
-
-def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, limits: Limits,
-                  reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None
-                  ) -> list[Raw]:
-    """Every selected property for one player count, as plain data (see module docstring)."""
-    started = time.perf_counter()
-    game = compiled_game(players, spec_name)
-    props = tuple(p for p in select(spec_name, names) if players in p.players)
-    out: list[Raw] = []
-    graph_props = [p for p in props if p.kind in GRAPH_KINDS]
-    state_props = tuple(p for p in props if p.kind not in GRAPH_KINDS)
-    symmetric = tuple(p for p in state_props if not symmetry_blockers(game.spec, (p,)))
-    plain = tuple(p for p in state_props if p not in symmetric)
-    groups: list[tuple[tuple[Property, ...], Reductions]] = []
-    if symmetric or graph_props:
-        groups.append((symmetric, reductions))
-    if plain:
-        groups.append((plain, Reductions(False, reductions.representatives, reductions.cone, reductions.fuse)))
-
-    def remaining() -> Limits:
-        if limits.time_limit is None:
-            return limits
-        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
-        return Limits(limits.max_states, left, limits.memory_limit)
-
-    for number, (group, group_reductions) in enumerate(groups):
-        with_graph = number == 0 and bool(graph_props)
-        if progress:
-            progress(f"{players} players: exploring for {len(group) + (len(graph_props) if with_graph else 0)} "
-                     f"properties")
-        model = Model(game, group, group_reductions)
-        record = with_graph and any(p.kind == "terminates" for p in graph_props)
-        exploration = explore(model, group, remaining(), deadlocks=with_graph, record_edges=record)
-        note = model.plan.describe(game.spec)
-        start = len(out)
-        out += _state_verdicts(exploration, group, note)
-        if with_graph:
-            facts = analyse(exploration.graph) if exploration.graph is not None else None
-            out += _graph_verdicts(exploration, graph_props, facts, note)
-        for raw in out[start:]:
-            raw.extra["reductions"] = model.plan.labels()
-            if exploration.complete and number == 0:
-                raw.extra["reachable_states"] = exploration.states
-    wins = tuple(p for p in state_props if p.kind == "sometimes" and p.report == "elections")
-    if wins:
-        if progress:
-            progress(f"{players} players: fewest elections for {len(wins)} properties")
-        model = Model(game, wins, reductions)
-        by_elections = explore(model, wins, remaining(), deadlocks=False, by_elections=True)
-        for raw in out:
-            if raw.property in by_elections.hits:
-                hit = by_elections.hits[raw.property]
-                trace = by_elections.trace_to(hit)
-                raw.extra["fewest_elections"] = trace.elections()
-                raw.extra["fewest_elections_moves"] = _moves(trace)
-            elif any(p.name == raw.property for p in wins) and not by_elections.complete:
-                raw.extra["fewest_elections"] = None
-    return out
-
-
-def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note: str) -> list[Raw]:
-    out = []
-    players = exploration.model.game.players
-    for prop in group:
-        hit = exploration.hits.get(prop.name)
-        if hit is not None:
-            trace = exploration.trace_to(hit)
-            evidence = _evidence(exploration, note, len(trace.steps))
-            if prop.kind == "sometimes":
-                out.append(Raw(prop.name, players, "witness", evidence, _moves(trace),
-                               extra={"elections": trace.elections()}))
-            else:
-                out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace),
-                               message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves"))
-        elif exploration.complete:
-            verdict = "no-witness" if prop.kind == "sometimes" else "proved"
-            out.append(Raw(prop.name, players, verdict, _evidence(exploration, note)))
-        else:
-            out.append(Raw(prop.name, players, "unknown", _evidence(exploration, note),
-                           message=exploration.limit or "limit: search stopped"))
-    return out
-
-
-def _graph_verdicts(exploration: Exploration, props: list[Property], facts: GraphFacts | None,
-                    note: str) -> list[Raw]:
-    out = []
-    players = exploration.model.game.players
-    for prop in props:
-        evidence = _evidence(exploration, note)
-        deadlock = exploration.deadlock
-        if deadlock is not None:
-            trace = exploration.trace_to(deadlock)
-            message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
-            out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace), message=message))
-        elif prop.kind == "deadlock_free" and exploration.complete:
-            out.append(Raw(prop.name, players, "proved", evidence))
-        elif prop.kind == "terminates" and facts is not None and not facts.acyclic:
-            cycle = list(facts.cycle) + [facts.cycle[0]]
-            trace = trace_along(exploration, cycle)
-            out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace),
-                           message=f"a cycle of {len(facts.cycle)} states: the game can go on forever"))
-        elif prop.kind == "terminates" and facts is not None:
-            longest = trace_along(exploration, facts.longest_path)
-            extra = {"longest_moves": facts.longest_moves, "longest_elections": facts.longest_elections,
-                     "longest_game_moves": _moves(longest), "stuck_states": facts.stuck}
-            verdict = "proved" if facts.terminates and facts.stuck == 0 else "refuted"
-            out.append(Raw(prop.name, players, verdict, evidence, None if verdict == "proved" else _moves(longest),
-                           value=facts.longest_moves, extra=extra,
-                           message="" if verdict == "proved" else f"{facts.stuck} states cannot reach the end"))
-        else:
-            out.append(Raw(prop.name, players, "unknown", evidence,
-                           message=exploration.limit or "limit: search stopped"))
-    return out
-
-
-# ---------------------------------------------------------------- plain data -> verdicts
-
-
-def replay(game: Game, moves: tuple[tuple[str, tuple[int, ...]], ...]) -> Trace:
-    """A trace from its moves, every one checked by the engine."""
-    state = game.initial_state()
-    trace = Trace(game, state)
-    for rule, args in moves:
-        move = Move(rule, tuple(args))
-        state = game.apply(state, move)
-        trace.append(move, state)
-    return trace
-
-
-def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
-    """The typed `PropertyResult` of a plain verdict, traces replayed."""
-    game = compiled_game(raw.players, spec_name)
-    evidence = Evidence(**raw.evidence)
-    trace = replay(game, raw.moves) if raw.moves is not None else None
-    extra = dict(raw.extra)
-    for name in ("fewest_elections_moves", "longest_game_moves"):
-        if name in extra:
-            extra[name.replace("_moves", "_trace")] = replay(game, extra.pop(name))
-    verdict: Verdict
-    if raw.verdict == "proved":
-        verdict = Proved(evidence, raw.value)
-    elif raw.verdict == "refuted":
-        verdict = Refuted(evidence, trace, raw.message)
-    elif raw.verdict == "witness":
-        verdict = Witnessed(evidence, trace, trace.elections() if trace else None)
-    elif raw.verdict == "no-witness":
-        verdict = Unwitnessed(evidence)
-    else:
-        verdict = Unknown(evidence, raw.message)
-    prop = props[raw.property]
-    extra["description"] = prop.description
-    return PropertyResult(prop.name, raw.players, prop.kind, prop.rule_ids, prop.expect, verdict, extra)
-
-
 def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
+    # Imported on use, not at the top: verify.smt imports z3, which takes a noticeable
+    # part of a second, and the default explicit backend never needs it.
     try:
         from . import smt
     except ImportError:

@@ -7,6 +7,12 @@ shortest trace), `Witnessed` (a `sometimes` found, with the shortest trace),
 `Unwitnessed` (a complete search found no witness: the `sometimes` is false), or
 `Unknown` (a limit was hit: never counted as a pass). Whether a verdict is *as
 expected* depends on the property's `expect` (holds / fails).
+
+The exit statuses say the same of a whole run, for every command and every report:
+`EXIT_OK` every verdict as expected, `EXIT_FAILED` one is not, `EXIT_BAD_INPUT` the input
+was wrong (a spec, a variant, a transcript, a command line), `EXIT_LIMIT` a limit left a
+verdict unknown. They live here, below the command line and the reports, so that both
+read the one definition.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.trace import Trace
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True)

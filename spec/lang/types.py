@@ -50,7 +50,6 @@ class Type:
 BOOL = Type("bool")
 INT = Type("int")
 SEAT = Type("seat")
-OPT_SEAT = Type("seat", optional=True)
 SEATS = Type("seats")
 TILE = Type("enum", "tile")
 TILES = Type("tiles")

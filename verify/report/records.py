@@ -23,7 +23,7 @@ from importlib import metadata
 from typing import Any
 
 from spec.properties import KINDS
-from verify.results import PropertyResult, Proved, Refuted, Unknown, Witnessed
+from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Unknown, Witnessed
 
 REPORT_SCHEMA = "shrules-report"
 TIMINGS_SCHEMA = "shrules-timings"
@@ -31,7 +31,6 @@ SCHEMA_VERSION = 1
 """Raised when a field changes meaning or goes away; adding an optional field keeps it."""
 
 VERDICTS = ("proved", "witness", "refuted", "no-witness", "unknown")
-STATUSES = ("as-expected", "not-as-expected", "unknown")
 
 EXTRA_KEYS: dict[str, str] = {
     "description": "str: the property's one-line description from spec/properties.toml",
@@ -45,9 +44,6 @@ EXTRA_KEYS: dict[str, str] = {
 }
 """The `PropertyResult.extra` keys a report reads, with their types and meaning."""
 
-EXIT_OK, EXIT_FAILED, EXIT_LIMIT = 0, 1, 3
-"""The exit statuses of verify/cli.py (not imported from there: it imports every command,
-and the commands import this package); a test keeps the two equal."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ from .records import (RunInfo, dumps, exit_status, fewest_trace_name, fewest_tra
                       sorted_results, timings_document, trace_name, trace_of)
 from .schema import validate_report
 
-REPORT_FILES = ("report.json", "timings.json", "junit.xml", "report.md", "report.html")
 TRACES_DIR = "traces"
 
 

@@ -5,7 +5,7 @@ into a transition system (system.py: `init(s)`, `step(s, s')`); induction.py pro
 invariants (an inductive support found the Houdini way, k-induction, move properties over
 one step, the ranking), bmc.py finds shortest witnesses and counterexamples and replays
 them through the engine, agree.py checks that the engine and the solver compute the same
-successors, and check.py turns all of it into the project's typed verdicts. Only verify/
+successors, and check.py turns all of it into the project's typed verdicts. Only this room
 imports z3.
 """
 

@@ -16,8 +16,8 @@ decision inside a step. At every pair it compares, in this order of importance:
 
 The first level with a difference gives the shortest distinguishing game. Exact
 reductions keep the product small, each decided on both specs' typed trees and sound
-only when it holds for both (verify/reductions.py argues each for one rule set; the
-same arguments apply to the pair, since both components move together):
+only when it holds for both (verify/explicit/reductions.py argues each for one rule set;
+the same arguments apply to the pair, since both components move together):
 
 - rotation symmetry: both states rotated by the same amount (A's pivot seat to 0), when
   neither rule set reads absolute seat numbers;
@@ -31,6 +31,9 @@ same arguments apply to the pair, since both components move together):
 When the breadth-first budget (pairs, seconds) runs out, random games are played through
 both engines in lockstep until one parts them; such a difference is reported as found,
 not as shortest, together with the depth to which the search proved there is none.
+
+`compare_verdicts` compares the rule sets the other way: every property of the catalogue
+decided under each (verify/checker.py), verdict beside verdict.
 """
 
 from __future__ import annotations
@@ -43,11 +46,11 @@ from random import Random
 from engine.game import Game
 from spec.model import Spec
 
-from .diff_product import KINDS, Difference, Parting, ProductSearch, first_state_change
-from .diff_reductions import hidden_fields, semantic_signature, subset_representatives
-
-__all__ = ["Budget", "CountResult", "DiffResult", "Difference", "Parting", "diff", "first_state_change",
-           "hidden_fields", "semantic_signature", "subset_representatives"]
+from ..checker import check
+from ..explicit.explore import Limits
+from ..results import PropertyResult
+from .product import KINDS, Difference, Parting, ProductSearch
+from .reductions import semantic_signature
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,3 +222,21 @@ def _random_phase(searches: list[ProductSearch], entries: dict[int, CountResult]
 def _counts(spec: Spec) -> str:
     low, high = spec.player_counts.start, spec.player_counts.stop - 1
     return str(low) if low == high else f"{low}-{high}"
+
+
+def compare_verdicts(a_name: str, b_name: str, counts: list[int], seconds: float, workers: int
+                     ) -> list[tuple[str, int, str, str]]:
+    """Every property of the catalogue under A and under B (verify/checker.py), as rows
+    (property, players, verdict under A, verdict under B); a property only one rule set
+    has shows `-` for the other."""
+    limits = Limits(None, seconds, 12_000)
+    under_a = check(a_name, tuple(counts), None, limits, workers=workers)
+    under_b = check(b_name, tuple(counts), None, limits, workers=workers)
+
+    def table(results: list[PropertyResult]) -> dict[tuple[str, int], str]:
+        return {(r.property, r.players): r.verdict.verdict for r in results}
+    by_a, by_b = table(under_a), table(under_b)
+    keys = sorted(set(by_a) | set(by_b), key=lambda k: (list(dict.fromkeys(
+        [key[0] for key in list(by_a) + list(by_b)])).index(k[0]), k[1]))
+    return [(name, players, by_a.get((name, players), "-"), by_b.get((name, players), "-"))
+            for name, players in keys]

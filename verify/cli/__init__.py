@@ -1,4 +1,4 @@
-"""The `shrules` command line: one group, one module per command (verify/cmd_*.py).
+"""The `shrules` command line: one group, one module per command (verify/cli/<command>.py).
 
 Exit codes, the same for every command: 0 every verdict as expected (a legal game, a
 replay confirmed); 1 a verdict not as expected (an illegal move, a broken property);
@@ -8,14 +8,15 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 
 from __future__ import annotations
 
-import sys
+import importlib
+import pkgutil
 from typing import Any
 
 import click
 
 from spec.errors import SpecError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+from ..results import EXIT_BAD_INPUT
 
 
 class ShrulesGroup(click.Group):
@@ -45,21 +46,10 @@ def main() -> None:
 
 
 def _register() -> None:
-    import importlib
-    import pkgutil
-
-    import verify
-
-    for info in sorted(pkgutil.iter_modules(verify.__path__), key=lambda i: i.name):
-        if info.name.startswith("cmd_"):
-            module = importlib.import_module(f"verify.{info.name}")
-            for command in getattr(module, "COMMANDS", ()):
-                main.add_command(command)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for command in getattr(module, "COMMANDS", ()):
+            main.add_command(command)
 
 
 _register()
-
-
-def run() -> None:
-    """Entry point for `python -m verify`."""
-    sys.exit(main())  # pragma: no cover

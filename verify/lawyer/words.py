@@ -12,8 +12,8 @@ from typing import Any
 from spec.disputes import Dispute
 from spec.loader import load_rulebook
 
-from .ask import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
-from .results import PropertyResult, Unknown
+from ..results import PropertyResult, Unknown
+from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {

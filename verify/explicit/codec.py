@@ -4,7 +4,7 @@ Every field of a state is a bounded integer (spec/lang/types.py), so a state is 
 mixed-width bit string: each kept field gets the bits its declared range needs, stored as
 `value - low` (so `none` = -1 becomes 0). A Python int of ~90 bits is 40 bytes against
 ~270 for the tuple, and hashes in one step. The codec also applies the two reductions that
-act on single states (verify/reductions.py): the rotation that puts the pivot seat field at
+act on single states (reductions.py): the rotation that puts the pivot seat field at
 seat 0, and the cone of influence (dropped fields are not stored and decode to their
 initial value). `encode` and `decode` are generated Python source, one expression each:
 a loop over fields costs several times more.

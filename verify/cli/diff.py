@@ -22,11 +22,9 @@ from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .diff import Budget, CountResult, Difference, DiffResult, diff
-from .results import PropertyResult
-from .cmd_check import parse_counts
-from .variant_options import rules_name, variant_options
+from ..diff import Budget, CountResult, Difference, DiffResult, compare_verdicts, diff
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .options import parse_counts, rules_name, time_limit_option, variant_options
 
 
 def replayable_name(spec: Spec) -> str:
@@ -117,27 +115,6 @@ def property_lines(rows: list[tuple[str, int, str, str]]) -> list[str]:
     return lines
 
 
-def compare_properties(a_name: str, b_name: str, counts: list[int], seconds: float, workers: int
-                       ) -> list[tuple[str, int, str, str]]:
-    """Every property of the catalogue under A and under B (verify.checker), as rows
-    (property, players, verdict under A, verdict under B); a property only one rule set
-    has shows `-` for the other."""
-    from .checker import check
-    from .explore import Limits
-
-    limits = Limits(None, seconds, 12_000)
-    under_a = check(a_name, tuple(counts), None, limits, workers=workers)
-    under_b = check(b_name, tuple(counts), None, limits, workers=workers)
-
-    def table(results: list[PropertyResult]) -> dict[tuple[str, int], str]:
-        return {(r.property, r.players): r.verdict.verdict for r in results}
-    by_a, by_b = table(under_a), table(under_b)
-    keys = sorted(set(by_a) | set(by_b), key=lambda k: (list(dict.fromkeys(
-        [key[0] for key in list(by_a) + list(by_b)])).index(k[0]), k[1]))
-    return [(name, players, by_a.get((name, players), "-"), by_b.get((name, players), "-"))
-            for name, players in keys]
-
-
 def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None) -> dict[str, Any]:
     """The comparison as a JSON-ready dict."""
     def one(entry: CountResult) -> dict[str, Any]:
@@ -170,8 +147,7 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
               help="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
 @click.option("--max-pairs", type=click.IntRange(1), default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
-@click.option("--time-limit", type=click.FloatRange(0), default=60.0, show_default=True,
-              help="Seconds of breadth-first search before random play takes over.")
+@time_limit_option(60.0, "Seconds of breadth-first search before random play takes over.")
 @click.option("--random-games", type=click.IntRange(0), default=3_000, show_default=True,
               help="Random games per player count played in lockstep when the search ran out.")
 @click.option("--random-time", type=click.FloatRange(0), default=30.0, show_default=True,
@@ -216,7 +192,7 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
                             f"(both allow {both[0]}-{both[-1]})")
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
     result = diff(a, b, counts, budget)
-    rows = compare_properties(rules_a, rules_b, counts or both, property_time, workers) if properties else None
+    rows = compare_verdicts(rules_a, rules_b, counts or both, property_time, workers) if properties else None
     differing_rows = [row for row in rows or [] if row[2] != row[3] and "unknown" not in row[2:]]
     if trace_path and result.differences:
         save_trace(result.differences[0], trace_path, a, b)

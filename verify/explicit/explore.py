@@ -1,9 +1,9 @@
 """Breadth-first exploration of the state graph, with properties checked on the fly.
 
-The explorer walks `verify.model.Model` (the engine's compiled rules under exact
+The explorer walks `verify.explicit.model.Model` (the engine's compiled rules under exact
 reductions) from the initial state, before the deal: the role deal and the first
 President are chance moves, so every deal is explored. States are stored packed
-(verify/codec.py) in a dict from key to id; per id it keeps the parent's id and the move
+(codec.py) in a dict from key to id; per id it keeps the parent's id and the move
 (one int each, in `array`s), so the shortest trace to any state is rebuilt by replaying
 those moves through the engine (`trace_to`), which also re-checks every move's legality.
 
@@ -12,17 +12,17 @@ an `always`/`never` then has its counterexample, a `sometimes` its witness. When
 property has fired and no graph property is asked, the search stops early. Deadlocks
 (a stored state that is not over and has no move) are found on the fly. With
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
-and elections it stands for) for verify/graphs.py.
+and elections it stands for) for graphs.py.
 
 Limits (`Limits`): states, seconds, resident memory. A search stopped by a limit says so
-in `limit`; nothing it did not see is ever reported as proved (verify/checker.py).
+in `limit`; nothing it did not see is ever reported as proved (check.py).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from array import array
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,8 +70,6 @@ def resident_mib() -> float:
             pages = int(handle.read().split()[1])
     except (OSError, ValueError, IndexError):
         return 0.0
-    import os
-
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
@@ -111,14 +109,12 @@ class Exploration:
     properties: tuple[Property, ...]
     states: int = 0
     transitions: int = 0
-    expanded: int = 0
     seconds: float = 0.0
     depth: int = 0
     complete: bool = False
     limit: str = ""
     hits: dict[str, Hit] = field(default_factory=dict)
     deadlock: Hit | None = None
-    out_of_range: str = ""
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
@@ -129,10 +125,6 @@ class Exploration:
     def states_per_second(self) -> float:
         """Stored states per second of search."""
         return self.states / self.seconds if self.seconds else 0.0
-
-    def depth_of(self, state_id: int) -> int:
-        """The BFS depth (decisions from the start) of a stored state."""
-        return bisect_right(self.layers, state_id) - 1
 
     # ------------------------------------------------------------------ traces
 
@@ -332,10 +324,8 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
             if successors == 0 and not model.is_over(state) and result.deadlock is None and deadlocks:
                 result.deadlock = Hit(position, depth=depth)
             position += 1
-        result.expanded = position
         result.complete = position == len(keys) and not deferred and not result.limit
     except OutOfRange as error:
-        result.out_of_range = str(error)
         result.limit = f"state out of range: {error}"
         result.complete = False
     result.states = len(keys)

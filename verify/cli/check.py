@@ -11,7 +11,6 @@ the results as JSON instead. Exit status: 0 every verdict as expected, 1 one is 
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,31 +19,17 @@ import click
 
 from spec.errors import SpecError
 
-from .checker import BACKENDS, check
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .explore import Limits
-from .reductions import Reductions
-from .report.cli_options import ReportRequest, report_options
-from .report.records import RunInfo
-from .results import PropertyResult, Refuted, Unknown, Witnessed
-from .variant_options import rules_name, variant_options
+from ..checker import BACKENDS, check
+from ..diff.mutants import run_mutants
+from ..explicit.explore import Limits
+from ..explicit.reductions import Reductions
+from ..report.records import RunInfo, exit_status
+from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from .options import (ReportRequest, max_states_option, parse_counts, report_options, rules_name, rules_option,
+                      time_limit_option, variant_options)
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
-
-
-def parse_counts(text: str | None) -> tuple[int, ...] | None:
-    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts)."""
-    if not text:
-        return None
-    counts: list[int] = []
-    for part in text.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
-        if not match:
-            raise click.BadParameter(f"expected player counts like 5-7 or 5,6,8, got {text!r}")
-        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
-        counts.extend(range(low, high + 1))
-    return tuple(sorted(set(counts)))
 
 
 def cell(result: PropertyResult) -> str:
@@ -107,27 +92,16 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
     return out
 
 
-def exit_status(results: list[PropertyResult]) -> int:
-    """0 all as expected, 1 one is not, 3 one is unknown (and none is wrong)."""
-    if any(r.as_expected is False for r in results):
-        return EXIT_FAILED
-    if any(r.as_expected is None for r in results):
-        return EXIT_LIMIT
-    return EXIT_OK
-
-
 @click.command("check")
 @click.option("--players", "-n", "players_text", default=None,
               help="Player counts, e.g. 5-7 or 5,6 (default: every count of the rules).")
 @click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
-@click.option("--rules", "--variant", "rules", default="standard", show_default=True,
-              help="Rules file or variant name; with --set / --settings, the variant's settings.")
+@rules_option("--variant", help_text="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
                    "and as a cross-check of the invariants it decided (a disagreement fails the check).")
-@click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
-@click.option("--time-limit", type=click.FloatRange(0), default=DEFAULT_TIME_LIMIT, show_default=True,
-              help="Seconds per player count.")
+@max_states_option(None)
+@time_limit_option(DEFAULT_TIME_LIMIT, "Seconds per player count.")
 @click.option("--memory-limit", type=click.IntRange(64), default=8_000, show_default=True,
               help="Resident MiB per search process.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
@@ -141,8 +115,8 @@ def exit_status(results: list[PropertyResult]) -> int:
 @click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
 @click.option("--mutants", is_flag=True,
-              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told apart "
-                   "from the rules by a property it breaks or by shrules diff (verify/mutants.py).")
+              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
+                   "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
 @variant_options
 @report_options
@@ -156,8 +130,6 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
     if mutants:
-        from .mutants import run_mutants
-
         raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from engine.game import compiled_game
 
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
+from .check import check_players, materialise, select
 from .explore import Limits, explore
 from .model import Model
 
@@ -70,10 +71,10 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     del exploration
     if not catalogue:
         return figure
-    from .checker import check
-
     started = time.perf_counter()
-    results = check(rules, (players,), limits=Limits(time_limit=time_limit), workers=1)
+    by_name = {prop.name: prop for prop in select(rules)}
+    results = [materialise(raw, rules, by_name)
+               for raw in check_players(rules, players, None, Limits(time_limit=time_limit))]
     seconds = time.perf_counter() - started
     expected = None if any(r.as_expected is None for r in results) else all(r.as_expected for r in results)
     return ExploreFigure(**{**asdict(figure), "catalogue_seconds": round(seconds, 2),

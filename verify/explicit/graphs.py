@@ -2,8 +2,9 @@
 
 These work on the arrays the explorer records (`explore(..., record_edges=True)`), not on
 networkx objects: a graph of millions of states fits in arrays, not in a networkx
-DiGraph. networkx is used where a graph fits (`to_networkx`, the `shrules graph` command,
-and a cross-check in the tests): export to DOT / GraphML, quotients by a projection.
+DiGraph. networkx is used where a graph fits (`to_networkx`, `export_facts`,
+`write_export`, for the `shrules graph` command and a cross-check in the tests): export to
+DOT / GraphML, quotients by a projection.
 
 - `analyse`: Kahn's algorithm gives a topological order or proves a cycle; over that order
   a DP gives the longest game from the start, in moves and in elected governments (each
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .explore import Exploration, Graph
@@ -33,7 +35,6 @@ class GraphFacts:
     cycle: tuple[int, ...]          # state ids of one cycle, when there is one
     deadlocks: int                  # states that are not over and have no successor
     stuck: int                      # states from which no finished game is reachable
-    stuck_example: int | None
     longest_moves: int | None       # the longest game from the start, in moves (acyclic only)
     longest_elections: int | None
     longest_path: tuple[int, ...]   # state ids of one longest game in moves
@@ -92,8 +93,8 @@ def analyse(graph: Graph) -> GraphFacts:
     else:
         cycle = _find_cycle(graph, indegree)
     deadlocks = sum(1 for node in range(count) if offsets[node] == offsets[node + 1] and not graph.over[node])
-    stuck, example = _cannot_end(graph)
-    return GraphFacts(count, len(targets), acyclic, cycle, deadlocks, stuck, example, longest_moves,
+    stuck = _cannot_end(graph)
+    return GraphFacts(count, len(targets), acyclic, cycle, deadlocks, stuck, longest_moves,
                       longest_elections, longest_path)
 
 
@@ -119,8 +120,8 @@ def _find_cycle(graph: Graph, indegree: list[int]) -> tuple[int, ...]:
     return tuple(cycle)
 
 
-def _cannot_end(graph: Graph) -> tuple[int, int | None]:
-    """How many states cannot reach a finished game, and the first of them."""
+def _cannot_end(graph: Graph) -> int:
+    """How many states cannot reach a finished game."""
     offsets, targets = graph.offsets, graph.targets
     count = len(offsets) - 1
     reverse_offsets = [0] * (count + 1)
@@ -146,15 +147,15 @@ def _cannot_end(graph: Graph) -> tuple[int, int | None]:
             if not can_end[source]:
                 can_end[source] = 1
                 queue.append(source)
-    stuck = count - sum(can_end)
-    example = can_end.find(0) if stuck else -1
-    return stuck, (example if example >= 0 else None)
+    return count - sum(can_end)
 
 
 def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None) -> Any:
     """The explored graph as a networkx DiGraph; with `project`, its quotient by those
     fields (one node per distinct tuple of their values, an edge where any state edge is).
     Node attributes are the readable field values; edges carry the moves they stand for."""
+    # Imported on use, not at the top: every check imports this module for `analyse`,
+    # and networkx takes most of a second to import.
     import networkx as nx
 
     graph = exploration.graph
@@ -190,6 +191,56 @@ def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None
                 result.add_edge(source, target, count=1, moves=int(graph.moves[edge]),
                                 elections=int(graph.elections[edge]))
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFacts:
+    """What networkx finds on an exported graph (the whole graph or a quotient): a second
+    opinion on `analyse`, computed by other code on another representation."""
+
+    nodes: int
+    edges: int
+    acyclic: bool
+    all_reach_end: bool             # every node reaches a node of a finished game
+    longest_moves: int | None       # the longest path weighted by moves (acyclic only)
+
+
+def export_facts(exported: Any) -> ExportFacts:
+    """Acyclicity, the longest path and whether every node can still reach a finished game,
+    computed with networkx on a graph made by `to_networkx`."""
+    import networkx as nx  # on use, as in to_networkx
+
+    ends = [node for node, data in exported.nodes(data=True) if data.get("phase") == "over"]
+    reach = set(ends)
+    for node in ends:
+        reach |= nx.ancestors(exported, node)
+    acyclic = nx.is_directed_acyclic_graph(exported)
+    longest = nx.dag_longest_path_length(exported, weight="moves") if acyclic else None
+    return ExportFacts(exported.number_of_nodes(), exported.number_of_edges(), acyclic,
+                       len(reach) == exported.number_of_nodes(), longest)
+
+
+def write_export(exported: Any, path: Path, output_format: str) -> None:
+    """A graph made by `to_networkx` as GraphML (by networkx) or DOT (written here:
+    networkx needs pydot or pygraphviz for DOT)."""
+    import networkx as nx  # on use, as in to_networkx
+
+    if output_format == "graphml":
+        nx.write_graphml(exported, path)
+        return
+
+    def quote(value: object) -> str:
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("digraph states {\n")
+        for node, data in exported.nodes(data=True):
+            label = "\\n".join(f"{key}={value}" for key, value in sorted(data.items()))
+            handle.write(f"  {quote(node)} [label={quote(label)}];\n")
+        for source, target, data in exported.edges(data=True):
+            attributes = ", ".join(f"{key}={quote(value)}" for key, value in sorted(data.items()))
+            handle.write(f"  {quote(source)} -> {quote(target)} [{attributes}];\n")
+        handle.write("}\n")
 
 
 def _attribute(game: Any, index: int, value: int) -> str | int | bool:

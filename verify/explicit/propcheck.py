@@ -9,7 +9,7 @@ properties that *fire*: an `always` that is false, a `never` or `sometimes` that
 Phases where a property folds to its harmless constant never evaluate it. Move properties
 get one such function per rule, over (before, after, parameters).
 
-Nothing here decides a verdict; `verify.explore` does, from the bits that fire.
+Nothing here decides a verdict; explore.py does, from the bits that fire.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from engine.importers import FORMATS, game_files
 from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file
 from spec.errors import SpecError
 
-from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 
 @click.command()

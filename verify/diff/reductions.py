@@ -1,7 +1,7 @@
 """Exact reductions for the product search of `shrules diff`, decided on both rule sets.
 
-Each is sound only when it holds for both rule sets at once (verify/reductions.py argues
-each for one rule set; the same arguments apply to a pair whose components move
+Each is sound only when it holds for both rule sets at once (verify/explicit/reductions.py
+argues each for one rule set; the same arguments apply to a pair whose components move
 together): equal typed trees and numbers mean the same game (no search at all); a field
 that neither rule set lets matter is left out of the key; both states are rotated by the
 same amount; a subset parameter read only through its size is tried once per size and
@@ -19,7 +19,7 @@ from engine.pycompile import CompiledRule, load_source
 from spec.lang import nodes as n
 from spec.model import Spec
 
-from .reductions import fields_read, rule_nodes
+from ..explicit.reductions import fields_read, rule_nodes
 
 OUTCOME_FIELDS = ("winner", "how", "phase")
 """Fields compared through the outcome of a finished game, never hidden."""

@@ -11,8 +11,8 @@ Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` th
 `--never` that never does; a move legal in every consistent position); 1 not (a move
 illegal in every one); 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
 undecided: a search hit its limit, or the move's legality depends on hidden information.
-The work is in verify/ask.py (answers), verify/position.py (positions) and
-verify/ask_words.py (words).
+The work is in verify/lawyer/: ask.py (deciding), position.py (positions), answers.py and
+words.py (the answers and their words).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import click
 
 from spec.disputes import Dispute
 
-from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
-                  as_expected, catalogue, find)
-from .ask_words import listing, render, to_json
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .cmd_check import parse_counts
-from .position import rule_position
+from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
+from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find
+from ..lawyer.words import listing, render, to_json
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .options import max_states_option, parse_counts, rules_option
+from ..lawyer.position import rule_position
 
 
 QUESTION_SECONDS = 120.0
@@ -76,8 +76,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
 @click.option("--seconds", type=float, help="Time for the whole question (default 120 s; with --all, 900 s per player "
               "count).")
-@click.option("--max-states", type=int, default=5_000_000, show_default=True, help="Stored states per search.")
-@click.option("--rules", "spec_name", default="standard", show_default=True, help="Rules file or variant name.")
+@max_states_option(5_000_000)
+@rules_option(dest="spec_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")

@@ -4,9 +4,9 @@
 representatives, legality by the seat that makes the move, forced chains); a
 `ProductSearch` compares a pair of states — legality, outcome, the game's visible forced
 moves, revelations, odds, in that order of importance — and expands it breadth-first,
-one level per decision, keyed by both states packed (verify/codec.py) in a common frame.
-It also plays random games in lockstep, and rebuilds a distinguishing game through both
-engines, every move re-checked. verify/diff.py drives it over the player counts.
+one level per decision, keyed by both states packed (verify/explicit/codec.py) in a
+common frame. It also plays random games in lockstep, and rebuilds a distinguishing game
+through both engines, every move re-checked. compare.py drives it over the player counts.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from engine.game import Game, IllegalMove, Move
 from engine.pycompile import CompiledRule, compile_expression
 from engine.trace import Trace
 
-from .codec import Codec, OutOfRange
-from .diff_reductions import hidden_fields, rotate_args, rotator, subset_representatives
-from .reductions import representatives, symmetry_blockers
+from ..explicit.codec import Codec, OutOfRange
+from .reductions import hidden_fields, rotate_args, rotator, subset_representatives
+from ..explicit.reductions import representatives, symmetry_blockers
 
 KINDS = ("legality", "outcome", "forced", "reveal", "odds")
 """Kinds of difference, most important first."""

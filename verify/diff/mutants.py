@@ -7,7 +7,7 @@ rules. A mutant is *caught* when
 1. a property it says it breaks (its `[expect]` / `[properties]` with `expect = "fails"`)
    gets the verdict that contradicts the rules' own expectation under the mutant, found
    by the explicit-state checker (verify/checker.py) for the player counts asked; or else
-2. `shrules diff` finds a game that tells it apart from the rules (verify/diff.py).
+2. `shrules diff` finds a game that tells it apart from the rules (verify/diff/compare.py).
 
 The score is caught / total, with what caught each. A mutant nobody catches is either a
 gap in the property catalogue and the diff, or a mutant that changes nothing: both need
@@ -26,8 +26,10 @@ from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
-from .diff import Budget, diff
-from .results import Refuted, Unwitnessed
+from ..checker import check
+from ..explicit.explore import Limits
+from ..results import Refuted, Unwitnessed
+from .compare import Budget, diff
 
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
@@ -69,9 +71,6 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
     """The first declared property whose verdict under the mutant contradicts the rules
     ('' when none does within the limit). Invariants go first: a counterexample ends the
     search early, while a `sometimes` without a witness needs the whole graph."""
-    from .checker import check
-    from .explore import Limits
-
     wanted = declared_failures(spec, base)
     if not wanted:
         return ""

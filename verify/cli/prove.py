@@ -1,16 +1,13 @@
-"""`shrules prove` and `shrules smt-bench`: the Z3 backend on the command line.
+"""`shrules prove`: one property decided by the Z3 backend.
 
 `prove PROPERTY` decides one catalogue property (or a strengthening invariant of
 spec/invariants.toml) with the solver for each player count asked, and prints the
 outcome with its size: k and solver time for a proof, the shortest trace for a
 refutation or a witness, the counterexample to induction when the induction does not
-close. `smt-bench` prints how long the catalogue's proofs take and how fast the engine
-and the solver are compared.
+close.
 """
 
 from __future__ import annotations
-
-import re
 
 import click
 
@@ -19,23 +16,8 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from .cli import EXIT_FAILED, EXIT_LIMIT
-from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-
-
-def _counts(text: str | None, allowed: tuple[int, ...]) -> tuple[int, ...]:
-    if text is None:
-        return allowed
-    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+))?\s*", text)
-    if not match:
-        raise SpecError(f"--players takes a count or a range a-b, got {text!r}")
-    low, high = int(match.group(1)), int(match.group(2) or match.group(1))
-    chosen = tuple(range(low, high + 1))
-    bad = [count for count in chosen if count not in allowed]
-    if bad:
-        raise SpecError(f"'{text}': this property is stated for {allowed[0]}-{allowed[-1]} players "
-                        f"({', '.join(map(str, allowed))})")
-    return chosen
+from ..results import EXIT_FAILED, EXIT_LIMIT, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from .options import counts_among, rules_option
 
 
 def describe(verdict: Verdict) -> str:
@@ -61,8 +43,8 @@ def describe(verdict: Verdict) -> str:
 @click.command()
 @click.argument("name")
 @click.option("--players", "-n", "players_text", default=None,
-              help="Player count or range a-b (default: every count the property is stated for).")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
+              help="Player counts, e.g. 7, 5-7 or 5,6 (default: every count the property is stated for).")
+@rules_option()
 @click.option("--depth", type=click.IntRange(0, 2000), default=160, show_default=True,
               help="Longest path BMC looks at for a witness or a counterexample.")
 @click.option("--k", "k", type=click.IntRange(1, 20), default=3, show_default=True,
@@ -79,8 +61,10 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     spec/invariants.toml). Exit status 0 when every verdict is as the catalogue expects,
     1 when one is not, 3 when a limit left one unknown.
     """
-    from .smt import Limits, check_property
-    from .smt.check import catalogue_of
+    # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
+    # second), and the group imports every command module on each `shrules` run.
+    from ..smt import Limits, check_property
+    from ..smt.check import catalogue_of
 
     spec = load_spec(rules)
     catalogue = {prop.name: prop for prop in catalogue_of(spec)}
@@ -89,7 +73,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
         return
     prop = catalogue[name]
     status = 0
-    for count in _counts(players_text, prop.players):
+    for count in counts_among(players_text, prop.players, "this property is stated for"):
         verdict = check_property(spec, prop, count, Limits(depth, k, seconds))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
@@ -111,9 +95,9 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
 
 def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue: dict[str, Property]) -> None:
     """`prove` for a strengthening invariant: is it in the proved support?"""
-    from .smt import backend_for
+    from ..smt import backend_for  # on use, as in prove
 
-    counts = _counts(players_text, tuple(spec.player_counts))
+    counts = counts_among(players_text, tuple(spec.player_counts))
     status = 0
     for count in counts:
         backend = backend_for(spec, count)
@@ -137,32 +121,4 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
     raise SystemExit(status)
 
 
-@click.command(name="smt-bench")
-@click.option("--players", "-n", "players_text", default="5-10", show_default=True, help="Player counts a-b.")
-@click.option("--rules", default="standard", show_default=True, help="Rules file or variant name.")
-@click.option("--witnesses", is_flag=True, help="Also find the shortest witness of every `sometimes` property.")
-@click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
-              help="Also compare engine and solver on this many reachable states per player count.")
-def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> None:
-    """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
-    optionally the witnesses and the engine-vs-solver agreement check."""
-    from .smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
-
-    spec = load_spec(rules)
-    counts = _counts(players_text, tuple(spec.player_counts))
-    proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800)
-    for line in proofs.lines():
-        click.echo(line)
-    failed = [f for f in proofs.figures if f.verdict not in DECIDED]
-    if states:
-        for figure in bench_agreement(rules, counts, states):
-            click.echo(f"agreement, {figure.players} players: {figure.states} states, {figure.successors} successors, "
-                       f"{figure.moves} judged moves in {figure.seconds:.1f} s "
-                       f"({figure.states_per_second:.0f} states/s), {figure.differences} differences")
-            if figure.differences:
-                raise SystemExit(EXIT_FAILED)
-    if failed:
-        raise SystemExit(EXIT_FAILED)
-
-
-COMMANDS = (prove, smt_bench)
+COMMANDS = (prove,)

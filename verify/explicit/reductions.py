@@ -2,7 +2,7 @@
 
 The explorer never trusts a reduction it has not checked on the rules it is given (a
 variant or a mutant may break one). This module decides, from the typed expressions
-alone, which reductions are sound for a spec and a set of properties; `verify.model`
+alone, which reductions are sound for a spec and a set of properties; `model.py`
 applies them. Every reduction here is *exact*: the reduced graph has a verdict-preserving
 correspondence with the full one, argued below and tested (tests/test_explore_reductions.py
 compares reduced and unreduced verdicts on 5 and 6 players).
@@ -69,11 +69,6 @@ class Reductions:
     cone: bool = True
     fuse: bool = True
 
-    @classmethod
-    def none(cls) -> "Reductions":
-        """No reduction: the graph of the engine as it is."""
-        return cls(False, False, False, False)
-
     def label(self) -> str:
         """A short description, e.g. 'symmetry+representatives+cone+fuse' or 'none'."""
         names = [name for name in ("symmetry", "representatives", "cone", "fuse") if getattr(self, name)]
@@ -109,10 +104,6 @@ def _inline(node: n.Node, spec: Spec) -> list[n.Node]:
     return out
 
 
-def _is_seat(type_: object) -> bool:
-    return getattr(type_, "kind", None) in ("seat", "seats")
-
-
 def rotation_blockers(node: n.Node | None, spec: Spec) -> list[str]:
     """Why an expression is not rotation-invariant (empty when it is): seat literals,
     ordering or arithmetic on seats, seats as table indexes."""
@@ -137,7 +128,7 @@ def rotation_blockers(node: n.Node | None, spec: Spec) -> list[str]:
     return reasons
 
 
-def rule_nodes(rule: Rule, semantic_only: bool = True) -> list[n.Node]:
+def rule_nodes(rule: Rule) -> list[n.Node]:
     """The expressions that decide a rule's legality and effect (not its messages)."""
     nodes: list[n.Node] = [req.when for req in rule.requires]
     nodes += [node for _, node in rule.lets]

@@ -3,7 +3,7 @@
 There is no second copy of the rules here: every guard, weight and effect is the engine's
 own compiled function (`game.by_phase[phase]`). This module only decides *which*
 parameter values to try (vote representatives), runs forced chains (fusing), and keys
-states through the codec (symmetry, cone of influence); see verify/reductions.py for why
+states through the codec (symmetry, cone of influence); see reductions.py for why
 each is exact.
 
 A transition is reported as `Step(move_code, after, chain, final)`: the encoded move,
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from itertools import product
 from typing import Any, NamedTuple
 
-from engine.game import Game, Move
+from engine.game import Game
 from engine.pycompile import CompiledRule, compile_expression
 from spec.properties import Property
 
@@ -136,10 +136,6 @@ class Model:
             else:
                 out.append(value)
         return tuple(out)
-
-    def to_move(self, compiled: CompiledRule, args: tuple[int, ...]) -> Move:
-        """The engine's Move."""
-        return Move(compiled.rule.name, args)
 
     # ------------------------------------------------------------------ transitions
 

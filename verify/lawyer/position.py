@@ -35,7 +35,7 @@ from engine.game import Game, IllegalMove, Move, compiled_game
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
-from .reductions import fields_read
+from ..explicit.reductions import fields_read
 
 HIDDEN_CHOICES = frozenset({"president_discard"})
 """Seat moves the table does not see (R-L2, R-L4: the discard is face down); with every

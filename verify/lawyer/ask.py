@@ -3,9 +3,9 @@
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
 each player count it concerns (the count that `decides` it first) two checkers answer:
 
-- the explicit search (verify/explore.py over verify/model.py, with its exact
-  reductions): the first hit is the shortest game where the thing happens; a search that
-  finishes without one is a proof over every reachable state;
+- the explicit search (verify/explicit/explore.py over verify/explicit/model.py, with
+  its exact reductions): the first hit is the shortest game where the thing happens; a
+  search that finishes without one is a proof over every reachable state;
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
@@ -20,33 +20,33 @@ answer is compared with its expected answer (`as_expected`).
 Entries about hidden information (`rule_text`) are answered from the rule text; the
 checks the spec can make about them (a player count it refuses, a rule that reveals
 nothing) are run and reported, and the answer says it is not a proof. Positions
-(`position`) are answered by verify/position.py. Words, in English and German, are in
-verify/ask_words.py.
+(`position`) are answered by verify/lawyer/position.py. The answer types are in
+verify/lawyer/answers.py; words, in English and German, in verify/lawyer/words.py.
 """
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.game import compiled_game
-from engine.trace import Trace
 from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location, SpecError
 from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from .explore import Exploration, Limits, explore
-from .model import Model
-from .position import Ruling, rule_position
-from .reductions import Reductions, cone, fields_read, symmetry_blockers
-from .results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-
-YES, NO, UNKNOWN = "yes", "no", "unknown"
+from ..explicit.explore import Exploration, Limits, explore
+from ..explicit.model import Model
+from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
+from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
+from .position import rule_position
+from .words import counts_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,107 +61,6 @@ class Budget:
         """The explorer's limits for a search starting now, with the time that is left."""
         left = None if self.seconds is None else round(max(0.5, self.seconds - (time.perf_counter() - started)), 1)
         return Limits(self.max_states, left, self.memory_mib)
-
-
-def happens(verdict: Verdict) -> bool | None:
-    """Whether a verdict shows the queried thing happening (None: undecided)."""
-    if isinstance(verdict, (Witnessed, Refuted)):
-        return True
-    if isinstance(verdict, (Proved, Unwitnessed)):
-        return False
-    return None
-
-
-# ---------------------------------------------------------------------- answers
-
-
-@dataclass(frozen=True, slots=True)
-class FormalAnswer:
-    """The answer to a sometimes/never query: a result per player count searched."""
-
-    query: Property
-    rule_ids: tuple[str, ...]
-    results: tuple[PropertyResult, ...]
-    not_searched: dict[int, str] = field(default_factory=dict)   # count -> why not
-    dispute: Dispute | None = None
-
-    @property
-    def verdict(self) -> str:
-        """yes (a game where it happens), no (proved for every count), or unknown."""
-        outcomes = [happens(r.verdict) for r in self.results]
-        if any(outcomes):
-            return YES
-        if outcomes and all(o is False for o in outcomes) and not self.not_searched:
-            return NO
-        return UNKNOWN
-
-    @property
-    def witness(self) -> PropertyResult | None:
-        """The result whose trace shows the thing happening, if any."""
-        return next((r for r in self.results if happens(r.verdict)), None)
-
-    @property
-    def game(self) -> Trace | None:
-        """The shortest game where the thing happens, if one was found."""
-        witness = self.witness
-        return None if witness is None else getattr(witness.verdict, "trace", None)
-
-
-@dataclass(frozen=True, slots=True)
-class TextAnswer:
-    """An answer read from the rule text, with what the spec could check about it.
-
-    Each check (a count the rules refuse, a rule or a field nothing reveals) holds when the
-    thing asked about cannot happen, so with checks the spec gives the answer: no if every
-    check holds, yes if one fails. Without checks the answer is the rule text's, as the
-    catalogue states it, and nothing here can find it wrong."""
-
-    dispute: Dispute
-    checks: tuple[tuple[str, bool], ...]       # (what was checked, whether it holds)
-
-    @property
-    def rule_ids(self) -> tuple[str, ...]:
-        """The rule IDs the answer rests on."""
-        return self.dispute.rule_ids
-
-    @property
-    def verdict(self) -> str:
-        """no / yes from the spec's checks, or the catalogue's answer when there are none."""
-        if not self.checks:
-            return self.dispute.answer
-        return NO if all(holds for _, holds in self.checks) else YES
-
-
-@dataclass(frozen=True, slots=True)
-class PositionAnswer:
-    """Whether a move is legal in the position a partial game reached."""
-
-    ruling: Ruling
-    dispute: Dispute | None = None
-
-    @property
-    def rule_ids(self) -> tuple[str, ...]:
-        """The catalogue's rule IDs for an entry, else those of the ruling."""
-        return self.dispute.rule_ids if self.dispute is not None else self.ruling.rule_ids
-
-    @property
-    def verdict(self) -> str:
-        """yes (legal in every consistent position), no (illegal in every one), or depends."""
-        return {"legal": YES, "illegal": NO}.get(self.ruling.verdict, self.ruling.verdict)
-
-
-Answer = FormalAnswer | TextAnswer | PositionAnswer
-
-
-def as_expected(answer: Answer) -> bool | None:
-    """Whether a catalogue entry got its expected answer (None: undecided or not an entry)."""
-    if answer.dispute is None or answer.verdict not in (YES, NO):
-        return None
-    if isinstance(answer, PositionAnswer) and answer.verdict == NO:
-        forbidding = {rule_id for rule_id, _ in answer.ruling.reasons}
-        if not forbidding <= set(answer.dispute.rule_ids):
-            return False
-    return answer.verdict == answer.dispute.answer
 
 
 # ---------------------------------------------------------------------- the checkers
@@ -223,8 +122,10 @@ is out of reach."""
 def _smt_backend() -> Any:
     """The Z3 backend (verify/smt), when it provides `check_property(spec, property,
     players, limits) -> Verdict`: a k-induction proof, a bounded witness, or Unknown."""
+    # Imported on use, not at the top: verify.smt imports z3 (a noticeable part of a
+    # second), which listing the catalogue or ruling on a position never needs.
     try:
-        from . import smt
+        from .. import smt
     except ImportError:  # pragma: no cover - the package is part of the project
         return None
     return smt if hasattr(smt, "check_property") else None
@@ -388,7 +289,7 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
     chosen = counts or dispute.players
     bad = [c for c in chosen if c not in dispute.players]
     if bad:
-        raise SpecError(f"'{dispute.id}' concerns {_counts(dispute.players)} players, not {bad[0]}")
+        raise SpecError(f"'{dispute.id}' concerns {counts_text(dispute.players)} players, not {bad[0]}")
     return decide(dispute.query, chosen, budget, decides=dispute.decides, spec_name=spec_name,
                   rule_ids=dispute.rule_ids, dispute=dispute, progress=progress)
 
@@ -432,8 +333,6 @@ def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
     for dispute in disputes:
         if dispute.id == ident:
             return dispute
-    import difflib
-
     close = difflib.get_close_matches(ident, [d.id for d in disputes], n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `shrules ask` lists them"
     raise SpecError(f"no dispute '{ident}' in the catalogue{hint}")
@@ -449,10 +348,3 @@ def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] =
     prop = query(spec, "question", kind, text, on, tuple(spec.player_counts), where=where, show_caret=True)
     counts = players or tuple(spec.player_counts)
     return decide(prop, counts, budget, spec_name=spec_name, progress=progress)
-
-
-def _counts(counts: tuple[int, ...]) -> str:
-    from .ask_words import counts_text
-
-    return counts_text(counts)
-

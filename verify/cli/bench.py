@@ -1,0 +1,55 @@
+"""`shrules bench`: throughput of random play, of the explicit-state checker (--explore) and
+of judging logged games (--judge DIR)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from engine.judge import judge_benchmark
+from engine.play import bench_random_play
+
+from ..explicit.bench import bench_explore, describe
+from .options import parse_counts
+
+
+@click.command()
+@click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
+              help="Player counts, e.g. 5,7,10 or 5-7.")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--explore", is_flag=True,
+              help="Measure the model checker instead: the complete state graph and the whole catalogue "
+                   "per player count, against SPIN (--seconds is then the time limit per count).")
+@click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
+              help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
+def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None) -> None:
+    """Measure random play: complete games per CPU second and moves per game.
+
+    With --explore, the model checker; with --judge DIR, the judge of logged games."""
+    numbers = parse_counts(counts) or ()
+    if judge_dir:
+        rate = judge_benchmark(judge_dir, seconds=seconds)
+        click.echo(json.dumps({"judge_games_per_second": round(rate, 1)}) if as_json
+                   else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
+        return
+    if explore:
+        for explored in (bench_explore(players, seconds) for players in numbers):
+            click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
+        return
+    figures = []
+    for players in numbers:
+        figure = bench_random_play(players, seconds)
+        figures.append(figure)
+        if not as_json:
+            click.echo(f"random play, {players} players: {figure.games_per_second:,.0f} games/s "
+                       f"({figure.games} games in {figure.seconds:.1f} s CPU), "
+                       f"{figure.moves_per_game:.1f} moves/game, {figure.choices_per_game:.1f} seat/table choices/game")
+    if as_json:
+        click.echo(json.dumps([{"players": f.players, "games_per_second": round(f.games_per_second, 1),
+                                "moves_per_game": round(f.moves_per_game, 2),
+                                "choices_per_game": round(f.choices_per_game, 2)} for f in figures]))
+
+
+COMMANDS = (bench,)

@@ -1,0 +1,258 @@
+"""What the commands share: player counts, the rules and their settings, limits, the report.
+
+Every `shrules` command takes its common options from here, so that `--players 5-7` or
+`--set NAME=VALUE` mean the same to each of them and no command module imports another:
+
+- player counts: `parse_counts` (`5-7`, `5,6,8`, `6`), `counts_among` (the same, checked
+  against the counts something is stated for) and `players_option` (one count);
+- the rules: `rules_option` (`--rules NAME`), `variant_options` (`--set NAME=VALUE`,
+  `--settings FILE`) and `rules_name`, which folds the settings into the rules name in its
+  canonical form, `custom[deck_fascist=10; powers=...]`: every command and the engine's
+  cache load it like any other name, and a saved trace that records it replays;
+- limits: `max_states_option`, `time_limit_option`;
+- the report: `report_options` (`--report DIR`, `--baseline DIR`, `--update-baseline`) hands
+  the command one `ReportRequest`, whose `finish` writes the report, compares with (or
+  rewrites) the baseline, prints what changed, and returns the exit status:
+
+      @click.command()
+      @report_options
+      def check(..., report: ReportRequest) -> None:
+          report.validate(rules_name)                 # bad baseline: exit 2 before the long run
+          results = ...                               # list[PropertyResult]
+          raise SystemExit(report.finish(results, RunInfo(rules_name, counts, backend)))
+
+  0 every verdict as expected and none changed; 1 a verdict not as expected or changed
+  since the baseline; 3 a limit was hit (unknown) and nothing else went wrong. Bad input
+  (an unreadable or malformed baseline, a missing one without --update-baseline) raises
+  `SpecError`, which the shrules group turns into exit 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from spec.errors import SpecError
+from spec.loader import SETTINGS_NAME, load_spec
+from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
+from verify.results import PropertyResult
+
+from ..report import baseline
+from ..report.records import RunInfo, exit_status
+from ..report.writer import write_report
+
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+# ---------------------------------------------------------------------- player counts
+
+
+def parse_counts(text: str | None) -> tuple[int, ...] | None:
+    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts)."""
+    if not text:
+        return None
+    counts: list[int] = []
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise click.BadParameter(f"expected player counts like 5-7 or 5,6,8, got {text!r}")
+        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        counts.extend(range(low, high + 1))
+    return tuple(sorted(set(counts)))
+
+
+def counts_among(text: str | None, allowed: Sequence[int], what: str = "the rules are for") -> tuple[int, ...]:
+    """The player counts `text` names (every allowed one without it); a `SpecError` when
+    one is not allowed, saying `what` the allowed counts are, e.g. "this property is
+    stated for 5-10 players"."""
+    chosen = parse_counts(text)
+    if chosen is None:
+        return tuple(allowed)
+    if any(count not in allowed for count in chosen):
+        raise SpecError(f"'{text}': {what} {allowed[0]}-{allowed[-1]} players ({', '.join(map(str, allowed))})")
+    return chosen
+
+
+def players_option(default: int | None = 7) -> Callable[[FC], FC]:
+    """`--players/-n N`: one player count."""
+    return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
+                        help="Number of players (R-S1: 5-10 in the standard rules).")
+
+
+# ---------------------------------------------------------------------- the rules and their settings
+
+
+def rules_option(*aliases: str, dest: str = "rules",
+                 help_text: str = "Rules file or variant name.") -> Callable[[FC], FC]:
+    """`--rules NAME` (default: the standard rules), received as `dest`."""
+    return click.option("--rules", *aliases, dest, default="standard", show_default=True, help=help_text)
+
+
+DEFAULT_VARIANT = "custom"
+"""The variant `--set` applies to when the rules named are the standard ones."""
+
+
+def variant_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Add `--set NAME=VALUE` (repeatable) and `--settings FILE` to a click command; the
+    command receives them as `sets` (a tuple of texts) and `settings_file`."""
+    help_text = ("A custom-game setting, e.g. --set powers=investigate,none,peek,execution,execution "
+                 "(repeatable; applies to the custom variant unless the rules named are another). Settings: "
+                 + "; ".join(describe_settings()))
+
+    @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=help_text)
+    @click.option("--settings", "settings_file", type=click.Path(dir_okay=False), default=None,
+                  help="A TOML file of settings (name = value, at the top or under [settings]).")
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+    return wrapper
+
+
+def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None = None) -> str:
+    """The rules name with the settings folded in (the name itself when there are none).
+    Settings given for the standard rules apply to the `custom` variant; settings of the
+    file come first, `--set` overrides them. Raises `SpecError` for a bad setting."""
+    values: dict[str, Any] = {}
+    if settings_file:
+        values.update(load_settings_file(settings_file))
+    values.update(parse_assignments(list(sets)))
+    if not values:
+        return rules
+    base = rules
+    match = SETTINGS_NAME.match(rules)
+    if match:
+        base = match.group(1)
+        inline = parse_assignments([part for part in match.group(2).split(";") if part.strip()], f"{base}[...]:")
+        values = {**inline, **values}
+    if base == "standard":
+        base = DEFAULT_VARIANT
+    if not re.fullmatch(r"[A-Za-z0-9_/.-]+", base):
+        raise SpecError(f"settings need a rules name or path without spaces or brackets, got {base!r}")
+    for name, value in values.items():
+        parse_value(name, value)
+    return settings_name(base, values)
+
+
+# ---------------------------------------------------------------------- limits
+
+
+def max_states_option(default: int | None) -> Callable[[FC], FC]:
+    """`--max-states N`: stored states per search (None: no limit)."""
+    return click.option("--max-states", type=click.IntRange(1), default=default, show_default=default is not None,
+                        help="Stored states per search.")
+
+
+def time_limit_option(default: float, help_text: str) -> Callable[[FC], FC]:
+    """`--time-limit SECONDS`."""
+    return click.option("--time-limit", type=click.FloatRange(0), default=default, show_default=True,
+                        help=help_text)
+
+
+# ---------------------------------------------------------------------- the report and the baseline
+
+DEFAULT_BASELINE = Path("reports")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRequest:
+    """What the command line asked for: a report directory, a baseline to compare with or
+    to rewrite. All empty: nothing is written and the exit status is the verdicts' own."""
+
+    report_dir: Path | None = None
+    baseline_dir: Path | None = None
+    update_baseline: bool = False
+
+    @property
+    def baseline_root(self) -> Path | None:
+        """The baseline directory in use: --baseline, or reports/ for a bare --update-baseline."""
+        if self.baseline_dir is not None:
+            return self.baseline_dir
+        return DEFAULT_BASELINE if self.update_baseline else None
+
+    def validate(self, rules: str) -> None:
+        """Refuse a baseline that cannot be used, before any checking is done."""
+        rules = rules_own_name(rules)  # loads the rules now, before the run: finish reuses the name
+        root = self.baseline_root
+        if root is None:
+            return
+        if root.exists() and not root.is_dir():
+            raise SpecError(f"--baseline {root}: not a directory")
+        path = baseline.baseline_path(root, rules)
+        found = baseline.load_baseline(path)        # SpecError when malformed
+        if found is None and not self.update_baseline:
+            raise SpecError(f"no baseline for the {rules} rules: {path} does not exist; "
+                            f"create it with --baseline {root} --update-baseline")
+
+    def finish(self, results: Sequence[PropertyResult], run: RunInfo,
+               echo: Callable[[str], Any] = click.echo) -> int:
+        """Write the report, compare with or update the baseline, print the changes; the exit status."""
+        run = replace(run, rules=rules_own_name(run.rules))
+        self.validate(run.rules)
+        changes: list[baseline.Change] = []
+        root = self.baseline_root
+        if root is not None and self.update_baseline:
+            path, written = baseline.update(root, results, run)
+            echo(f"baseline {path}: rewritten, {_changes(len(written))}")
+            for change in written:
+                echo(f"  {change}")
+        elif root is not None:
+            path = baseline.baseline_path(root, run.rules)
+            found = baseline.load_baseline(path) or {}
+            changes = baseline.compare(found, results, run)
+            if changes:
+                echo(f"baseline {path}: {_changes(len(changes))} (old → new):")
+                for change in changes:
+                    echo(f"  {change}")
+                echo(f"if the change is intended, rewrite the baseline with --baseline {root} --update-baseline")
+            else:
+                echo(f"baseline {path}: no verdict changed ({len(results)} compared)")
+        if self.report_dir is not None:
+            written_report = write_report(results, self.report_dir, run, changes)
+            traces = sum(1 for name in written_report.files if name.startswith("traces/"))
+            echo(f"report written to {self.report_dir}: report.md, report.html, junit.xml, report.json, "
+                 f"timings.json, {traces} trace{'' if traces == 1 else 's'}")
+        return exit_status(results, changes)
+
+
+@functools.lru_cache(maxsize=64)
+def rules_own_name(rules: str) -> str:
+    """The rules' own name (`spec/variants/rebalance.toml` → `rebalance`), which names the
+    baseline directory and the report; `SpecError` when the rules do not load. Cached, so
+    the name found before a run is the name after it, whatever happens to the files."""
+    return load_spec(rules).name
+
+
+def _changes(count: int) -> str:
+    return "no verdict changed" if count == 0 else f"{count} verdict{'' if count == 1 else 's'} changed"
+
+
+REPORT_OPTIONS = (
+    click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path),
+                 help="Write report.json, junit.xml, report.md, report.html, timings.json and traces/ "
+                      "into this directory."),
+    click.option("--baseline", "baseline_dir", type=click.Path(file_okay=False, path_type=Path),
+                 help="Compare the verdicts with DIR/<rules>/verdicts.json; any change exits 1 "
+                      "and is printed as property, players: old → new."),
+    click.option("--update-baseline", is_flag=True,
+                 help="Rewrite the baseline (--baseline DIR, default reports/) with this run's verdicts."),
+)
+
+
+def report_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Add --report, --baseline and --update-baseline to a click command; the command
+    receives them as one keyword argument `report: ReportRequest`."""
+    @functools.wraps(function)
+    def wrapper(*args: Any, report_dir: Path | None, baseline_dir: Path | None, update_baseline: bool,
+                **kwargs: Any) -> Any:
+        return function(*args, report=ReportRequest(report_dir, baseline_dir, update_baseline), **kwargs)
+
+    decorated: Callable[..., Any] = wrapper
+    for option in reversed(REPORT_OPTIONS):
+        decorated = option(decorated)
+    return decorated

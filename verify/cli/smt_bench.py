@@ -1,0 +1,45 @@
+"""`shrules smt-bench`: how long the Z3 backend takes to prove the catalogue, and how fast
+the engine and the solver are compared (verify/smt/bench.py)."""
+
+from __future__ import annotations
+
+import click
+
+from spec.loader import load_spec
+
+from ..results import EXIT_FAILED
+from .options import counts_among, rules_option
+
+
+@click.command(name="smt-bench")
+@click.option("--players", "-n", "players_text", default="5-10", show_default=True,
+              help="Player counts, e.g. 5-10 or 5,7.")
+@rules_option()
+@click.option("--witnesses", is_flag=True, help="Also find the shortest witness of every `sometimes` property.")
+@click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
+              help="Also compare engine and solver on this many reachable states per player count.")
+def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> None:
+    """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
+    optionally the witnesses and the engine-vs-solver agreement check."""
+    # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
+    # second), and the group imports every command module on each `shrules` run.
+    from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
+
+    spec = load_spec(rules)
+    counts = counts_among(players_text, tuple(spec.player_counts))
+    proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800)
+    for line in proofs.lines():
+        click.echo(line)
+    failed = [f for f in proofs.figures if f.verdict not in DECIDED]
+    if states:
+        for figure in bench_agreement(rules, counts, states):
+            click.echo(f"agreement, {figure.players} players: {figure.states} states, {figure.successors} successors, "
+                       f"{figure.moves} judged moves in {figure.seconds:.1f} s "
+                       f"({figure.states_per_second:.0f} states/s), {figure.differences} differences")
+            if figure.differences:
+                raise SystemExit(EXIT_FAILED)
+    if failed:
+        raise SystemExit(EXIT_FAILED)
+
+
+COMMANDS = (smt_bench,)

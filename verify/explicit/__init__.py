@@ -1,0 +1,18 @@
+"""The explicit-state checker: the reachable states of the engine's game, one by one.
+
+- model.py: the engine's compiled rules under exact reductions (no second copy of the
+  rules), the transitions the explorer walks;
+- reductions.py: which reductions are sound for a spec and a set of properties (seat
+  rotation, vote representatives, the cone of influence, fused forced moves) and why;
+- codec.py: states packed into integers, rotated to their canonical seat;
+- propcheck.py: properties compiled to Python checks that fire on states and moves;
+- explore.py: breadth-first search with the checks on the fly, limits, shortest traces;
+- graphs.py: what the recorded graph says (acyclic, longest game, deadlocks, states that
+  cannot end) and its export to networkx;
+- check.py: the backend's verdicts for one player count (`check_players`), as plain data
+  that crosses processes and as typed results;
+- abstraction.py, bench.py: the projection onto the SPIN reference model, and the
+  benchmark against it (`shrules bench --explore`).
+
+It imports spec, engine and verify/results.py; never the Z3 backend or the command line.
+"""
