@@ -81,8 +81,24 @@ def numbers(rng: random.Random) -> tuple[str, tuple[str, ...]]:
     return f"number:{name}", args
 
 
+OUTPUT_OPTIONS = ("--trace", "--report", "--traces", "--baseline", "-o")
+
+
+def allowed_outputs(args: tuple[str, ...]) -> tuple[str, ...]:
+    """What the command may create: only where it was told to write (all of the working
+    directory for '.', the folder for 'adir'), nothing anywhere else."""
+    paths = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in OUTPUT_OPTIONS]
+    allowed: list[str] = []
+    for path in paths:
+        if path == ".":
+            allowed.append("*")
+        elif path.startswith("adir"):
+            allowed.append("adir/*")
+    return tuple(allowed)
+
+
 def outputs(rng: random.Random) -> tuple[str, tuple[str, ...]]:
-    """An output path that cannot be written."""
+    """An output path that cannot be written (or, for '.' and a folder, can)."""
     path = rng.choice(UNWRITABLE)
     options = (
         ("play-trace", ("play", "--players", "5", "-q", "--trace", path)),
@@ -150,6 +166,7 @@ FAMILIES = (players, numbers, outputs, inputs, settings, misc)
 def generate(rng: random.Random, ident: str, corpus: Corpus) -> Case:
     """One command-line case. The working directory holds a file, a folder and a FIFO
     for the path cases to point at."""
-    family, args = rng.choice(FAMILIES)(rng)
-    allowed = ("adir/**", "afile") if family.startswith("output") else ()
+    maker = rng.choice(FAMILIES)
+    family, args = maker(rng)
+    allowed = allowed_outputs(args) if maker is outputs else ()
     return Case("cli", ident, family, args, EMPTY_FILES, outputs=allowed, fifos=("pipe",))
