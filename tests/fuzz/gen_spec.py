@@ -143,7 +143,7 @@ def _structures(rng: random.Random) -> dict[str, dict[str, Any]]:
     bad = rng.choice(_bad_values(rng))
     table_key = rng.choice(("10-5", "0-1000000000", "1-100000000000000000000", "5-6-7", "", "-5", "5-", "٥", "0x5",
                             giant_int_text(rng), "1-" + giant_int_text(rng)))
-    table_value = rng.choice(([], [[]], "x", [1, "a"], ["none"] * 100_000, _giant(rng), {"a": 1}, ["__class__"],
+    table_value: Any = rng.choice(([], [[]], "x", [1, "a"], ["none"] * 100_000, _giant(rng), {"a": 1}, ["__class__"],
                               [True], 1.5))
     return {
         "constant-value": variant(constants={rng.choice(("deck_fascist", "hand_size", "min_players", "max_players",
