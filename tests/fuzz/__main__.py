@@ -38,6 +38,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep each case's directory under DIR")
     parser.add_argument("--no-known", action="store_true", help="leave out the hand-written known cases")
     parser.add_argument("--quiet", action="store_true", help="no line per case")
+    parser.add_argument("--report-from", type=Path, metavar="JSON", help="print the table and failures of a "
+                        "run saved with --json, without running anything")
     return parser.parse_args(argv)
 
 
@@ -54,6 +56,13 @@ def _project_state() -> dict[str, tuple[int, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
+    if args.report_from:
+        results, info = report.load(args.report_from)
+        print(f"{len(results)} cases, seed {info.get('seed')}, {info.get('jobs')} job(s), {info.get('seconds')} s")
+        print(report.table(results))
+        print()
+        print(report.failures(results))
+        return 1 if any(r.bad for r in results) else 0
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:

@@ -70,6 +70,24 @@ def failures(results: list[Result]) -> str:
     return f"{len(found)} distinct failure(s):\n\n" + "\n\n".join(describe(g) for g in found)
 
 
+def load(path: Path) -> tuple[list[Result], dict[str, Any]]:
+    """The results and run facts of a JSON report, multi-line signatures worked out again
+    from the kept stderr lines (so a report reads the same after the grouping improves)."""
+    from .runner import multiline_shape
+
+    document = json.loads(path.read_text(encoding="utf-8"))
+    results = []
+    for entry in document["results"]:
+        entry["args"] = tuple(entry["args"])
+        result = Result(**entry)
+        if result.outcome == "multiline":
+            result.signature = f"{result.args[0] if result.args else ''}: {multiline_shape(result.stderr_head)}"
+        elif result.outcome == "traceback":
+            result.signature = result.signature.split(": ", 1)[0]
+        results.append(result)
+    return results, document.get("run", {})
+
+
 def summary(results: list[Result]) -> dict[str, int]:
     return dict(Counter(r.outcome for r in results))
 

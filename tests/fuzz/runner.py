@@ -276,6 +276,20 @@ def _normal(text: str) -> str:
     return text[:90]
 
 
+def multiline_shape(lines: list[str]) -> str:
+    """Why an error took more than one line: the shapes seen so far, else the first line."""
+    errors = [line for line in lines if line.startswith("shrules: error:")]
+    if lines and lines[0].startswith("Usage:"):
+        return "a usage error of the option parser (Usage / Try / Error lines)"
+    if lines and not lines[0].startswith("shrules: error:") and errors:
+        return f"a progress line ({_normal(lines[0])[:30]!r}) before the error line"
+    if len(errors) > 1:
+        return "several error lines"
+    if errors:
+        return "an error line broken by a line break in the input it quotes"
+    return _normal(lines[0] if lines else "")
+
+
 def signature(result: Result, stderr: str) -> str:
     """What makes two failures the same failure."""
     lines = lines_of(stderr)
@@ -287,11 +301,11 @@ def signature(result: Result, stderr: str) -> str:
         where = own[-1] if own else (f"{Path(frames[-1][0]).name}:{frames[-1][1]}" if frames else "?")
         error = next((line for line in reversed(lines) if re.match(r"^[\w.]+(Error|Exception|Exit)\b", line)),
                      lines[-1] if lines else "")
-        return f"{error.split(':')[0]} at {where}: {_normal(error.partition(':')[2].strip())}"
+        return f"{error.split(':')[0]} at {where}"
     if result.outcome == "escape":
         return f"{command}: " + ("code ran" if "code ran" in result.detail else _normal(result.detail))
     if result.outcome == "multiline":
-        return f"{command}: " + _normal(next((line for line in lines if "rror" in line), lines[0] if lines else ""))
+        return f"{command}: {multiline_shape(lines)}"
     if result.outcome in ("hang", "crash", "silent"):
         return f"{command} {result.family.split(':')[0]}: {_normal(result.detail)}"
     return ""
