@@ -1,0 +1,85 @@
+"""Bad input of every kind ends in one line on stderr and exit status 2, never a traceback
+or a hang (SECURITY.md): oversized, non-UTF-8 and over-nested files, huge numbers, bad
+player counts and limits, unwritable output paths, usage mistakes; and a game with no
+legal move is a verdict (exit 1), a game that cannot be judged is not a pass (exit 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from spec.errors import SpecError, read_text, read_toml, shown
+from verify.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "engine" / "examples"
+LATIN1 = "# caf\xe9\n".encode("latin-1")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def refused(*args: str) -> str:
+    """The one error line of a command that must refuse its input with exit status 2."""
+    result = run(*args)
+    assert result.exit_code == 2, (result.exit_code, result.output[-2000:], result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr[-2000:]
+    assert lines[0].startswith("shrules: error: "), lines[0]
+    return lines[0]
+
+
+# ---------------------------------------------------------------------- files: size, encoding, nesting
+
+
+def test_a_file_over_the_cap_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * 2_000)
+    with pytest.raises(SpecError, match=r"big.toml: larger than 1,000 bytes"):
+        read_text(big, limit=1_000)
+
+
+def test_a_non_utf8_toml_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'a = 1\n' + LATIN1)
+    with pytest.raises(SpecError) as caught:
+        read_toml(bad)
+    assert str(caught.value).startswith(f"{bad}:2: not UTF-8 text")
+
+
+def test_a_toml_nested_past_the_stack_names_the_file(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="deep.toml: TOML nested too deeply"):
+        read_toml(deep)
+
+
+def test_a_non_utf8_catalogue_is_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "disputes.toml"
+    bad.write_bytes(LATIN1)
+    assert "disputes.toml:1: not UTF-8 text" in refused("ask", "--catalogue", str(bad))
+
+
+def test_a_non_utf8_settings_file_is_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "settings.toml"
+    bad.write_bytes(LATIN1)
+    line = refused("diff", "standard", "custom", "--settings", str(bad), "-n", "5")
+    assert "settings.toml:1: not UTF-8 text" in line
+
+
+# ---------------------------------------------------------------------- echoed values
+
+
+def test_shown_cuts_long_values_and_describes_huge_numbers() -> None:
+    assert shown("abc") == "'abc'"
+    cut = shown("x" * 50_000_000)
+    assert len(cut) < 120 and cut.endswith("(50,000,002 characters)")
+    assert shown(10 ** 5000).startswith("a whole number of about 5,000 digits")
+
+
+def test_a_spec_error_never_prints_a_50_mb_message() -> None:
+    assert len(str(SpecError("x" * 50_000_000))) < 1_100
