@@ -83,3 +83,56 @@ def test_shown_cuts_long_values_and_describes_huge_numbers() -> None:
 
 def test_a_spec_error_never_prints_a_50_mb_message() -> None:
     assert len(str(SpecError("x" * 50_000_000))) < 1_100
+
+
+# ---------------------------------------------------------------------- JSON from the user
+
+HUGE = "9" * 5_000
+
+
+def test_a_huge_number_in_a_transcript_names_the_file_and_line(tmp_path: Path) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"setup": {"players": 5}}\n{"move": "nominate", "by": ' + HUGE + "}\n", encoding="utf-8")
+    assert f"{game}:2: a number of more than 4,300 digits" in refused("judge", str(game))
+
+
+def test_a_huge_number_in_a_secrethitler_io_summary_is_exit_2(tmp_path: Path) -> None:
+    summary = tmp_path / "game.json"
+    summary.write_text('{"_id": "x",\n "gameSetting": ' + HUGE + "}\n", encoding="utf-8")
+    assert f"{summary}:2: a number of more than 4,300 digits" in refused("judge", str(summary))
+
+
+def test_a_huge_number_in_a_trace_is_exit_2(tmp_path: Path) -> None:
+    trace = tmp_path / "t.itf.json"
+    trace.write_text('{"#meta": {"players": 5}, "states": [{"phase": ' + HUGE + "}]}", encoding="utf-8")
+    assert f"{trace}:1: a number of more than 4,300 digits" in refused("replay", str(trace))
+
+
+@pytest.mark.parametrize("value", ['{"#bigint": "12x"}', '{"#bigint": "' + HUGE + '"}', "[1, 2]"])
+def test_a_malformed_trace_field_is_exit_2(tmp_path: Path, value: str) -> None:
+    trace = tmp_path / "t.itf.json"
+    trace.write_text('{"#meta": {"players": 5}, "states": [{"president": ' + value + "}]}", encoding="utf-8")
+    assert f"{trace}: state 0" in refused("replay", str(trace))
+
+
+def test_a_huge_number_in_ask_move_is_exit_2() -> None:
+    line = refused("ask", "--game", str(EXAMPLES / "legal_game.jsonl"), "--move",
+                   '{"move": "nominate", "by": ' + HUGE + "}")
+    assert "--move: not JSON: a number of more than 4,300 digits" in line and HUGE not in line
+
+
+def test_json_nested_past_the_stack_names_the_file(tmp_path: Path) -> None:
+    trace = tmp_path / "deep.itf.json"
+    trace.write_text('{"states": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    assert f"{trace}: JSON nested too deeply" in refused("replay", str(trace))
+
+
+def test_an_endless_input_is_refused_at_the_size_cap() -> None:
+    assert "/dev/zero: larger than 16,777,216 bytes" in refused("judge", "--format", "native", "/dev/zero")
+
+
+def test_a_long_value_is_echoed_cut(tmp_path: Path) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"setup": {"players": "' + "x" * 1_000_000 + '"}}\n', encoding="utf-8")
+    line = refused("judge", str(game))
+    assert "'players' must be a whole number" in line and len(line) < 300

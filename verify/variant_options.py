@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.loader import SETTINGS_NAME
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
 
@@ -58,7 +58,7 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
     if base == "standard":
         base = DEFAULT_VARIANT
     if not re.fullmatch(r"[A-Za-z0-9_/.-]+", base):
-        raise SpecError(f"settings need a rules name or path without spaces or brackets, got {base!r}")
+        raise SpecError(f"settings need a rules name or path without spaces or brackets, got {shown(base)}")
     for name, value in values.items():
         parse_value(name, value)
     return settings_name(base, values)
