@@ -19,7 +19,7 @@ LATIN1 = "# caf\xe9\n".encode("latin-1")
 
 
 def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
+    return CliRunner().invoke(main, list(args), prog_name="shrules")
 
 
 def refused(*args: str) -> str:
@@ -136,3 +136,34 @@ def test_a_long_value_is_echoed_cut(tmp_path: Path) -> None:
     game.write_text('{"setup": {"players": "' + "x" * 1_000_000 + '"}}\n', encoding="utf-8")
     line = refused("judge", str(game))
     assert "'players' must be a whole number" in line and len(line) < 300
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize("args,words", [
+    (("play", "--bogus"), "No such option '--bogus' (see 'shrules play --help')"),
+    (("play", "-n", "x"), "Invalid value for '--players' / '-n'"),
+    (("judge",), "Missing argument 'FILE_OR_DIR...'"),
+    (("nosuch",), "No such command 'nosuch'"),
+    (("ask", "--can", "True", "--never", "False"), "give --can or --never, not both"),
+])
+def test_a_usage_mistake_is_one_line(args: tuple[str, ...], words: str) -> None:
+    assert words in refused(*args)
+
+
+def test_help_and_version_still_work() -> None:
+    for args in (["--help"], ["play", "--help"], ["--version"]):
+        result = run(*args)
+        assert result.exit_code == 0 and not result.stderr, args
+    assert "Usage: shrules play" in run("play", "-h").output
+
+
+def test_the_installed_command_prints_one_line_too() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "verify", "play", "--bogus"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        "shrules: error: No such option '--bogus' (see 'shrules play --help')"]

@@ -9,11 +9,12 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -21,15 +22,50 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 class ShrulesGroup(click.Group):
     """A click group that turns bad input into one line on stderr and exit status 2."""
 
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """Click's own main, except that a usage mistake prints one line `shrules: error:
+        ...` instead of click's three (Usage:, Try, Error:), so that a script or a CI log
+        reads every bad input the same way; `--help` and `--version` are untouched."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            status = super().main(argv, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:   # bare `shrules`: the help, as before
+            error.show()
+            sys.exit(error.exit_code)
+        except click.ClickException as error:       # UsageError, BadParameter, FileError, ...
+            sys.exit(_refuse(usage_line(error)))
+        except RecursionError:
+            sys.exit(_refuse(f"input nested too deeply in `shrules {' '.join(shown(a, 40) for a in argv)}`; "
+                             f"expected files and expressions nested a few hundred levels at most"))
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(EXIT_FAILED)
+        sys.exit(status if isinstance(status, int) else EXIT_OK)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except SpecError as error:
             click.echo(f"shrules: error: {error}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
-        except RecursionError:
-            click.echo("shrules: error: input nested too deeply", err=True)
-            ctx.exit(EXIT_BAD_INPUT)
+
+
+def usage_line(error: click.ClickException) -> str:
+    """A click error as one line naming the option and what was expected, with the command
+    whose --help tells more."""
+    message = "; ".join(line.strip() for line in error.format_message().splitlines() if line.strip())
+    context = getattr(error, "ctx", None)
+    if context is not None:
+        message = f"{message.rstrip('.')} (see '{context.command_path} --help')"
+    return message
+
+
+def _refuse(message: str) -> int:
+    click.echo(f"shrules: error: {message}", err=True)
+    return EXIT_BAD_INPUT
 
 
 @click.group(cls=ShrulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
