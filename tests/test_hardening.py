@@ -167,3 +167,21 @@ def test_the_installed_command_prints_one_line_too() -> None:
                           cwd=ROOT, timeout=120)
     assert done.returncode == 2 and done.stderr.splitlines() == [
         "shrules: error: No such option '--bogus' (see 'shrules play --help')"]
+
+
+# ---------------------------------------------------------------------- player counts
+
+
+@pytest.mark.parametrize("args,words", [
+    (("check", "-n", "7-5"), "--players: the range 7-5 is reversed; expected the smaller count first (5-7)"),
+    (("check", "-n", "1-1000000000"), "--players: 1-1000000000 goes outside the player counts of the standard rules"),
+    (("check", "-n", "5," + "9" * 5_000), "is not a player count of the standard rules (stated for 5-10 players)"),
+    (("ask", "-n", "1-1000000000", "--can", "True"), "goes outside the player counts of the standard rules"),
+    (("diff", "standard", "custom", "-n", "2-1000000000"), "goes outside the player counts of both rule sets"),
+    (("prove", "tracks_in_range", "-n", "5-1000000000"), "goes outside the player counts of this property"),
+    (("smt-bench", "-n", "9-6"), "the range 9-6 is reversed"),
+    (("bench", "-n", "5,x"), "--players: expected player counts like 5-7 or 5,6,8, got '5,x'"),
+    (("bench", "-n", "3"), "3 is not a player count of the standard rules"),
+])
+def test_player_counts_are_checked_before_they_are_expanded(args: tuple[str, ...], words: str) -> None:
+    assert words in refused(*args)

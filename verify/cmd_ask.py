@@ -25,6 +25,7 @@ from pathlib import Path
 import click
 
 from spec.disputes import Dispute
+from spec.loader import load_spec
 
 from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
                   as_expected, catalogue, find)
@@ -99,7 +100,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     if on_rules and not (can_text or never_text):
         raise click.UsageError("--on goes with --can or --never")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS)
-    players = parse_counts(counts) or ()
+    spec = load_spec(spec_name)
+    players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     progress = _progress(verbose and not as_json)
     rules = tuple(name.strip() for item in on_rules for name in item.split(",") if name.strip())
     if game_file or move_text:

@@ -14,11 +14,13 @@ import json
 import re
 import time
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import Location, SpecError, shown
+from spec.loader import load_spec
 
 from .checker import BACKENDS, check
 from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
@@ -33,18 +35,46 @@ DEFAULT_TIME_LIMIT = 600.0
 """Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
 
 
-def parse_counts(text: str | None) -> tuple[int, ...] | None:
-    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts)."""
+MAX_PLAYERS = 99
+"""The most players any command accepts when no rules bound the count."""
+
+
+def parse_counts(text: str | None, allowed: Sequence[int] | None = None, option: str = "--players",
+                 of: str = "the rules") -> tuple[int, ...] | None:
+    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts).
+
+    Every command's --players goes through here. Each count and range is checked against
+    `allowed` (the counts of the rules or the property, `of` in the message) before it is
+    expanded, so `1-1000000000` is refused at once instead of filling memory, and a
+    reversed range `7-5` is a mistake rather than a silent 5-7."""
     if not text:
         return None
+    low_all, high_all = (min(allowed), max(allowed)) if allowed else (1, MAX_PLAYERS)
     counts: list[int] = []
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if not match:
-            raise click.BadParameter(f"expected player counts like 5-7 or 5,6,8, got {text!r}")
-        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+            raise SpecError(f"expected player counts like 5-7 or 5,6,8, got {shown(text)}", Location(option))
+        low, high = (_count(digits) for digits in (match.group(1), match.group(2) or match.group(1)))
+        if low > high:
+            raise SpecError(f"the range {low}-{high} is reversed; expected the smaller count first ({high}-{low})",
+                            Location(option))
+        if low < low_all or high > high_all:
+            said = shown(part.strip(), 20).strip("'")
+            verb = "is not a player count of" if match.group(2) is None else "goes outside the player counts of"
+            raise SpecError(f"{said} {verb} {of} (stated for {low_all}-{high_all} players)", Location(option))
         counts.extend(range(low, high + 1))
+    bad = [count for count in counts if allowed and count not in allowed]
+    if bad:
+        raise SpecError(f"{bad[0]} is not a player count of {of} (stated for {', '.join(map(str, allowed or ()))} "
+                        f"players)", Location(option))
     return tuple(sorted(set(counts)))
+
+
+def _count(digits: str) -> int:
+    """A count of at most six digits (longer ones are out of range anyway, and a digit
+    string over 4,300 characters cannot even be converted)."""
+    return int(digits) if len(digits) <= 6 else 10 ** 6
 
 
 def cell(result: PropertyResult) -> str:
@@ -158,11 +188,13 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     if mutants:
         from .mutants import run_mutants
 
-        raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
+        raise SystemExit(run_mutants(parse_counts(players_text, load_spec("standard").player_counts, of="the standard "
+                                                  "rules"), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     started = time.perf_counter()
-    players = parse_counts(players_text)
+    spec = load_spec(rules)
+    players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6

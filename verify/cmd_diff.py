@@ -204,16 +204,11 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     """
     rules_b = rules_name(rules_b, sets, settings_file)
     a, b = load_spec(rules_a), load_spec(rules_b)
-    parsed = parse_counts(players_text)
-    counts = list(parsed) if parsed is not None else None
     both = [c for c in a.player_counts if c in b.player_counts]
     if not both:
         raise SpecError(f"{a.name} and {b.name} have no player count in common")
-    if counts is not None:
-        missing = [c for c in counts if c not in both]
-        if missing:
-            raise SpecError(f"--players: {', '.join(map(str, missing))} is not a player count of both rule sets "
-                            f"(both allow {both[0]}-{both[-1]})")
+    parsed = parse_counts(players_text, both, of="both rule sets")
+    counts = list(parsed) if parsed is not None else None
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
     result = diff(a, b, counts, budget)
     rows = compare_properties(rules_a, rules_b, counts or both, property_time, workers) if properties else None

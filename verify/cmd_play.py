@@ -12,7 +12,10 @@ from engine.game import compiled_game
 from engine.play import bench_random_play, random_game
 from engine.trace import replay_itf
 
+from spec.loader import load_spec
+
 from .cli import EXIT_FAILED
+from .cmd_check import parse_counts
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -74,10 +77,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games."""
-    try:
-        numbers = [int(part) for part in counts.split(",") if part.strip()]
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated player counts, got {counts!r}") from None
+    numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
     if judge_dir:
         from engine.judge import judge_benchmark
 

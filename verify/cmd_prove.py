@@ -10,7 +10,6 @@ and the solver are compared.
 
 from __future__ import annotations
 
-import re
 
 import click
 
@@ -20,22 +19,14 @@ from spec.model import Spec
 from spec.properties import Property
 
 from .cli import EXIT_FAILED, EXIT_LIMIT
+from .cmd_check import parse_counts
 from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 
-def _counts(text: str | None, allowed: tuple[int, ...]) -> tuple[int, ...]:
+def _counts(text: str | None, allowed: tuple[int, ...], of: str = "this property") -> tuple[int, ...]:
     if text is None:
         return allowed
-    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+))?\s*", text)
-    if not match:
-        raise SpecError(f"--players takes a count or a range a-b, got {text!r}")
-    low, high = int(match.group(1)), int(match.group(2) or match.group(1))
-    chosen = tuple(range(low, high + 1))
-    bad = [count for count in chosen if count not in allowed]
-    if bad:
-        raise SpecError(f"'{text}': this property is stated for {allowed[0]}-{allowed[-1]} players "
-                        f"({', '.join(map(str, allowed))})")
-    return chosen
+    return parse_counts(text, allowed, of=of) or allowed
 
 
 def describe(verdict: Verdict) -> str:
@@ -149,7 +140,7 @@ def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> No
     from .smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
     spec = load_spec(rules)
-    counts = _counts(players_text, tuple(spec.player_counts))
+    counts = _counts(players_text, tuple(spec.player_counts), f"the {spec.name} rules")
     proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800)
     for line in proofs.lines():
         click.echo(line)
