@@ -185,3 +185,30 @@ def test_the_installed_command_prints_one_line_too() -> None:
 ])
 def test_player_counts_are_checked_before_they_are_expanded(args: tuple[str, ...], words: str) -> None:
     assert words in refused(*args)
+
+
+# ---------------------------------------------------------------------- limits
+
+
+@pytest.mark.parametrize("args,option", [
+    (("ask", "--max-states", "0", "--can", "True", "-n", "5"), "--max-states"),
+    (("ask", "--seconds", "0", "--can", "True", "-n", "5"), "--seconds"),
+    (("check", "--time-limit", "-1"), "--time-limit"),
+    (("check", "--time-limit", "0"), "--time-limit"),
+    (("check", "--time-limit", "nan"), "--time-limit"),
+    (("check", "--max-states", "0"), "--max-states"),
+    (("check", "--memory-limit", "0"), "--memory-limit"),
+    (("bench", "--seconds", "inf"), "--seconds"),
+    (("graph", "-n", "5", "--max-states", "0"), "--max-states"),
+    (("graph", "-n", "5", "--time-limit", "0"), "--time-limit"),
+    (("diff", "standard", "custom", "--max-pairs", "0"), "--max-pairs"),
+    (("diff", "standard", "custom", "--random-time", "0"), "--random-time"),
+    (("prove", "tracks_in_range", "--seconds", "-2"), "--seconds"),
+])
+def test_a_limit_must_be_positive(args: tuple[str, ...], option: str) -> None:
+    assert f"Invalid value for '{option}'" in refused(*args)
+
+
+def test_a_huge_option_value_is_echoed_cut() -> None:
+    line = refused("ask", "--max-states", "9" * 5_000, "--can", "True")
+    assert "(5,002 characters)" in line and len(line) < 300

@@ -8,15 +8,40 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from spec.errors import SpecError, shown
+from spec.errors import SHOWN_CHARS, SpecError, shown
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+
+
+class Seconds(click.FloatRange):
+    """A time limit: a finite number of seconds above 0. Zero or less would stop every
+    search before it starts (or, where 0 once meant "no limit", hide a typo), and `nan`
+    compares false with every clock reading, so a search given it would never stop."""
+
+    name = "seconds"
+
+    def __init__(self, low: float = 0.0) -> None:
+        super().__init__(min=low, min_open=low == 0.0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{shown(value)} is not a finite number of seconds", param, ctx)
+        return number
+
+
+SECONDS = Seconds()
+"""The type of every --seconds / --time-limit option."""
+COUNT = click.IntRange(min=1)
+"""The type of every limit that counts (--max-states, --max-pairs): at least 1."""
 
 
 class ShrulesGroup(click.Group):
@@ -57,6 +82,7 @@ def usage_line(error: click.ClickException) -> str:
     """A click error as one line naming the option and what was expected, with the command
     whose --help tells more."""
     message = "; ".join(line.strip() for line in error.format_message().splitlines() if line.strip())
+    message = re.sub(r"'([^']{%d,})'" % (SHOWN_CHARS + 1), lambda match: shown(match.group(1)), message)
     context = getattr(error, "ctx", None)
     if context is not None:
         message = f"{message.rstrip('.')} (see '{context.command_path} --help')"

@@ -30,7 +30,7 @@ from spec.loader import load_spec
 from .ask import (NO, YES, Answer, Budget, FormalAnswer, PositionAnswer, ad_hoc, answer_dispute, answer_many,
                   as_expected, catalogue, find)
 from .ask_words import listing, render, to_json
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS
 from .cmd_check import parse_counts
 from .position import rule_position
 
@@ -75,9 +75,9 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="Answer in English or German (where the catalogue has the German text).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
-@click.option("--seconds", type=float, help="Time for the whole question (default 120 s; with --all, 900 s per player "
+@click.option("--seconds", type=SECONDS, help="Time for the whole question (default 120 s; with --all, 900 s per player "
               "count).")
-@click.option("--max-states", type=int, default=5_000_000, show_default=True, help="Stored states per search.")
+@click.option("--max-states", type=COUNT, default=5_000_000, show_default=True, help="Stored states per search.")
 @click.option("--rules", "spec_name", default="standard", show_default=True, help="Rules file or variant name.")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")

@@ -23,7 +23,7 @@ from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 
 from .checker import BACKENDS, check
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS
 from .explore import Limits
 from .reductions import Reductions
 from .report.cli_options import ReportRequest, report_options
@@ -155,8 +155,8 @@ def exit_status(results: list[PropertyResult]) -> int:
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
                    "and as a cross-check of the invariants it decided (a disagreement fails the check).")
-@click.option("--max-states", type=click.IntRange(1), default=None, help="Stored states per search.")
-@click.option("--time-limit", type=click.FloatRange(0), default=DEFAULT_TIME_LIMIT, show_default=True,
+@click.option("--max-states", type=COUNT, default=None, help="Stored states per search.")
+@click.option("--time-limit", type=SECONDS, default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds per player count.")
 @click.option("--memory-limit", type=click.IntRange(64), default=8_000, show_default=True,
               help="Resident MiB per search process.")

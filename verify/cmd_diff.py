@@ -22,7 +22,7 @@ from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
-from .cli import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS, Seconds
 from .diff import Budget, CountResult, Difference, DiffResult, diff
 from .results import PropertyResult
 from .cmd_check import parse_counts
@@ -168,13 +168,13 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
 @click.argument("rules_b")
 @click.option("--players", "-n", "players_text", default=None,
               help="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
-@click.option("--max-pairs", type=click.IntRange(1), default=400_000, show_default=True,
+@click.option("--max-pairs", type=COUNT, default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
-@click.option("--time-limit", type=click.FloatRange(0), default=60.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
               help="Seconds of breadth-first search before random play takes over.")
 @click.option("--random-games", type=click.IntRange(0), default=3_000, show_default=True,
               help="Random games per player count played in lockstep when the search ran out.")
-@click.option("--random-time", type=click.FloatRange(0), default=30.0, show_default=True,
+@click.option("--random-time", type=SECONDS, default=30.0, show_default=True,
               help="Seconds of random play at most.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random play.")
 @click.option("--odds/--no-odds", default=True, show_default=True,
@@ -183,7 +183,7 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
               help="Save the distinguishing game as ITF JSON.")
 @click.option("--properties/--no-properties", default=True, show_default=True,
               help="Compare every property's verdict under A and under B (verify/checker.py).")
-@click.option("--property-time", type=click.FloatRange(1), default=30.0, show_default=True,
+@click.option("--property-time", type=Seconds(1.0), default=30.0, show_default=True,
               help="Seconds per player count and rule set for the property verdicts.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Processes for the property verdicts.")

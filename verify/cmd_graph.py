@@ -17,7 +17,7 @@ import click
 from engine.game import compiled_game
 from spec.errors import SpecError
 
-from .cli import EXIT_FAILED, EXIT_LIMIT
+from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .explore import Limits, explore
 from .graphs import analyse, to_networkx
 from .model import Model
@@ -35,8 +35,8 @@ MAX_EXPORT_NODES = 2_000_000
 @click.option("--format", "output_format", type=click.Choice(("dot", "graphml")), default="dot", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the graph here (default: only print the graph facts).")
-@click.option("--max-states", type=click.IntRange(1), default=5_000_000, show_default=True)
-@click.option("--time-limit", type=click.FloatRange(0), default=600.0, show_default=True)
+@click.option("--max-states", type=COUNT, default=5_000_000, show_default=True)
+@click.option("--time-limit", type=SECONDS, default=600.0, show_default=True)
 @click.option("--no-symmetry", is_flag=True, help="Keep rotated copies of every state.")
 def graph_command(players: int, rules: str, project_text: str | None, output_format: str, output: str | None,
                   max_states: int, time_limit: float, no_symmetry: bool) -> None:

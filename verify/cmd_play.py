@@ -14,7 +14,7 @@ from engine.trace import replay_itf
 
 from spec.loader import load_spec
 
-from .cli import EXIT_FAILED
+from .cli import EXIT_FAILED, SECONDS
 from .cmd_check import parse_counts
 
 FC = TypeVar("FC", bound=Callable[..., object])
@@ -66,7 +66,7 @@ def replay(trace_file: str, show: bool) -> None:
 @click.command()
 @click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
               help="Comma-separated player counts.")
-@click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
+@click.option("--seconds", type=SECONDS, default=3.0, show_default=True, help="CPU seconds per player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "

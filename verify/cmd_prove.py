@@ -18,7 +18,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from .cli import EXIT_FAILED, EXIT_LIMIT
+from .cli import EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .cmd_check import parse_counts
 from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
@@ -58,7 +58,7 @@ def describe(verdict: Verdict) -> str:
               help="Longest path BMC looks at for a witness or a counterexample.")
 @click.option("--k", "k", type=click.IntRange(1, 20), default=3, show_default=True,
               help="Largest k tried by k-induction.")
-@click.option("--seconds", type=float, default=None, help="Give up on a player count after this many seconds.")
+@click.option("--seconds", type=SECONDS, default=None, help="Give up on a player count after this many seconds.")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
               help="Save the witness or counterexample as ITF JSON (the last player count's).")
 @click.option("--changes/--no-changes", default=False, help="Print the fields each move of a trace changes.")
