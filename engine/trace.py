@@ -103,8 +103,12 @@ class Trace:
         return {"#meta": meta, "vars": variables, "states": states}
 
     def save_itf(self, path: str | Path, description: str = "") -> None:
-        """Write the ITF JSON to `path`."""
-        Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        """Write the ITF JSON to `path`; `SpecError` naming it when the write fails (a full disk)."""
+        try:
+            Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n",
+                                  encoding="utf-8")
+        except OSError as error:
+            raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
 def changed_fields(game: Game, before: Any, after: Any) -> list[str]:

@@ -5,6 +5,7 @@ legal move is a verdict (exit 1), a game that cannot be judged is not a pass (ex
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,29 @@ def test_a_limit_must_be_positive(args: tuple[str, ...], option: str) -> None:
 def test_a_huge_option_value_is_echoed_cut() -> None:
     line = refused("ask", "--max-states", "9" * 5_000, "--can", "True")
     assert "(5,002 characters)" in line and len(line) < 300
+
+
+# ---------------------------------------------------------------------- output paths, before the work
+
+
+@pytest.mark.parametrize("args,words", [
+    (("play", "--trace", "{tmp}/missing/t.json"), "--trace {tmp}/missing/t.json: the folder {tmp}/missing does not exist"),
+    (("prove", "tracks_in_range", "-n", "5", "--trace", "{tmp}/missing/t.json"), "--trace {tmp}/missing/t.json:"),
+    (("diff", "standard", "custom", "--trace", "{tmp}/missing/t.json"), "--trace {tmp}/missing/t.json:"),
+    (("graph", "-n", "5", "-o", "{tmp}/missing/g.dot"), "--output {tmp}/missing/g.dot:"),
+    (("check", "-n", "5", "--traces", "{tmp}/file/x"), "--traces {tmp}/file/x: {tmp}/file is not a directory"),
+    (("check", "-n", "5", "--report", "{tmp}/file/r"), "--report {tmp}/file/r: {tmp}/file is not a directory"),
+    (("check", "-n", "5", "--report", "{tmp}/file"), "Invalid value for '--report'"),
+    (("check", "-n", "5", "--baseline", "/proc/shrules", "--update-baseline"), "--baseline /proc/shrules: cannot write"),
+])
+def test_an_unwritable_output_is_refused_before_the_run(tmp_path: Path, args: tuple[str, ...], words: str) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    started = time.perf_counter()
+    line = refused(*(arg.replace("{tmp}", str(tmp_path)) for arg in args))
+    assert words.replace("{tmp}", str(tmp_path)) in line
+    assert time.perf_counter() - started < 20      # refused before any search
+
+
+def test_a_failed_write_at_the_end_is_one_line() -> None:
+    assert "cannot write /dev/full: No space left on device" in run(
+        "play", "-n", "5", "-q", "--trace", "/dev/full").stderr

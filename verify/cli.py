@@ -76,6 +76,12 @@ class ShrulesGroup(click.Group):
         except SpecError as error:
             click.echo(f"shrules: error: {error}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            raise                                   # stdout closed by a pager: click's own handling
+        except OSError as error:                    # a write that failed after the paths were checked
+            where = f"{error.filename}: " if error.filename else ""
+            click.echo(f"shrules: error: {where}{error.strerror or error}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
 
 
 def usage_line(error: click.ClickException) -> str:

@@ -25,6 +25,7 @@ from spec.loader import load_spec
 from .checker import BACKENDS, check
 from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS
 from .explore import Limits
+from .outputs import writable
 from .reductions import Reductions
 from .report.cli_options import ReportRequest, report_options
 from .report.records import RunInfo
@@ -192,6 +193,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                                   "rules"), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
+    writable(traces_dir, "--traces", directory=True)
     started = time.perf_counter()
     spec = load_spec(rules)
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")

@@ -26,6 +26,7 @@ from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS, Seconds
 from .diff import Budget, CountResult, Difference, DiffResult, diff
 from .results import PropertyResult
 from .cmd_check import parse_counts
+from .outputs import writable
 from .variant_options import rules_name, variant_options
 
 
@@ -51,7 +52,10 @@ def save_trace(difference: Difference, path: str, a: Spec, b: Spec) -> None:
                    f"{parting.under_b if other is b else parting.under_a}")
     data = trace.to_itf(description)
     data["#meta"]["source"] = replayable_name(trace.game.spec)
-    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
 # ---------------------------------------------------------------------- printing
@@ -202,6 +206,7 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     Exit status: 0 nothing differs, 1 something differs, 2 bad input, 3 a limit was hit
     before the comparison was complete.
     """
+    writable(trace_path, "--trace")
     rules_b = rules_name(rules_b, sets, settings_file)
     a, b = load_spec(rules_a), load_spec(rules_b)
     both = [c for c in a.player_counts if c in b.player_counts]

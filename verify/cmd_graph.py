@@ -21,6 +21,7 @@ from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .explore import Limits, explore
 from .graphs import analyse, to_networkx
 from .model import Model
+from .outputs import writable
 from .reductions import Reductions
 
 MAX_EXPORT_NODES = 2_000_000
@@ -43,6 +44,7 @@ def graph_command(players: int, rules: str, project_text: str | None, output_for
     """Explore the whole state graph and export it (or its quotient by some fields)."""
     import networkx as nx
 
+    writable(output, "--output")
     game = compiled_game(players, rules)
     project = tuple(part.strip() for part in project_text.split(",")) if project_text else None
     if project:

@@ -16,6 +16,7 @@ from spec.loader import load_spec
 
 from .cli import EXIT_FAILED, SECONDS
 from .cmd_check import parse_counts
+from .outputs import writable
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -35,6 +36,7 @@ def _players_option(default: int | None = 7) -> Callable[[FC], FC]:
 @click.option("--no-changes", is_flag=True, help="Do not print the fields each move changed.")
 def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool) -> None:
     """Play a complete game with uniformly random legal moves and print it round by round."""
+    writable(trace_path, "--trace")
     game = compiled_game(players, rules)
     trace = random_game(game, seed=seed)
     if not quiet:

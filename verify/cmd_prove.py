@@ -20,6 +20,7 @@ from spec.properties import Property
 
 from .cli import EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .cmd_check import parse_counts
+from .outputs import writable
 from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 
@@ -73,6 +74,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     from .smt import Limits, check_property
     from .smt.check import catalogue_of
 
+    writable(trace_path, "--trace")
     spec = load_spec(rules)
     catalogue = {prop.name: prop for prop in catalogue_of(spec)}
     if name not in catalogue:

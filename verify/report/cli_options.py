@@ -27,6 +27,7 @@ from typing import Any
 import click
 
 from spec.errors import SpecError
+from verify.outputs import writable
 from verify.results import PropertyResult
 
 from . import baseline
@@ -55,7 +56,10 @@ class ReportRequest:
     def validate(self, rules: str) -> None:
         """Refuse a baseline that cannot be used, before any checking is done."""
         rules = rules_name(rules)  # loads the rules now, before the run: finish reuses the name
+        writable(self.report_dir, "--report", directory=True)
         root = self.baseline_root
+        if self.update_baseline:
+            writable(root, "--baseline", directory=True)
         if root is None:
             return
         if root.exists() and not root.is_dir():
