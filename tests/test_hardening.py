@@ -239,3 +239,23 @@ def test_an_unwritable_output_is_refused_before_the_run(tmp_path: Path, args: tu
 def test_a_failed_write_at_the_end_is_one_line() -> None:
     assert "cannot write /dev/full: No space left on device" in run(
         "play", "-n", "5", "-q", "--trace", "/dev/full").stderr
+
+
+# ---------------------------------------------------------------------- a game that cannot be judged
+
+DATA = ROOT.parent / "shared" / "data" / "secrethitler-io"
+AVALON = DATA / "TameTrueFoamyPantherRemake8.json"          # Avalon roles: unsupported
+LEGAL_GAME = DATA / "AbandonedTartEminentWildcatRemake7.json"
+
+
+@pytest.mark.skipif(not AVALON.is_file(), reason=f"the secrethitler.io games are not at {DATA}")
+def test_an_unsupported_game_is_not_a_pass(tmp_path: Path) -> None:
+    alone = run("judge", str(AVALON))
+    assert alone.exit_code == 3, alone.output
+    for game in (AVALON, LEGAL_GAME):
+        (tmp_path / game.name).write_bytes(game.read_bytes())
+    folder = run("judge", str(tmp_path))
+    assert folder.exit_code == 3 and "1 legal, 0 illegal, 1 unsupported" in folder.output
+    (tmp_path / "bad.jsonl").write_text("{\n", encoding="utf-8")
+    assert run("judge", str(tmp_path)).exit_code == 2                # malformed outranks unsupported
+    assert "3 none illegal but a game could not be judged" in " ".join(run("judge", "--help").output.split())

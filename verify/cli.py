@@ -3,7 +3,8 @@
 Exit codes, the same for every command: 0 every verdict as expected (a legal game, a
 replay confirmed); 1 a verdict not as expected (an illegal move, a broken property);
 2 bad input (a spec, a variant, a transcript, a command line), reported as one line;
-3 a limit was hit where a verdict was expected (the verdict is then "unknown").
+3 a verdict was expected but could not be given: a limit was hit (the verdict is then
+"unknown"), or `judge` met a game the rules cannot express (unsupported).
 """
 
 from __future__ import annotations
