@@ -82,7 +82,9 @@ class Trace:
                     out.append("      " + ", ".join(delta))
             before = after
         if game.is_over(before):
-            out.append(f"Game over: the {game.winner(before)}s win by {game.how(before)}.")
+            winner = game.winner(before)
+            out.append("Game over, with no winner." if winner is None else
+                       f"Game over: the {winner}s win by {game.how(before)}.")
         return out
 
     def text(self, changes: bool = True) -> str:

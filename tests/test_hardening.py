@@ -259,3 +259,42 @@ def test_an_unsupported_game_is_not_a_pass(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_text("{\n", encoding="utf-8")
     assert run("judge", str(tmp_path)).exit_code == 2                # malformed outranks unsupported
     assert "3 none illegal but a game could not be judged" in " ".join(run("judge", "--help").output.split())
+
+
+# ---------------------------------------------------------------------- deadlock is a verdict
+
+
+def test_a_deadlock_in_play_and_replay_names_the_blocking_rules(tmp_path: Path) -> None:
+    trace = tmp_path / "stuck.itf.json"
+    played = run("play", "--rules", "strict_term_limits", "--players", "5", "--seed", "6", "-q",
+                 "--trace", str(trace))
+    assert played.exit_code == 1, played.output
+    assert "deadlock: no legal move in phase nominate after 79 moves" in played.output
+    assert "R-E2 (3), R-E3 (1), R-E4 (1)" in played.output and "None" not in played.output
+    replayed = run("replay", str(trace))
+    assert replayed.exit_code == 1 and "confirmed: replayed 79 moves" in replayed.output
+    assert "deadlock: no legal move in phase nominate after 79 moves" in replayed.output
+
+
+@pytest.mark.parametrize("change,words", [
+    ('remove_rules = ["nominate"]\n', "the rules have no move for this phase"),
+    ('[[requirement]]\nrule = "nominate"\nid = "R-E2"\nwhen = "False"\n', "fails a requirement of R-E2 (5)"),
+])
+def test_rules_without_a_move_end_in_a_deadlock_not_a_winner(tmp_path: Path, change: str, words: str) -> None:
+    rules = tmp_path / "stuck.toml"
+    rules.write_text('extends = "standard"\nname = "stuck"\n' + change, encoding="utf-8")
+    for quiet in ((), ("-q",)):
+        result = run("play", "--rules", str(rules), "-n", "5", *quiet)
+        assert result.exit_code == 1, result.output
+        assert "deadlock: no legal move in phase nominate after 2 moves" in result.output and words in result.output
+        assert "None win by None" not in result.output and "Traceback" not in result.output
+
+
+def test_random_play_raises_deadlock_with_the_game_so_far() -> None:
+    from engine.game import compiled_game
+    from engine.play import Deadlock, random_game
+
+    with pytest.raises(Deadlock) as caught:
+        random_game(compiled_game(5, "strict_term_limits"), seed=6)
+    assert caught.value.phase == "nominate" and len(caught.value.trace.steps) == 79
+    assert caught.value.blocked == {"R-E2": 3, "R-E3": 1, "R-E4": 1}

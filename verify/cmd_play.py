@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
-from engine.game import compiled_game
-from engine.play import bench_random_play, random_game
+from engine.game import Game, compiled_game
+from engine.play import Deadlock, bench_random_play, blocked_by, has_legal_move, random_game
 from engine.trace import replay_itf
 
 from spec.loader import load_spec
@@ -38,16 +38,30 @@ def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: boo
     """Play a complete game with uniformly random legal moves and print it round by round."""
     writable(trace_path, "--trace")
     game = compiled_game(players, rules)
-    trace = random_game(game, seed=seed)
+    stuck: Deadlock | None = None
+    try:
+        trace = random_game(game, seed=seed)
+    except Deadlock as deadlock:
+        stuck, trace = deadlock, deadlock.trace
     if not quiet:
         click.echo(f"A game of {players} players under the {game.spec.name} rules, seed {seed}")
         click.echo(trace.text(changes=not no_changes))
-    else:
-        end = trace.end
-        click.echo(f"{game.winner(end)} win by {game.how(end)} after {len(trace.steps)} moves")
+    if stuck is not None:
+        click.echo(f"deadlock: {stuck}")
+    elif quiet:
+        click.echo(f"{outcome(game, trace.end)} after {len(trace.steps)} moves")
     if trace_path:
-        trace.save_itf(trace_path, f"random game, {players} players, seed {seed}")
+        trace.save_itf(trace_path, f"random game, {players} players, seed {seed}"
+                       + (f", ending in a deadlock in phase {stuck.phase}" if stuck else ""))
         click.echo(f"trace saved to {trace_path}")
+    if stuck is not None:
+        raise SystemExit(EXIT_FAILED)
+
+
+def outcome(game: Game, end: Any) -> str:
+    """`liberal win by policies`, or, for rules whose game can end without a winner, says so."""
+    winner = game.winner(end)
+    return "no winner" if winner is None else f"{winner} win by {game.how(end) or 'the rules'}"
 
 
 @click.command()
@@ -62,6 +76,10 @@ def replay(trace_file: str, show: bool) -> None:
         click.echo(f"confirmed: {result.message}")
     else:
         click.echo(f"NOT confirmed: {result.message}")
+        raise SystemExit(EXIT_FAILED)
+    game, end = result.trace.game, result.trace.end
+    if not game.is_over(end) and not has_legal_move(game, end):
+        click.echo(f"deadlock: {Deadlock(result.trace, blocked_by(game, end))}")
         raise SystemExit(EXIT_FAILED)
 
 
