@@ -298,3 +298,21 @@ def test_random_play_raises_deadlock_with_the_game_so_far() -> None:
         random_game(compiled_game(5, "strict_term_limits"), seed=6)
     assert caught.value.phase == "nominate" and len(caught.value.trace.steps) == 79
     assert caught.value.blocked == {"R-E2": 3, "R-E3": 1, "R-E4": 1}
+
+
+# ---------------------------------------------------------------------- nesting names the input
+
+
+def test_input_nested_too_deeply_names_the_file(tmp_path: Path) -> None:
+    rules = tmp_path / "deep.toml"
+    rules.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    line = refused("play", "--rules", str(rules))
+    assert str(rules) in line and "nested too deeply" in line
+
+
+def test_the_last_resort_for_deep_nesting_names_the_command_line() -> None:
+    from verify.cli import too_deep
+
+    message = too_deep(["ask", "--can", "(" * 5_000])
+    assert message.startswith("the command line: input nested too deeply (read by `shrules ask --can")
+    assert len(message) < 300

@@ -10,7 +10,9 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 from __future__ import annotations
 
 import math
+import os
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -64,8 +66,7 @@ class ShrulesGroup(click.Group):
         except click.ClickException as error:       # UsageError, BadParameter, FileError, ...
             sys.exit(_refuse(usage_line(error)))
         except RecursionError:
-            sys.exit(_refuse(f"input nested too deeply in `shrules {' '.join(shown(a, 40) for a in argv)}`; "
-                             f"expected files and expressions nested a few hundred levels at most"))
+            sys.exit(_refuse(too_deep(argv)))
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_FAILED)
@@ -94,6 +95,17 @@ def usage_line(error: click.ClickException) -> str:
     if context is not None:
         message = f"{message.rstrip('.')} (see '{context.command_path} --help')"
     return message
+
+
+def too_deep(argv: list[str]) -> str:
+    """The message for input nested past the interpreter's stack that no reader caught:
+    it names the files on the command line (the input is one of them) or, with none, the
+    command line itself (an expression given as an option)."""
+    command = " ".join(shlex.quote(arg if len(arg) <= 40 else arg[:40] + "…") for arg in argv)
+    files = [arg for arg in argv if len(arg) < 4096 and os.path.isfile(arg)]
+    where = ", ".join(files) if files else "the command line"
+    return (f"{where}: input nested too deeply (read by `shrules {command}`); expected files and "
+            f"expressions nested a few hundred levels at most")
 
 
 def _refuse(message: str) -> int:
