@@ -212,7 +212,7 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
     name = data["move"]
     if not isinstance(name, str):
         raise SpecError(f"'move' must be a move name, got {_kind(name)}", Location(source, number, "move"))
-    where = Location(source, number, f"move '{name}'")
+    where = Location(source, number, f"move {shown(name)}")
     players = game.players
     if name == VOTE:
         _only(data, ("move", "ja", *COMMON_KEYS), where)
@@ -221,11 +221,11 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
         ja = _seats(data["ja"], players, where, "ja")
         return Entry(VOTE, VOTE, {"ja": ja}, ref=ref, line=number)
     if name in SETUP_MOVES:
-        raise SpecError(f"'{name}' is given in the setup line (roles, first_president), not as a move", where)
+        raise SpecError(f"{shown(name)} is given in the setup line (roles, first_president), not as a move", where)
     compiled = game.by_name.get(name)
     if compiled is None:
         names = [n for n in game.by_name if n not in SETUP_MOVES] + [VOTE]
-        raise SpecError(f"no move named '{name}'{_close(name, names)}; moves are {', '.join(names)}", where)
+        raise SpecError(f"no move named {shown(name)}{_close(name, names)}; moves are {', '.join(names)}", where)
     rule = compiled.rule
     extras = EXTRA_FIELDS.get(name, {})
     allowed = ["move", *COMMON_KEYS, *(p.name for p in rule.params), *extras]
@@ -288,7 +288,7 @@ def _param(value: Any, kind: str, name: str, players: int, where: Location, doma
         raise SpecError(f"'{name}' must be a whole number, got {shown(value)}", where)
     values = list(domain())
     if values and not values[0] <= value <= values[-1]:
-        raise SpecError(f"'{name}' must be {values[0]}..{values[-1]}, got {value}", where)
+        raise SpecError(f"'{name}' must be {values[0]}..{values[-1]}, got {shown(value)}", where)
     return value
 
 
@@ -303,7 +303,7 @@ def _seats(value: Any, players: int, where: Location, name: str) -> list[int]:
         raise SpecError(f"'{name}' must be a list of seats, got {_kind(value)}", where)
     seats = [_seat(item, players, where, name) for item in value]
     if len(set(seats)) != len(seats):
-        raise SpecError(f"'{name}' lists a seat twice: {value}", where)
+        raise SpecError(f"'{name}' lists a seat twice: {shown(value)}", where)
     return seats
 
 
@@ -316,10 +316,12 @@ def _tiles(value: Any, where: Location, name: str) -> list[str]:
 def _only(data: dict[str, Any], allowed: tuple[str, ...], where: Location) -> None:
     for key in data:
         if key not in allowed:
-            raise SpecError(f"unknown key '{key}'{_close(key, allowed)}; expected {', '.join(allowed)}", where)
+            raise SpecError(f"unknown key {shown(key)}{_close(key, allowed)}; expected {', '.join(allowed)}", where)
 
 
 def _close(word: str, options: Any) -> str:
+    if len(word) > 100:                         # no name is that long; difflib would take its time
+        return ""
     close = difflib.get_close_matches(word, list(options), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -65,7 +65,7 @@ class SpecError(Exception):
         self.caret = None if caret is None else _capped(caret)
 
     def __str__(self) -> str:
-        head = f"{self.where}: {self.message}" if self.where else self.message
+        head = _capped(f"{self.where}: {self.message}" if self.where else self.message)
         return f"{head}\n{self.caret}" if self.caret else head
 
 

@@ -176,7 +176,7 @@ def test_the_installed_command_prints_one_line_too() -> None:
 @pytest.mark.parametrize("args,words", [
     (("check", "-n", "7-5"), "--players: the range 7-5 is reversed; expected the smaller count first (5-7)"),
     (("check", "-n", "1-1000000000"), "--players: 1-1000000000 goes outside the player counts of the standard rules"),
-    (("check", "-n", "5," + "9" * 5_000), "is not a player count of the standard rules (stated for 5-10 players)"),
+    (("check", "-n", "5," + "9" * 5_000), "is not a player count of the standard rules (R-S1: stated for 5-10 players)"),
     (("ask", "-n", "1-1000000000", "--can", "True"), "goes outside the player counts of the standard rules"),
     (("diff", "standard", "custom", "-n", "2-1000000000"), "goes outside the player counts of both rule sets"),
     (("prove", "tracks_in_range", "-n", "5-1000000000"), "goes outside the player counts of this property"),
@@ -316,3 +316,19 @@ def test_the_last_resort_for_deep_nesting_names_the_command_line() -> None:
     message = too_deep(["ask", "--can", "(" * 5_000])
     assert message.startswith("the command line: input nested too deeply (read by `shrules ask --can")
     assert len(message) < 300
+
+
+@pytest.mark.parametrize("line", [
+    '{"move": "' + "n" * 1_000_000 + '", "by": 0}',
+    '{"move": "nominate", "' + "k" * 1_000_000 + '": 1}',
+])
+def test_a_long_name_in_a_transcript_is_echoed_cut(tmp_path: Path, line: str) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"setup": {"players": 5}}\n' + line + "\n", encoding="utf-8")
+    started = time.perf_counter()
+    message = refused("judge", str(game))
+    assert len(message) < 1_200 and "n" * 100 not in message and time.perf_counter() - started < 20
+
+
+def test_a_long_property_name_is_echoed_cut() -> None:
+    assert len(refused("check", "-n", "5", "-p", "p" * 100_000)) < 1_200

@@ -22,7 +22,7 @@ import click
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 
-from .checker import BACKENDS, check
+from .checker import BACKENDS, check, select
 from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, SECONDS
 from .explore import Limits
 from .outputs import writable
@@ -41,16 +41,18 @@ MAX_PLAYERS = 99
 
 
 def parse_counts(text: str | None, allowed: Sequence[int] | None = None, option: str = "--players",
-                 of: str = "the rules") -> tuple[int, ...] | None:
+                 of: str = "the rules", rule: str | None = "R-S1") -> tuple[int, ...] | None:
     """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts).
 
     Every command's --players goes through here. Each count and range is checked against
     `allowed` (the counts of the rules or the property, `of` in the message) before it is
     expanded, so `1-1000000000` is refused at once instead of filling memory, and a
-    reversed range `7-5` is a mistake rather than a silent 5-7."""
+    reversed range `7-5` is a mistake rather than a silent 5-7. `rule` is the rule ID
+    that sets the counts (R-S1 for rules; None for a property's own counts)."""
     if not text:
         return None
     low_all, high_all = (min(allowed), max(allowed)) if allowed else (1, MAX_PLAYERS)
+    cite = f"{rule}: " if rule else ""
     counts: list[int] = []
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
@@ -63,12 +65,12 @@ def parse_counts(text: str | None, allowed: Sequence[int] | None = None, option:
         if low < low_all or high > high_all:
             said = shown(part.strip(), 20).strip("'")
             verb = "is not a player count of" if match.group(2) is None else "goes outside the player counts of"
-            raise SpecError(f"{said} {verb} {of} (stated for {low_all}-{high_all} players)", Location(option))
+            raise SpecError(f"{said} {verb} {of} ({cite}stated for {low_all}-{high_all} players)", Location(option))
         counts.extend(range(low, high + 1))
     bad = [count for count in counts if allowed and count not in allowed]
     if bad:
-        raise SpecError(f"{bad[0]} is not a player count of {of} (stated for {', '.join(map(str, allowed or ()))} "
-                        f"players)", Location(option))
+        raise SpecError(f"{bad[0]} is not a player count of {of} ({cite}stated for "
+                        f"{', '.join(map(str, allowed or ()))} players)", Location(option))
     return tuple(sorted(set(counts)))
 
 
@@ -197,6 +199,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     started = time.perf_counter()
     spec = load_spec(rules)
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
+    select(rules, names or None)                    # an unknown --property: refused before the progress bar
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from engine.game import compiled_game
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 
 from .cli import COUNT, EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .explore import Limits, explore
@@ -50,7 +50,7 @@ def graph_command(players: int, rules: str, project_text: str | None, output_for
     if project:
         unknown = [name for name in project if name not in game.field_names]
         if unknown:
-            raise SpecError(f"--project: no state field '{unknown[0]}'; fields are {', '.join(game.field_names)}")
+            raise SpecError(f"--project: no state field {shown(unknown[0])}; fields are {', '.join(game.field_names)}")
     keep = frozenset(project or ()) | (frozenset() if project else frozenset(game.field_names))
     model = Model(game, (), Reductions(symmetry=not no_symmetry), keep=keep)
     exploration = explore(model, (), Limits(max_states=max_states, time_limit=time_limit or None),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
@@ -27,7 +27,7 @@ from .results import Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 def _counts(text: str | None, allowed: tuple[int, ...], of: str = "this property") -> tuple[int, ...]:
     if text is None:
         return allowed
-    return parse_counts(text, allowed, of=of) or allowed
+    return parse_counts(text, allowed, of=of, rule=None if of == "this property" else "R-S1") or allowed
 
 
 def describe(verdict: Verdict) -> str:
@@ -113,7 +113,7 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
         known = [c.name for c in backend.induction.candidates if c.origin == "invariant"]
         if name not in known:
             words = ", ".join(sorted(list(catalogue) + known))
-            raise SpecError(f"no property or invariant named '{name}'; known: {words}")
+            raise SpecError(f"no property or invariant named {shown(name)}; known: {words}")
         support = backend.induction.support()
         if name in support.names():
             outcome = backend.induction.consecution(name)
