@@ -332,3 +332,7 @@ def test_a_long_name_in_a_transcript_is_echoed_cut(tmp_path: Path, line: str) ->
 
 def test_a_long_property_name_is_echoed_cut() -> None:
     assert len(refused("check", "-n", "5", "-p", "p" * 100_000)) < 1_200
+
+
+def test_bench_of_an_empty_folder_is_exit_2(tmp_path: Path) -> None:
+    assert "no game files in" in refused("bench", "--judge", str(tmp_path))
