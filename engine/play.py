@@ -42,6 +42,21 @@ class Deadlock(Exception):
         return f"{head}: each of the {total} candidate moves fails a requirement of {ids}"
 
 
+class Unfinished(Exception):
+    """Random play that reached `MAX_MOVES` without the game ending: rules (a variant, a
+    spec from anyone) whose game can go on forever must not make `play` hang."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        super().__init__(f"the game has not ended after {len(trace.steps):,} moves (in phase "
+                         f"{trace.game.phase(trace.end)}); the rules may let a game go on forever")
+
+
+MAX_MOVES = 20_000
+"""Moves of random play before it gives up: a game of the published rules takes at most a
+few hundred (the longest, found by the model checker, well under that)."""
+
+
 def _candidates(game: Game, state: Any) -> Iterator[Move]:
     """Every move of the phase's rules with parameters from their domains, legal or not."""
     for compiled in game.by_phase[state[game.phase_index]]:
@@ -86,13 +101,18 @@ def blocked_by(game: Game, state: Any) -> dict[str, int]:
     return dict(found)
 
 
-def random_game(game: Game, seed: int | None = None, rng: Random | None = None) -> Trace:
+def random_game(game: Game, seed: int | None = None, rng: Random | None = None,
+                max_moves: int | None = None) -> Trace:
     """Play one complete game from the deal, recording every move; `Deadlock` when the
-    rules leave no legal move before the game is over."""
+    rules leave no legal move before the game is over, `Unfinished` after `max_moves`
+    (default `MAX_MOVES`)."""
+    limit = MAX_MOVES if max_moves is None else max_moves
     rng = rng or Random(seed)
     state = game.initial_state()
     trace = Trace(game, state)
     while not game.is_over(state):
+        if len(trace.steps) >= limit:
+            raise Unfinished(trace)
         if not has_legal_move(game, state):
             raise Deadlock(trace, blocked_by(game, state))
         move = game.random_move(state, rng)

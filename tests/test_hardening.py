@@ -336,3 +336,11 @@ def test_a_long_property_name_is_echoed_cut() -> None:
 
 def test_bench_of_an_empty_folder_is_exit_2(tmp_path: Path) -> None:
     assert "no game files in" in refused("bench", "--judge", str(tmp_path))
+
+
+def test_random_play_that_never_ends_stops_at_the_move_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.play
+
+    monkeypatch.setattr(engine.play, "MAX_MOVES", 10)
+    result = run("play", "-n", "5", "-q")
+    assert result.exit_code == 3 and "unfinished: the game has not ended after 10 moves" in result.output

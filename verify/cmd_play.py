@@ -9,12 +9,12 @@ from typing import Any, TypeVar
 import click
 
 from engine.game import Game, compiled_game
-from engine.play import Deadlock, bench_random_play, blocked_by, has_legal_move, random_game
+from engine.play import Deadlock, Unfinished, bench_random_play, blocked_by, has_legal_move, random_game
 from engine.trace import replay_itf
 
 from spec.loader import load_spec
 
-from .cli import EXIT_FAILED, SECONDS
+from .cli import EXIT_FAILED, EXIT_LIMIT, SECONDS
 from .cmd_check import parse_counts
 from .outputs import writable
 
@@ -43,6 +43,9 @@ def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: boo
         trace = random_game(game, seed=seed)
     except Deadlock as deadlock:
         stuck, trace = deadlock, deadlock.trace
+    except Unfinished as unfinished:
+        click.echo(f"unfinished: {unfinished}")
+        raise SystemExit(EXIT_LIMIT) from None
     if not quiet:
         click.echo(f"A game of {players} players under the {game.spec.name} rules, seed {seed}")
         click.echo(trace.text(changes=not no_changes))
