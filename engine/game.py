@@ -28,7 +28,7 @@ from itertools import product
 from random import Random
 from typing import Any, NamedTuple
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
 from spec.model import Rule, Spec, Template
@@ -137,35 +137,36 @@ class Game:
         """A move from readable parameters: seats as ints, sets as lists, tiles by name."""
         compiled = self.by_name.get(rule)
         if compiled is None:
-            raise SpecError(f"no move named '{rule}'; moves are {', '.join(self.by_name)}")
+            raise SpecError(f"no move named {shown(rule)}; moves are {', '.join(self.by_name)}")
         args = []
         for param in compiled.rule.params:
             if param.name not in params:
                 raise SpecError(f"move '{rule}' needs parameter '{param.name}' ({param.domain.text})")
             args.append(self.encode(param.type.kind, param.type.enum, params.pop(param.name)))
         if params:
-            raise SpecError(f"move '{rule}' has no parameter '{next(iter(params))}'")
+            raise SpecError(f"move '{rule}' has no parameter {shown(next(iter(params)))}")
         return Move(rule, tuple(args))
 
     def encode(self, kind: str, enum: str | None, value: Any) -> int:
         """The encoded form of a readable parameter value."""
         if kind == "seats":
-            if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, int) for v in value):
-                raise SpecError(f"expected a list of seats, got {value!r}")
+            if not isinstance(value, (list, tuple, set, frozenset)) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.players for v in value):
+                raise SpecError(f"expected a list of seats 0..{self.players - 1}, got {shown(value)}")
             return encode_seats(list(value))
         if kind == "tiles":
             if not isinstance(value, (list, tuple)) or not all(v in ("liberal", "fascist") for v in value):
-                raise SpecError(f"expected a list of 'liberal'/'fascist' tiles, got {value!r}")
+                raise SpecError(f"expected a list of 'liberal'/'fascist' tiles, got {shown(value)}")
             return encode_tiles(list(value))
         if kind == "enum":
             members = self.spec.enums[str(enum)]
             if value not in members:
-                raise SpecError(f"expected one of {', '.join(members)}, got {value!r}")
+                raise SpecError(f"expected one of {', '.join(members)}, got {shown(value)}")
             return members.index(value)
         if kind == "bool":
             return int(bool(value))
         if not isinstance(value, int) or isinstance(value, bool):
-            raise SpecError(f"expected a whole number, got {value!r}")
+            raise SpecError(f"expected a whole number, got {shown(value)}")
         return value
 
     def decode(self, kind: str, enum: str | None, value: int) -> Any:

@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from spec.errors import SpecError
 from spec.lang import nodes
 from spec.lang.types import decode_tiles
 
@@ -547,7 +548,7 @@ def judge_benchmark(directory: str | Path, fmt: str = "secrethitler-io", seconds
 
     files = game_files(Path(directory), fmt)
     if not files:
-        raise ValueError(f"no game files in {directory}")
+        raise SpecError(f"no game files in {directory} (expected {fmt} files)")
     for path in files:
         judge_file(path, fmt)
     games = 0

@@ -10,13 +10,15 @@ move of each step in Quint's `mbt::actionTaken` / `mbt::nondetPicks` variables s
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 
 from .game import Game, IllegalMove, Move, compiled_game
+from .safe_json import read_json
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 ACTION_VAR = "mbt::actionTaken"
@@ -80,7 +82,9 @@ class Trace:
                     out.append("      " + ", ".join(delta))
             before = after
         if game.is_over(before):
-            out.append(f"Game over: the {game.winner(before)}s win by {game.how(before)}.")
+            winner = game.winner(before)
+            out.append("Game over, with no winner." if winner is None else
+                       f"Game over: the {winner}s win by {game.how(before)}.")
         return out
 
     def text(self, changes: bool = True) -> str:
@@ -101,8 +105,12 @@ class Trace:
         return {"#meta": meta, "vars": variables, "states": states}
 
     def save_itf(self, path: str | Path, description: str = "") -> None:
-        """Write the ITF JSON to `path`."""
-        Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        """Write the ITF JSON to `path`; `SpecError` naming it when the write fails (a full disk)."""
+        try:
+            Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n",
+                                  encoding="utf-8")
+        except OSError as error:
+            raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
 def changed_fields(game: Game, before: Any, after: Any) -> list[str]:
@@ -149,7 +157,10 @@ def _from_itf(value: Any) -> Any:
         if "#set" in value:
             return [_from_itf(v) for v in value["#set"]]
         if "#bigint" in value:
-            return int(value["#bigint"])
+            digits = value["#bigint"]
+            if not isinstance(digits, str) or not re.fullmatch(r"-?\d{1,18}", digits):
+                raise SpecError(f"'#bigint' must hold the digits of a whole number, got {shown(digits)}")
+            return int(digits)
         if value.get("tag") == "None":
             return None
         if value.get("tag") == "Some":
@@ -163,12 +174,7 @@ def _from_itf(value: Any) -> Any:
 
 def load_itf(path: str | Path) -> dict[str, Any]:
     """Read an ITF JSON file, or raise `SpecError` saying what is wrong with it."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SpecError(f"{path}: not JSON: {error}") from None
+    data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not data["states"]:
         raise SpecError(f"{path}: an ITF trace is an object with a non-empty 'states' list")
     return data
@@ -188,6 +194,8 @@ def replay_itf(path: str | Path) -> ReplayResult:
     """Replay a saved trace through the engine, checking every move and every state."""
     data = load_itf(path)
     meta = data.get("#meta", {})
+    if not isinstance(meta, dict):
+        raise SpecError(f"{path}: '#meta' must be an object with the players and the rules, got {shown(meta)}")
     players = meta.get("players")
     rules = meta.get("source", "standard")
     if not isinstance(players, int):
@@ -200,15 +208,22 @@ def replay_itf(path: str | Path) -> ReplayResult:
     trace = Trace(game, start)
     state = start
     for index, record in enumerate(states[1:], start=1):
+        if not isinstance(record, dict):
+            raise SpecError(f"{path}: state {index}: expected an object of fields, got {shown(record)}")
         action = record.get(ACTION_VAR)
-        picks = {name: _from_itf(value) for name, value in (record.get(PICKS_VAR) or {}).items()}
         if not isinstance(action, str) or action not in game.by_name:
-            raise SpecError(f"{path}: state {index}: '{ACTION_VAR}' names no move of the rules: {action!r}")
+            raise SpecError(f"{path}: state {index}: '{ACTION_VAR}' names no move of the rules: {shown(action)}")
         try:
+            picked = record.get(PICKS_VAR) or {}
+            if not isinstance(picked, dict):
+                raise SpecError(f"'{PICKS_VAR}' must be an object of parameters, got {shown(picked)}")
+            picks = {name: _from_itf(value) for name, value in picked.items()}
             move = game.move(action, **picks)
             state = game.apply(state, move)
         except IllegalMove as error:
             return ReplayResult(trace, False, f"state {index}: {action} is illegal: {error}", index)
+        except SpecError as error:
+            raise SpecError(f"{path}: state {index}: {error.message}") from None
         recorded = _state_from_itf(game, record, path, index)
         if recorded != state:
             delta = changed_fields(game, state, recorded)
@@ -220,16 +235,18 @@ def replay_itf(path: str | Path) -> ReplayResult:
 
 def _state_from_itf(game: Game, record: dict[str, Any], path: str | Path, index: int) -> Any:
     values = []
+    if not isinstance(record, dict):
+        raise SpecError(f"{path}: state {index}: expected an object of fields, got {shown(record)}")
     for field_spec in game.spec.fields:
         if field_spec.name not in record:
             raise SpecError(f"{path}: state {index} lacks the field '{field_spec.name}'")
-        readable = _from_itf(record[field_spec.name])
         kind = field_spec.type.kind
         try:
+            readable = _from_itf(record[field_spec.name])
             if readable is None:
                 values.append(-1)
             elif kind == "seat":
-                values.append(int(readable))
+                values.append(game.encode("int", None, readable))
             else:
                 values.append(game.encode(kind, field_spec.type.enum, readable))
         except SpecError as error:

@@ -19,9 +19,10 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from spec.errors import Location, SpecError
+from spec.errors import Location, SpecError, read_text, shown
 
 from .game import Game, compiled_game
+from .safe_json import loads
 
 TILE_NAMES = ("liberal", "fascist")
 SETUP_MOVES = ("deal_roles", "first_president")
@@ -119,13 +120,7 @@ class Transcript:
 def read_transcript(path: str | Path) -> Transcript:
     """Parse a native transcript file; `SpecError` (file:line, what was expected) if malformed."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise SpecError(f"{path} is not UTF-8 text") from None
-    return parse_transcript(text, str(path))
+    return parse_transcript(read_text(path), str(path))
 
 
 def parse_transcript(text: str, source: str = "<input>") -> Transcript:
@@ -142,12 +137,7 @@ def parse_transcript(text: str, source: str = "<input>") -> Transcript:
 
 
 def _object(raw: str, source: str, number: int) -> dict[str, Any]:
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise SpecError(f"not valid JSON: {error.msg} (column {error.colno})", Location(source, number)) from None
-    except RecursionError:
-        raise SpecError("JSON nested too deeply", Location(source, number)) from None
+    value = loads(raw, source, number)
     if not isinstance(value, dict):
         raise SpecError(f"expected a JSON object {{...}}, got {_kind(value)}", Location(source, number))
     return value
@@ -165,11 +155,11 @@ def _parse_setup(data: dict[str, Any], source: str, number: int) -> Setup:
     _only(setup, ("players", "rules", "roles", "first_president", "game", "comment"), where)
     value = setup.get("players")
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
-        raise SpecError(f"'players' must be a whole number of players, got {value!r}", where)
+        raise SpecError(f"'players' must be a whole number of players, got {shown(value)}", where)
     players = value
     rules = setup.get("rules", "standard")
     if not isinstance(rules, str) or not rules:
-        raise SpecError(f"'rules' must name a rules file or variant, got {rules!r}", where)
+        raise SpecError(f"'rules' must name a rules file or variant, got {shown(rules)}", where)
     rules = _resolve_rules(rules, source)
     hitler = fascists = None
     roles = setup.get("roles")
@@ -222,7 +212,7 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
     name = data["move"]
     if not isinstance(name, str):
         raise SpecError(f"'move' must be a move name, got {_kind(name)}", Location(source, number, "move"))
-    where = Location(source, number, f"move '{name}'")
+    where = Location(source, number, f"move {shown(name)}")
     players = game.players
     if name == VOTE:
         _only(data, ("move", "ja", *COMMON_KEYS), where)
@@ -231,11 +221,11 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
         ja = _seats(data["ja"], players, where, "ja")
         return Entry(VOTE, VOTE, {"ja": ja}, ref=ref, line=number)
     if name in SETUP_MOVES:
-        raise SpecError(f"'{name}' is given in the setup line (roles, first_president), not as a move", where)
+        raise SpecError(f"{shown(name)} is given in the setup line (roles, first_president), not as a move", where)
     compiled = game.by_name.get(name)
     if compiled is None:
         names = [n for n in game.by_name if n not in SETUP_MOVES] + [VOTE]
-        raise SpecError(f"no move named '{name}'{_close(name, names)}; moves are {', '.join(names)}", where)
+        raise SpecError(f"no move named {shown(name)}{_close(name, names)}; moves are {', '.join(names)}", where)
     rule = compiled.rule
     extras = EXTRA_FIELDS.get(name, {})
     allowed = ["move", *COMMON_KEYS, *(p.name for p in rule.params), *extras]
@@ -254,7 +244,7 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
     if "party" in extras and "party" in data:
         party = data["party"]
         if party not in TILE_NAMES:
-            raise SpecError(f"'party' must be 'liberal' or 'fascist', got {party!r}", where)
+            raise SpecError(f"'party' must be 'liberal' or 'fascist', got {shown(party)}", where)
     initial = game.initial_state()
     for position, param in enumerate(rule.params):
         if param.name not in data:
@@ -288,23 +278,23 @@ def _param(value: Any, kind: str, name: str, players: int, where: Location, doma
         return tiles
     if kind == "enum":
         if value not in members:
-            raise SpecError(f"'{name}' must be one of {', '.join(repr(m) for m in members)}, got {value!r}", where)
+            raise SpecError(f"'{name}' must be one of {', '.join(repr(m) for m in members)}, got {shown(value)}", where)
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise SpecError(f"'{name}' must be true or false, got {value!r}", where)
+            raise SpecError(f"'{name}' must be true or false, got {shown(value)}", where)
         return value
     if not _is_int(value):
-        raise SpecError(f"'{name}' must be a whole number, got {value!r}", where)
+        raise SpecError(f"'{name}' must be a whole number, got {shown(value)}", where)
     values = list(domain())
     if values and not values[0] <= value <= values[-1]:
-        raise SpecError(f"'{name}' must be {values[0]}..{values[-1]}, got {value}", where)
+        raise SpecError(f"'{name}' must be {values[0]}..{values[-1]}, got {shown(value)}", where)
     return value
 
 
 def _seat(value: Any, players: int, where: Location, name: str) -> int:
     if not _is_int(value) or not 0 <= value < players:
-        raise SpecError(f"'{name}' must be a seat 0..{players - 1}, got {value!r}", where)
+        raise SpecError(f"'{name}' must be a seat 0..{players - 1}, got {shown(value)}", where)
     return int(value)
 
 
@@ -313,23 +303,25 @@ def _seats(value: Any, players: int, where: Location, name: str) -> list[int]:
         raise SpecError(f"'{name}' must be a list of seats, got {_kind(value)}", where)
     seats = [_seat(item, players, where, name) for item in value]
     if len(set(seats)) != len(seats):
-        raise SpecError(f"'{name}' lists a seat twice: {value}", where)
+        raise SpecError(f"'{name}' lists a seat twice: {shown(value)}", where)
     return seats
 
 
 def _tiles(value: Any, where: Location, name: str) -> list[str]:
     if not isinstance(value, list) or not all(item in TILE_NAMES for item in value):
-        raise SpecError(f"'{name}' must be a list of \"liberal\"/\"fascist\" tiles, got {value!r}", where)
+        raise SpecError(f"'{name}' must be a list of \"liberal\"/\"fascist\" tiles, got {shown(value)}", where)
     return list(value)
 
 
 def _only(data: dict[str, Any], allowed: tuple[str, ...], where: Location) -> None:
     for key in data:
         if key not in allowed:
-            raise SpecError(f"unknown key '{key}'{_close(key, allowed)}; expected {', '.join(allowed)}", where)
+            raise SpecError(f"unknown key {shown(key)}{_close(key, allowed)}; expected {', '.join(allowed)}", where)
 
 
 def _close(word: str, options: Any) -> str:
+    if len(word) > 100:                         # no name is that long; difflib would take its time
+        return ""
     close = difflib.get_close_matches(word, list(options), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -36,12 +36,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError
+from .errors import Location, SpecError, read_toml
 from .lang import nodes as n
 from .lang.check import Scope, parse
 from .lang.types import BOOL
@@ -173,14 +172,7 @@ def load_disputes(spec: Spec, path: Path | None = None) -> tuple[Dispute, ...]:
     """The dispute catalogue checked against `spec`; any mistake is a `SpecError` naming the
     file, the line of the entry and what was expected."""
     path = path or DISPUTES_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path)
     unknown = set(data) - {"dispute"}
     if unknown:
         raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}'; the catalogue lists [[dispute]] entries")
@@ -282,6 +274,8 @@ def _position(entry: dict[str, Any], where: Location, folder: Path) -> dict[str,
         parsed = json.loads(next_move)
     except json.JSONDecodeError as error:
         raise SpecError(f"next_move is not JSON: {error.msg}", where) from None
+    except (ValueError, RecursionError):    # a number over 4,300 digits, nesting past the stack
+        raise SpecError("next_move is not one move line: a number too long or nesting too deep", where) from None
     if not isinstance(parsed, dict) or "move" not in parsed:
         raise SpecError("next_move must be one move line, e.g. '{\"move\": \"nominate\", \"by\": 0, \"chancellor\": 2}'",
                         where)

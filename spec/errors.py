@@ -11,6 +11,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+"""The most any one input file may hold: the largest real input (a spec, a long logged
+game) is well under a megabyte, and a cap keeps `/dev/zero` or a huge file from costing
+unbounded memory and time."""
+SHOWN_CHARS = 80
+"""How much of a user's value a message repeats: enough to recognise it, never 50 MB."""
+MAX_MESSAGE_CHARS = 1_000
+"""The longest message a `SpecError` prints; long enough for a list of the valid names
+(the properties of the catalogue), short enough that a value nobody truncated cannot
+flood the terminal."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """`repr(value)` cut to `limit` characters with "…", for messages that echo user input.
+
+    A huge integer is described by its size (its repr alone would raise beyond 4,300
+    digits), and a repr that cannot be made at all (nested too deeply) is described."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"a whole number of about {int(value.bit_length() * 0.30103):,} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _capped(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… (message cut: {len(text):,} characters)"
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
@@ -29,25 +58,44 @@ class SpecError(Exception):
     """Bad input, reported as `file:line field: message` with exit status 2."""
 
     def __init__(self, message: str, where: Location | None = None, *, caret: str | None = None) -> None:
+        message = _capped(message)
         super().__init__(message)
         self.message = message
         self.where = where
-        self.caret = caret
+        self.caret = None if caret is None else _capped(caret)
 
     def __str__(self) -> str:
-        head = f"{self.where}: {self.message}" if self.where else self.message
+        head = _capped(f"{self.where}: {self.message}" if self.where else self.message)
         return f"{head}\n{self.caret}" if self.caret else head
 
 
-def read_toml(path: "Path") -> "tuple[dict[str, Any], str]":
-    """A TOML file's data and text, or a `SpecError` naming the file."""
-    import tomllib
-
+def read_text(path: "Path | str", limit: int = MAX_INPUT_BYTES) -> str:
+    """A file's UTF-8 text, or a `SpecError` naming the file: unreadable, larger than
+    `limit` bytes (read no further, so `/dev/zero` stops too), or not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
     except OSError as error:
         raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > limit:
+        raise SpecError(f"{path}: larger than {limit:,} bytes; expected an input file of at most that size")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise SpecError(f"not UTF-8 text (byte {error.start:,} is {data[error.start]:#04x}); expected a UTF-8 file",
+                        Location(str(path), line)) from None
+
+
+def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
+    """A TOML file's data and text, or a `SpecError` naming the file: unreadable, too
+    large, not UTF-8, not TOML, or nested too deeply for the parser."""
+    import tomllib
+
+    text = read_text(path)
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as error:
         raise SpecError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise SpecError(f"{path}: TOML nested too deeply; expected tables and arrays a few levels deep") from None

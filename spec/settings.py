@@ -19,13 +19,12 @@ checkers, which report it as a refuted property with the game that shows it.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SpecError
+from .errors import SpecError, read_toml
 
 POWERS = ("none", "investigate", "peek", "special_election", "execution")
 """The powers a Fascist slot can grant (the `power` enum of the rules)."""
@@ -152,16 +151,11 @@ def parse_assignments(items: list[str], label: str = "--set") -> dict[str, Any]:
 
 def load_settings_file(path: str | Path) -> dict[str, Any]:
     """Settings from a TOML file: `name = value` lines, at the top or under `[settings]`."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path)
     table = data.get("settings", data)
     if not isinstance(table, dict):
         raise SpecError(f"{path}: [settings] is a table of name = value")
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    lines = text.splitlines()
     out: dict[str, Any] = {}
     for name, value in table.items():
         line = next((i + 1 for i, text in enumerate(lines) if text.strip().startswith(f"{name}")), None)

@@ -350,7 +350,7 @@ def test_an_unsupported_game_says_why() -> None:
 @needs_data
 def test_the_cli_judges_the_folder() -> None:
     result = CliRunner().invoke(main, ["judge", "--format", "secrethitler-io", str(DATA)])
-    assert result.exit_code == 0, result.output[-2000:]
+    assert result.exit_code == 3, result.output[-2000:]      # the Avalon game could not be judged
     assert "judged 294 games: 293 legal, 0 illegal, 1 unsupported" in result.output.splitlines()[-1]
 
 

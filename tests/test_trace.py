@@ -84,6 +84,6 @@ def test_cli_replay_and_bad_input(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     bad = runner.invoke(main, ["replay", str(broken)])
-    assert bad.exit_code == 2 and "not JSON" in bad.output
+    assert bad.exit_code == 2 and "broken.json:1: not valid JSON" in bad.output
     assert runner.invoke(main, ["play", "-n", "4"]).exit_code == 2
     assert runner.invoke(main, ["play", "--bogus"]).exit_code == 2

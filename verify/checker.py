@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from engine.game import compiled_game
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
@@ -56,7 +56,7 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
     """Every selected property for every selected player count, sorted by property and count."""
     if backend not in BACKENDS:
-        raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
     counts = tuple(load_spec_counts(spec_name)) if not players else players
     for count in counts:
         if count not in load_spec_counts(spec_name):

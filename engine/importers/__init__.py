@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 
 from ..transcript import Transcript, read_transcript
 
@@ -37,7 +37,7 @@ def read_game(path: str | Path, fmt: str = "auto") -> Transcript:
         from .secrethitler_io import read_summary
 
         return read_summary(path)
-    raise SpecError(f"unknown format '{fmt}'; expected auto, {', '.join(FORMATS)}")
+    raise SpecError(f"unknown format {shown(fmt)}; expected auto, {', '.join(FORMATS)}")
 
 
 def game_files(path: Path, fmt: str = "auto") -> list[Path]:

@@ -29,16 +29,16 @@ Monarchist roles, the reverse-investigation and peek-and-drop powers) make the g
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from spec.errors import Location, SpecError
+from spec.errors import Location, SpecError, shown
 
 from ..game import compiled_game
+from ..safe_json import read_json
 from ..transcript import DECK, TILE_NAMES, VOTE, Claim, Entry, Setup, Transcript
 
 SITE_POWERS = {None: "none", "investigate": "investigate", "deckpeek": "peek", "election": "special_election",
@@ -75,15 +75,7 @@ class Settings:
 def read_summary(path: str | Path) -> Transcript:
     """Read a GameSummary JSON file as a transcript; `SpecError` if it is malformed."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise SpecError(f"{path} is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise SpecError(f"not valid JSON: {error.msg} (column {error.colno})", Location(str(path), error.lineno)) from None
-    return import_summary(data, str(path))
+    return import_summary(read_json(path), str(path))
 
 
 class _Reader:
@@ -97,14 +89,14 @@ class _Reader:
 
     def seat(self, value: Any, players: int, field: str) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-            raise self.fail(field, f"expected a seat 0..{players - 1}, got {value!r}")
+            raise self.fail(field, f"expected a seat 0..{players - 1}, got {shown(value)}")
         return value
 
     def tiles(self, value: Any, field: str) -> list[str]:
         if value is None:
             return []
         if not isinstance(value, list) or not all(item in TILE_NAMES for item in value):
-            raise self.fail(field, f"expected a list of 'liberal'/'fascist', got {value!r}")
+            raise self.fail(field, f"expected a list of 'liberal'/'fascist', got {shown(value)}")
         return value
 
 
@@ -322,7 +314,7 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
         entries.append(Entry("move", "nominate", {"chancellor": chancellor}, by=president, ref=k))
         votes = log.get("votes") or []
         if not isinstance(votes, list) or not all(isinstance(v, bool) for v in votes):
-            raise read.fail(field("votes"), f"expected a list of true/false, got {votes!r}")
+            raise read.fail(field("votes"), f"expected a list of true/false, got {shown(votes)}")
         if not votes:
             stop("before the vote")
             break
@@ -334,7 +326,7 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
         passed = read.tiles(log.get("chancellorHand"), field("chancellorHand"))
         enacted = log.get("enactedPolicy")
         if enacted is not None and enacted not in TILE_NAMES:
-            raise read.fail(field("enactedPolicy"), f"expected 'liberal' or 'fascist', got {enacted!r}")
+            raise read.fail(field("enactedPolicy"), f"expected 'liberal' or 'fascist', got {shown(enacted)}")
         chancellor_veto, president_veto = log.get("chancellorVeto"), log.get("presidentVeto")
         legislated = bool(hand or passed or chancellor_veto is True)
         passes = 2 * len(ja) > len(alive)
@@ -348,7 +340,7 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
                 entries.append(Entry("move", "chaos", {"tile": enacted}, ref=k))
         elif hand or passed:
             if len(hand) != hand_size:
-                raise read.fail(field("presidentHand"), f"expected the {hand_size} tiles drawn, got {hand!r}")
+                raise read.fail(field("presidentHand"), f"expected the {hand_size} tiles drawn, got {shown(hand)}")
             entries.append(Entry("move", "draw_hand", {"fascist_tiles": hand.count("fascist")}, ref=k,
                                  tiles=tuple(hand)))
             if not passed:
@@ -409,7 +401,7 @@ def _powers(read: _Reader, log: dict[str, Any], k: int, players: int, president:
     peek = read.tiles(log.get("policyPeek"), f"logs[{k}].policyPeek")
     if peek:
         if len(peek) != hand_size:
-            raise read.fail(f"logs[{k}].policyPeek", f"expected the {hand_size} tiles seen, got {peek!r}")
+            raise read.fail(f"logs[{k}].policyPeek", f"expected the {hand_size} tiles seen, got {shown(peek)}")
         out.append(Entry("move", "policy_peek", {"top": peek}, ref=k))
     if log.get("specialElection") is not None:
         candidate = read.seat(log["specialElection"], players, f"logs[{k}].specialElection")

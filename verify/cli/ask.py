@@ -25,13 +25,14 @@ from pathlib import Path
 import click
 
 from spec.disputes import Dispute
+from spec.loader import load_spec
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find
 from ..lawyer.words import listing, render, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import max_states_option, parse_counts, rules_option
 from ..lawyer.position import rule_position
+from .options import SECONDS, max_states_option, parse_counts, rules_option
 
 
 QUESTION_SECONDS = 120.0
@@ -74,7 +75,7 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="Answer in English or German (where the catalogue has the German text).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
-@click.option("--seconds", type=float, help="Time for the whole question (default 120 s; with --all, 900 s per player "
+@click.option("--seconds", type=SECONDS, help="Time for the whole question (default 120 s; with --all, 900 s per player "
               "count).")
 @max_states_option(5_000_000)
 @rules_option(dest="spec_name")
@@ -99,7 +100,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     if on_rules and not (can_text or never_text):
         raise click.UsageError("--on goes with --can or --never")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS)
-    players = parse_counts(counts) or ()
+    spec = load_spec(spec_name)
+    players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     progress = _progress(verbose and not as_json)
     rules = tuple(name.strip() for item in on_rules for name in item.split(",") if name.strip())
     if game_file or move_text:

@@ -9,15 +9,16 @@ import click
 
 from engine.judge import judge_benchmark
 from engine.play import bench_random_play
+from spec.loader import load_spec
 
 from ..explicit.bench import bench_explore, describe
-from .options import parse_counts
+from .options import SECONDS, parse_counts
 
 
 @click.command()
 @click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
               help="Player counts, e.g. 5,7,10 or 5-7.")
-@click.option("--seconds", type=float, default=3.0, show_default=True, help="CPU seconds per player count.")
+@click.option("--seconds", type=SECONDS, default=3.0, show_default=True, help="CPU seconds per player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
@@ -28,7 +29,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games."""
-    numbers = parse_counts(counts) or ()
+    numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
     if judge_dir:
         rate = judge_benchmark(judge_dir, seconds=seconds)
         click.echo(json.dumps({"judge_games_per_second": round(rate, 1)}) if as_json

@@ -17,14 +17,17 @@ from typing import Any
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import Location, SpecError, shown
+from spec.loader import load_spec
 
 from ..checker import BACKENDS, check
+from ..explicit.check import select
 from ..diff.mutants import run_mutants
 from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from .outputs import writable
 from .options import (ReportRequest, max_states_option, parse_counts, report_options, rules_name, rules_option,
                       time_limit_option, variant_options)
 
@@ -130,11 +133,15 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
     if mutants:
-        raise SystemExit(run_mutants(parse_counts(players_text), workers, quick, click.echo))
+        raise SystemExit(run_mutants(parse_counts(players_text, load_spec("standard").player_counts,
+                                                  of="the standard rules"), workers, quick, click.echo))
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
+    writable(traces_dir, "--traces", directory=True)
     started = time.perf_counter()
-    players = parse_counts(players_text)
+    spec = load_spec(rules)
+    players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
+    select(rules, names or None)                    # an unknown --property: refused before the progress bar
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6

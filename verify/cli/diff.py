@@ -24,7 +24,8 @@ from spec.model import Spec
 
 from ..diff import Budget, CountResult, Difference, DiffResult, compare_verdicts, diff
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import parse_counts, rules_name, time_limit_option, variant_options
+from .options import COUNT, SECONDS, Seconds, parse_counts, rules_name, time_limit_option, variant_options
+from .outputs import writable
 
 
 def replayable_name(spec: Spec) -> str:
@@ -49,7 +50,10 @@ def save_trace(difference: Difference, path: str, a: Spec, b: Spec) -> None:
                    f"{parting.under_b if other is b else parting.under_a}")
     data = trace.to_itf(description)
     data["#meta"]["source"] = replayable_name(trace.game.spec)
-    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
 # ---------------------------------------------------------------------- printing
@@ -145,12 +149,12 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
 @click.argument("rules_b")
 @click.option("--players", "-n", "players_text", default=None,
               help="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
-@click.option("--max-pairs", type=click.IntRange(1), default=400_000, show_default=True,
+@click.option("--max-pairs", type=COUNT, default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
 @time_limit_option(60.0, "Seconds of breadth-first search before random play takes over.")
 @click.option("--random-games", type=click.IntRange(0), default=3_000, show_default=True,
               help="Random games per player count played in lockstep when the search ran out.")
-@click.option("--random-time", type=click.FloatRange(0), default=30.0, show_default=True,
+@click.option("--random-time", type=SECONDS, default=30.0, show_default=True,
               help="Seconds of random play at most.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random play.")
 @click.option("--odds/--no-odds", default=True, show_default=True,
@@ -159,7 +163,7 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
               help="Save the distinguishing game as ITF JSON.")
 @click.option("--properties/--no-properties", default=True, show_default=True,
               help="Compare every property's verdict under A and under B (verify/checker.py).")
-@click.option("--property-time", type=click.FloatRange(1), default=30.0, show_default=True,
+@click.option("--property-time", type=Seconds(1.0), default=30.0, show_default=True,
               help="Seconds per player count and rule set for the property verdicts.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Processes for the property verdicts.")
@@ -178,18 +182,14 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     Exit status: 0 nothing differs, 1 something differs, 2 bad input, 3 a limit was hit
     before the comparison was complete.
     """
+    writable(trace_path, "--trace")
     rules_b = rules_name(rules_b, sets, settings_file)
     a, b = load_spec(rules_a), load_spec(rules_b)
-    parsed = parse_counts(players_text)
-    counts = list(parsed) if parsed is not None else None
     both = [c for c in a.player_counts if c in b.player_counts]
     if not both:
         raise SpecError(f"{a.name} and {b.name} have no player count in common")
-    if counts is not None:
-        missing = [c for c in counts if c not in both]
-        if missing:
-            raise SpecError(f"--players: {', '.join(map(str, missing))} is not a player count of both rule sets "
-                            f"(both allow {both[0]}-{both[-1]})")
+    parsed = parse_counts(players_text, both, of="both rule sets")
+    counts = list(parsed) if parsed is not None else None
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
     result = diff(a, b, counts, budget)
     rows = compare_verdicts(rules_a, rules_b, counts or both, property_time, workers) if properties else None

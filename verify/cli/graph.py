@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from engine.game import compiled_game
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 
 from ..explicit.explore import Limits, explore
 from ..explicit.graphs import analyse, export_facts, to_networkx, write_export
@@ -24,6 +24,7 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions
 from ..results import EXIT_FAILED, EXIT_LIMIT
 from .options import max_states_option, rules_option, time_limit_option
+from .outputs import writable
 
 MAX_EXPORT_NODES = 2_000_000
 """A networkx graph costs about a kilobyte per node: refuse to build larger ones."""
@@ -38,17 +39,18 @@ MAX_EXPORT_NODES = 2_000_000
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the graph here (default: only print the graph facts).")
 @max_states_option(5_000_000)
-@time_limit_option(600.0, "Seconds of search (0: no limit).")
+@time_limit_option(600.0, "Seconds of search.")
 @click.option("--no-symmetry", is_flag=True, help="Keep rotated copies of every state.")
 def graph_command(players: int, rules: str, project_text: str | None, output_format: str, output: str | None,
                   max_states: int, time_limit: float, no_symmetry: bool) -> None:
     """Explore the whole state graph and export it (or its quotient by some fields)."""
+    writable(output, "--output")
     game = compiled_game(players, rules)
     project = tuple(part.strip() for part in project_text.split(",")) if project_text else None
     if project:
         unknown = [name for name in project if name not in game.field_names]
         if unknown:
-            raise SpecError(f"--project: no state field '{unknown[0]}'; fields are {', '.join(game.field_names)}")
+            raise SpecError(f"--project: no state field {shown(unknown[0])}; fields are {', '.join(game.field_names)}")
     keep = frozenset(project or ()) | (frozenset() if project else frozenset(game.field_names))
     model = Model(game, (), Reductions(symmetry=not no_symmetry), keep=keep)
     exploration = explore(model, (), Limits(max_states=max_states, time_limit=time_limit or None),

@@ -2,9 +2,11 @@
 
 One game file prints move by move, each legal or illegal with the rule ID; several (or
 a folder) print one line per game and a summary. `--json` prints one JSON object per
-game. Exit status: 0 every game legal (an unsupported game is not illegal), 1 a game is
-illegal, 2 a file is malformed (one line naming the file and the line; the other files
-are still judged).
+game. Exit status: 0 every game judged and legal, 1 a game is illegal, 2 a file is
+malformed (one line naming the file and the line; the other files are still judged), 3
+no game is illegal but one could not be judged (unsupported: a setting the rules cannot
+express, such as 3 or 11 players or Avalon roles), so that a CI gate never passes a game
+nobody checked. The worst wins: 2 over 1 over 3.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from engine.importers import FORMATS, game_files
 from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file
 from spec.errors import SpecError
 
-from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 
 
 @click.command()
@@ -31,7 +33,11 @@ from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
 def judge(paths: tuple[Path, ...], fmt: str, as_json: bool) -> None:
     """Judge logged games move by move against the rules: legal, illegal (with the rule ID
-    and the log entry), or unsupported (a setting the rules cannot express)."""
+    and the log entry), or unsupported (a setting the rules cannot express).
+
+    Exit status: 0 every game judged and legal, 1 a game is illegal, 2 a file is
+    malformed, 3 none illegal but a game could not be judged (unsupported).
+    """
     files = [file for path in paths for file in game_files(path, fmt)]
     if not files:
         raise SpecError(f"no game files in {', '.join(map(str, paths))} (expected .jsonl or .json)")
@@ -63,7 +69,7 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool) -> None:
                    f"{counts[UNSUPPORTED]} unsupported{bad} in {elapsed:.2f} s{rate}")
     if malformed:
         raise SystemExit(EXIT_BAD_INPUT)
-    raise SystemExit(EXIT_FAILED if counts[ILLEGAL] else EXIT_OK)
+    raise SystemExit(EXIT_FAILED if counts[ILLEGAL] else EXIT_LIMIT if counts[UNSUPPORTED] else EXIT_OK)
 
 
 def _one_line(result: Judgement) -> str:

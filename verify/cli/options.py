@@ -30,6 +30,7 @@ Every `shrules` command takes its common options from here, so that `--players 5
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from typing import Any, TypeVar
 import click
 
 from spec.errors import SpecError
+from spec.errors import Location, shown
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
 from verify.results import PropertyResult
@@ -46,6 +48,7 @@ from verify.results import PropertyResult
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
 from ..report.writer import write_report
+from .outputs import writable
 
 FC = TypeVar("FC", bound=Callable[..., Any])
 
@@ -53,30 +56,55 @@ FC = TypeVar("FC", bound=Callable[..., Any])
 # ---------------------------------------------------------------------- player counts
 
 
-def parse_counts(text: str | None) -> tuple[int, ...] | None:
-    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts)."""
+MAX_PLAYERS = 99
+"""The most players any command accepts when no rules bound the count."""
+
+
+def parse_counts(text: str | None, allowed: Sequence[int] | None = None, option: str = "--players",
+                 of: str = "the rules", rule: str | None = "R-S1") -> tuple[int, ...] | None:
+    """`5-7`, `5,6,8` or `6` as a tuple of player counts (None: the rules' counts).
+
+    Every command's --players goes through here. Each count and range is checked against
+    `allowed` (the counts of the rules or the property, `of` in the message) before it is
+    expanded, so `1-1000000000` is refused at once instead of filling memory, and a
+    reversed range `7-5` is a mistake rather than a silent 5-7. `rule` is the rule ID
+    that sets the counts (R-S1 for rules; None for a property's own counts)."""
     if not text:
         return None
+    low_all, high_all = (min(allowed), max(allowed)) if allowed else (1, MAX_PLAYERS)
+    cite = f"{rule}: " if rule else ""
     counts: list[int] = []
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if not match:
-            raise click.BadParameter(f"expected player counts like 5-7 or 5,6,8, got {text!r}")
-        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+            raise SpecError(f"expected player counts like 5-7 or 5,6,8, got {shown(text)}", Location(option))
+        low, high = (_count(digits) for digits in (match.group(1), match.group(2) or match.group(1)))
+        if low > high:
+            raise SpecError(f"the range {low}-{high} is reversed; expected the smaller count first ({high}-{low})",
+                            Location(option))
+        if low < low_all or high > high_all:
+            said = shown(part.strip(), 20).strip("'")
+            verb = "is not a player count of" if match.group(2) is None else "goes outside the player counts of"
+            raise SpecError(f"{said} {verb} {of} ({cite}stated for {low_all}-{high_all} players)", Location(option))
         counts.extend(range(low, high + 1))
+    bad = [count for count in counts if allowed and count not in allowed]
+    if bad:
+        raise SpecError(f"{bad[0]} is not a player count of {of} ({cite}stated for "
+                        f"{', '.join(map(str, allowed or ()))} players)", Location(option))
     return tuple(sorted(set(counts)))
 
 
-def counts_among(text: str | None, allowed: Sequence[int], what: str = "the rules are for") -> tuple[int, ...]:
-    """The player counts `text` names (every allowed one without it); a `SpecError` when
-    one is not allowed, saying `what` the allowed counts are, e.g. "this property is
-    stated for 5-10 players"."""
-    chosen = parse_counts(text)
-    if chosen is None:
-        return tuple(allowed)
-    if any(count not in allowed for count in chosen):
-        raise SpecError(f"'{text}': {what} {allowed[0]}-{allowed[-1]} players ({', '.join(map(str, allowed))})")
-    return chosen
+def _count(digits: str) -> int:
+    """A count of at most six digits (longer ones are out of range anyway, and a digit
+    string over 4,300 characters cannot even be converted)."""
+    return int(digits) if len(digits) <= 6 else 10 ** 6
+
+
+def counts_among(text: str | None, allowed: Sequence[int], of: str = "the rules",
+                 rule: str | None = "R-S1") -> tuple[int, ...]:
+    """The player counts `text` names, checked against `allowed` (every allowed one
+    without it); `of` says whose counts they are, e.g. "this property" (rule None)."""
+    return parse_counts(text, allowed, of=of, rule=rule) or tuple(allowed)
 
 
 def players_option(default: int | None = 7) -> Callable[[FC], FC]:
@@ -133,7 +161,7 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
     if base == "standard":
         base = DEFAULT_VARIANT
     if not re.fullmatch(r"[A-Za-z0-9_/.-]+", base):
-        raise SpecError(f"settings need a rules name or path without spaces or brackets, got {base!r}")
+        raise SpecError(f"settings need a rules name or path without spaces or brackets, got {shown(base)}")
     for name, value in values.items():
         parse_value(name, value)
     return settings_name(base, values)
@@ -142,15 +170,38 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
 # ---------------------------------------------------------------------- limits
 
 
+class Seconds(click.FloatRange):
+    """A time limit: a finite number of seconds above 0. Zero or less would stop every
+    search before it starts (or, where 0 once meant "no limit", hide a typo), and `nan`
+    compares false with every clock reading, so a search given it would never stop."""
+
+    name = "seconds"
+
+    def __init__(self, low: float = 0.0) -> None:
+        super().__init__(min=low, min_open=low == 0.0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{shown(value)} is not a finite number of seconds", param, ctx)
+        return number
+
+
+SECONDS = Seconds()
+"""The type of every --seconds / --time-limit option."""
+COUNT = click.IntRange(min=1)
+"""The type of every limit that counts (--max-states, --max-pairs): at least 1."""
+
+
 def max_states_option(default: int | None) -> Callable[[FC], FC]:
     """`--max-states N`: stored states per search (None: no limit)."""
-    return click.option("--max-states", type=click.IntRange(1), default=default, show_default=default is not None,
+    return click.option("--max-states", type=COUNT, default=default, show_default=default is not None,
                         help="Stored states per search.")
 
 
 def time_limit_option(default: float, help_text: str) -> Callable[[FC], FC]:
     """`--time-limit SECONDS`."""
-    return click.option("--time-limit", type=click.FloatRange(0), default=default, show_default=True,
+    return click.option("--time-limit", type=SECONDS, default=default, show_default=True,
                         help=help_text)
 
 
@@ -178,7 +229,10 @@ class ReportRequest:
     def validate(self, rules: str) -> None:
         """Refuse a baseline that cannot be used, before any checking is done."""
         rules = rules_own_name(rules)  # loads the rules now, before the run: finish reuses the name
+        writable(self.report_dir, "--report", directory=True)
         root = self.baseline_root
+        if self.update_baseline:
+            writable(root, "--baseline", directory=True)
         if root is None:
             return
         if root.exists() and not root.is_dir():

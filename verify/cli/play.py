@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from engine.game import compiled_game
-from engine.play import random_game
+from engine.game import Game, compiled_game
+from engine.play import Deadlock, Unfinished, random_game
 
+from ..results import EXIT_FAILED, EXIT_LIMIT
 from .options import players_option, rules_option
+from .outputs import writable
 
 
 @click.command()
@@ -19,18 +23,40 @@ from .options import players_option, rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only the outcome.")
 @click.option("--no-changes", is_flag=True, help="Do not print the fields each move changed.")
 def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool) -> None:
-    """Play a complete game with uniformly random legal moves and print it round by round."""
+    """Play a complete game with uniformly random legal moves and print it round by round.
+
+    Exit status: 0 the game ended; 1 it reached a position with no legal move (a
+    deadlock: the phase and the rules that block every move are named); 3 it had not
+    ended after the move limit."""
+    writable(trace_path, "--trace")
     game = compiled_game(players, rules)
-    trace = random_game(game, seed=seed)
+    stuck: Deadlock | None = None
+    try:
+        trace = random_game(game, seed=seed)
+    except Deadlock as deadlock:
+        stuck, trace = deadlock, deadlock.trace
+    except Unfinished as unfinished:
+        click.echo(f"unfinished: {unfinished}")
+        raise SystemExit(EXIT_LIMIT) from None
     if not quiet:
         click.echo(f"A game of {players} players under the {game.spec.name} rules, seed {seed}")
         click.echo(trace.text(changes=not no_changes))
-    else:
-        end = trace.end
-        click.echo(f"{game.winner(end)} win by {game.how(end)} after {len(trace.steps)} moves")
+    if stuck is not None:
+        click.echo(f"deadlock: {stuck}")
+    elif quiet:
+        click.echo(f"{outcome(game, trace.end)} after {len(trace.steps)} moves")
     if trace_path:
-        trace.save_itf(trace_path, f"random game, {players} players, seed {seed}")
+        trace.save_itf(trace_path, f"random game, {players} players, seed {seed}"
+                       + (f", ending in a deadlock in phase {stuck.phase}" if stuck else ""))
         click.echo(f"trace saved to {trace_path}")
+    if stuck is not None:
+        raise SystemExit(EXIT_FAILED)
+
+
+def outcome(game: Game, end: Any) -> str:
+    """`liberal win by policies`, or, for rules whose game can end without a winner, says so."""
+    winner = game.winner(end)
+    return "no winner" if winner is None else f"{winner} win by {game.how(end) or 'the rules'}"
 
 
 COMMANDS = (play,)

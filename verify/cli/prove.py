@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import click
 
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
 from ..results import EXIT_FAILED, EXIT_LIMIT, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .options import counts_among, rules_option
+from .options import SECONDS, counts_among, rules_option
+from .outputs import writable
 
 
 def describe(verdict: Verdict) -> str:
@@ -49,7 +50,7 @@ def describe(verdict: Verdict) -> str:
               help="Longest path BMC looks at for a witness or a counterexample.")
 @click.option("--k", "k", type=click.IntRange(1, 20), default=3, show_default=True,
               help="Largest k tried by k-induction.")
-@click.option("--seconds", type=float, default=None, help="Give up on a player count after this many seconds.")
+@click.option("--seconds", type=SECONDS, default=None, help="Give up on a player count after this many seconds.")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
               help="Save the witness or counterexample as ITF JSON (the last player count's).")
 @click.option("--changes/--no-changes", default=False, help="Print the fields each move of a trace changes.")
@@ -66,6 +67,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     from ..smt import Limits, check_property
     from ..smt.check import catalogue_of
 
+    writable(trace_path, "--trace")
     spec = load_spec(rules)
     catalogue = {prop.name: prop for prop in catalogue_of(spec)}
     if name not in catalogue:
@@ -73,7 +75,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
         return
     prop = catalogue[name]
     status = 0
-    for count in counts_among(players_text, prop.players, "this property is stated for"):
+    for count in counts_among(players_text, prop.players, of="this property", rule=None):
         verdict = check_property(spec, prop, count, Limits(depth, k, seconds))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
@@ -97,14 +99,14 @@ def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue:
     """`prove` for a strengthening invariant: is it in the proved support?"""
     from ..smt import backend_for  # on use, as in prove
 
-    counts = counts_among(players_text, tuple(spec.player_counts))
+    counts = counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules")
     status = 0
     for count in counts:
         backend = backend_for(spec, count)
         known = [c.name for c in backend.induction.candidates if c.origin == "invariant"]
         if name not in known:
             words = ", ".join(sorted(list(catalogue) + known))
-            raise SpecError(f"no property or invariant named '{name}'; known: {words}")
+            raise SpecError(f"no property or invariant named {shown(name)}; known: {words}")
         support = backend.induction.support()
         if name in support.names():
             outcome = backend.induction.consecution(name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from engine.play import Deadlock, blocked_by, has_legal_move
 from engine.trace import replay_itf
 
 from ..results import EXIT_FAILED
@@ -13,7 +14,10 @@ from ..results import EXIT_FAILED
 @click.argument("trace_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--print", "show", is_flag=True, help="Print the replayed game.")
 def replay(trace_file: str, show: bool) -> None:
-    """Replay a saved ITF trace through the engine and confirm every move and state."""
+    """Replay a saved ITF trace through the engine and confirm every move and state.
+
+    Exit status: 0 confirmed; 1 not confirmed, or the trace ends in a position with no
+    legal move that is not the end of the game (a deadlock)."""
     result = replay_itf(trace_file)
     if show:
         click.echo(result.trace.text())
@@ -21,6 +25,10 @@ def replay(trace_file: str, show: bool) -> None:
         click.echo(f"confirmed: {result.message}")
     else:
         click.echo(f"NOT confirmed: {result.message}")
+        raise SystemExit(EXIT_FAILED)
+    game, end = result.trace.game, result.trace.end
+    if not game.is_over(end) and not has_legal_move(game, end):
+        click.echo(f"deadlock: {Deadlock(result.trace, blocked_by(game, end))}")
         raise SystemExit(EXIT_FAILED)
 
 

@@ -26,7 +26,7 @@ def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> No
     from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
     spec = load_spec(rules)
-    counts = counts_among(players_text, tuple(spec.player_counts))
+    counts = counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules")
     proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800)
     for line in proofs.lines():
         click.echo(line)

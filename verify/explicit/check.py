@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.game import Game, Move, compiled_game
 from engine.trace import Trace
-from spec.errors import SpecError
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property, load_properties
 
@@ -63,7 +63,7 @@ def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Proper
     known = {p.name: p for p in catalogue}
     missing = [name for name in names if name not in known]
     if missing:
-        raise SpecError(f"no property named '{missing[0]}'; properties are {', '.join(sorted(known))}")
+        raise SpecError(f"no property named {shown(missing[0])}; properties are {', '.join(sorted(known))}")
     return tuple(known[name] for name in names)
 
 

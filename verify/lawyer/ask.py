@@ -35,7 +35,7 @@ from typing import Any
 
 from engine.game import compiled_game
 from spec.disputes import Dispute, load_disputes, query
-from spec.errors import Location, SpecError
+from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
@@ -335,7 +335,7 @@ def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
             return dispute
     close = difflib.get_close_matches(ident, [d.id for d in disputes], n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `shrules ask` lists them"
-    raise SpecError(f"no dispute '{ident}' in the catalogue{hint}")
+    raise SpecError(f"no dispute {shown(ident)} in the catalogue{hint}")
 
 
 def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] = (), budget: Budget = Budget(),

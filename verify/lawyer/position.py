@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import Game, IllegalMove, Move, compiled_game
+from engine.safe_json import loads
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
@@ -239,9 +240,9 @@ def follow(transcript: Transcript) -> tuple[Game, list[Any], tuple[str, ...]]:
 def parse_move(text: str, setup: Setup, option: str = "--move") -> Entry:
     """The move asked about, one line of the transcript format, checked like a transcript line."""
     try:
-        json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SpecError(f"not JSON: {error.msg} (column {error.colno}); expected e.g. "
+        loads(text, option)
+    except SpecError as error:
+        raise SpecError(f"not JSON: {error.message}; expected e.g. "
                         "'{\"move\": \"nominate\", \"by\": 2, \"chancellor\": 5}'", Location(option)) from None
     try:
         parsed = parse_transcript(json.dumps(setup_json(setup)) + "\n" + text, option)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError
+from engine.safe_json import read_json
+from spec.errors import SpecError, shown
 from verify.results import PropertyResult
 
 from .records import SCHEMA_VERSION, VERDICTS, RunInfo
@@ -95,20 +96,16 @@ def entries_of(results: Iterable[PropertyResult]) -> dict[Key, Entry]:
 def load_baseline(path: str | Path) -> dict[Key, Entry] | None:
     """The entries of a baseline file, None when there is none, `SpecError` when malformed."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists():
         return None
-    except OSError as error:
-        raise SpecError(f"cannot read the baseline {path}: {error.strerror}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SpecError(f"{path}:{error.lineno}: the baseline is not JSON: {error.msg}") from None
+        data = read_json(path)
+    except SpecError as error:
+        raise SpecError(f"the baseline is not JSON: {error.message}", error.where) from None
     if not isinstance(data, dict) or data.get("schema") != BASELINE_SCHEMA:
         raise SpecError(f"{path}: not a shrules baseline (expected \"schema\": \"{BASELINE_SCHEMA}\")")
     if data.get("version") != SCHEMA_VERSION:
-        raise SpecError(f"{path}: baseline version {data.get('version')!r}; this shrules reads version "
+        raise SpecError(f"{path}: baseline version {shown(data.get('version'))}; this shrules reads version "
                         f"{SCHEMA_VERSION}: rewrite it with --update-baseline")
     items = data.get("verdicts")
     if not isinstance(items, list):
@@ -127,12 +124,12 @@ def _entry(item: Any, where: str) -> Entry:
     if not isinstance(item, dict) or sorted(item) != sorted(ENTRY_KEYS):
         raise SpecError(f"{where}: an entry has exactly the keys {', '.join(ENTRY_KEYS)}")
     if not isinstance(item["players"], int) or isinstance(item["players"], bool):
-        raise SpecError(f"{where}: players must be an integer, got {item['players']!r}")
+        raise SpecError(f"{where}: players must be an integer, got {shown(item['players'])}")
     for key in ("property", "kind", "expect", "verdict"):
         if not isinstance(item[key], str):
-            raise SpecError(f"{where}: {key} must be a string, got {item[key]!r}")
+            raise SpecError(f"{where}: {key} must be a string, got {shown(item[key])}")
     if item["verdict"] not in VERDICTS:
-        raise SpecError(f"{where}: verdict must be one of {', '.join(VERDICTS)}, got {item['verdict']!r}")
+        raise SpecError(f"{where}: verdict must be one of {', '.join(VERDICTS)}, got {shown(item['verdict'])}")
     return Entry(item["property"], item["players"], item["kind"], item["expect"], item["verdict"])
 
 

@@ -1,0 +1,59 @@
+"""Output paths checked before the work starts, so a long run never loses its results.
+
+A `check` of every player count can take an hour; if its `--report` directory cannot be
+created, or `--trace` names a directory or a file in a folder that does not exist, the
+run must be refused at once (exit 2, naming the option and the path), not after the
+hour. `writable` is called by every command for every path it will write.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import NoReturn
+
+from spec.errors import SpecError
+
+
+def writable(path: str | Path | None, option: str, directory: bool = False) -> None:
+    """Refuse `path` unless the command can write it: a file (`directory` False) whose
+    folder exists and takes new files, or a directory that exists or can be created
+    under an existing one. Writability is probed by creating and removing a file, the
+    only test that is right for every user (root included) and every file system."""
+    if path is None:
+        return
+    path = Path(path)
+    if directory:
+        if path.exists() and not path.is_dir():
+            _refuse(option, path, "exists and is not a directory; expected a directory to write into")
+        folder = _existing_ancestor(path)
+    else:
+        if path.is_dir():
+            _refuse(option, path, "is a directory; expected a file name")
+        if path.exists() and not os.access(path, os.W_OK):
+            _refuse(option, path, "exists and cannot be overwritten")
+        folder = path.parent
+        if not folder.is_dir():
+            _refuse(option, path, f"the folder {folder} does not exist; expected a file in an existing folder")
+    if not folder.is_dir():
+        _refuse(option, path, f"{folder} is not a directory; expected a directory to write into")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".shrules-probe-", dir=folder)
+    except OSError as error:
+        _refuse(option, path, f"cannot write into {folder}: {error.strerror}")
+    os.close(handle)
+    os.unlink(probe)
+
+
+def _existing_ancestor(path: Path) -> Path:
+    """The nearest folder above (or at) `path` that exists: where a missing directory
+    would be created."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate
+    return Path.cwd()
+
+
+def _refuse(option: str, path: Path, why: str) -> NoReturn:
+    raise SpecError(f"{option} {path}: {why}")
