@@ -29,6 +29,7 @@ from random import Random
 from typing import Any, NamedTuple
 
 from spec.errors import SpecError, shown
+from spec.lang.limits import check_field_range
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
 from spec.model import Rule, Spec, Template
@@ -88,6 +89,18 @@ class Game:
             for rules in self.by_phase)
         self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
+        self._check_ranges()
+
+    def _check_ranges(self) -> None:
+        """Each int field's range, evaluated for this player count, is a non-empty range of
+        bounded width that holds the field's initial value: the codec, the Z3 bit widths and
+        the engine's own checks rely on it (a rule set that breaks it is bad input)."""
+        for field, init in zip(self.spec.fields, self.init_functions):
+            if field.low is None or field.high is None:
+                continue
+            low = compile_expression(self.spec, self.players, field.low)(None)
+            high = compile_expression(self.spec, self.players, field.high)(None)
+            check_field_range(field.name, int(low), int(high), int(init(None)), field.where)
 
     # ------------------------------------------------------------------ states
 

@@ -51,7 +51,9 @@ class Location:
 
     def __str__(self) -> str:
         text = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{text} {self.field}" if self.field else text
+        field = self.field if self.field is None or len(self.field) <= SHOWN_CHARS else \
+            f"{self.field[:SHOWN_CHARS]}…"
+        return f"{text} {field}" if field else text
 
 
 class SpecError(Exception):
@@ -76,7 +78,7 @@ def read_text(path: "Path | str", limit: int = MAX_INPUT_BYTES) -> str:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
+        raise SpecError(f"cannot read {shown(str(path))}: {error.strerror}") from None
     if len(data) > limit:
         raise SpecError(f"{path}: larger than {limit:,} bytes; expected an input file of at most that size")
     try:
@@ -99,3 +101,6 @@ def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
         raise SpecError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
         raise SpecError(f"{path}: TOML nested too deeply; expected tables and arrays a few levels deep") from None
+    except ValueError as error:        # an integer of more than 4,300 digits
+        raise SpecError(f"{path}: not valid TOML for shrules: {shown(str(error))}; expected whole numbers "
+                        f"of a few digits") from None

@@ -11,40 +11,90 @@ file, the line and the field.
 
 from __future__ import annotations
 
+import builtins
+import keyword
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError
+from .errors import Location, SpecError, read_toml, shown
 from .lang.check import Scope, parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .overlay import Raw, Source, apply_overlay, close as _close
 from .model import ACTOR_KINDS, Domain, Field, Param, Requirement, Rule, Spec, Template
 
+MAX_PATH_CHARS = 4096
+"""Longest rules name or path accepted (PATH_MAX on Linux)."""
 SPEC_DIR = Path(__file__).parent
 RULES_DIR = SPEC_DIR / "rules"
 VARIANTS_DIR = SPEC_DIR / "variants"
 RULE_ID = re.compile(r"^(R-[SELXVW]\d+|D-\d+)$")
 HOLE = re.compile(r"\{([^{}]+)\}")
+NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+"""Every name a spec gives (rules, constants, tables, enums and their members, fields,
+definitions, parameters, lets, reveals): lower_case_with_underscores, at most 64 characters."""
+RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+"""Names a spec may not take although they match NAME: Python's keywords and builtins. The
+generated engine code refers to spec names by position only, so this is a second wall,
+and it keeps every name a plain word in traces, reports and the Z3 model alike."""
+ENDING = (("winner", "team"), ("how", "how"))
+"""The fields the engine reads the outcome from (`Game.winner`, `Game.how`), each of an
+enum with a member `none` while the game goes on (R-W5)."""
+
+
+def check_name(name: object, kind: str, where: Location) -> str:
+    """`name` if it is a plain spec name (NAME, not RESERVED); a `SpecError` naming the
+    `kind` of thing and the place otherwise. Names are data: nothing a spec names is run."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise SpecError(f"{kind} name {shown(str(name))} is not lower_case_with_underscores (a letter, then "
+                        f"letters, digits or _; at most 64 characters)", where)
+    if name in RESERVED:
+        raise SpecError(f"{kind} name '{name}' is reserved (a Python keyword or builtin); choose another", where)
+    return name
 
 
 def resolve(name_or_path: str) -> Path:
     """The file of a spec named `standard`, a variant name (`rebalance`, `mistakes/tie_passes`
     or just `tie_passes`), or a path."""
+    if len(name_or_path) > MAX_PATH_CHARS or "\0" in name_or_path:
+        raise SpecError(f"no such rules file: {shown(name_or_path)}; expected a rules name or a path of at most "
+                        f"{MAX_PATH_CHARS:,} characters")
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise SpecError(f"no such rules file: {name_or_path}")
+    if path.suffix == ".toml" or _exists(path):
+        if not _is_file(path):
+            raise SpecError(f"no such rules file: {shown(name_or_path)}")
         return path
     for folder in (RULES_DIR, VARIANTS_DIR, VARIANTS_DIR / "mistakes"):
         candidate = folder / f"{name_or_path}.toml"
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
     known = known_specs()
-    raise SpecError(f"no rules or variant named '{name_or_path}'{_close(name_or_path, known)}; "
+    raise SpecError(f"no rules or variant named {shown(name_or_path)}{_close(name_or_path, known)}; "
                     f"known: {', '.join(known)}")
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:                              # a name too long for the file system
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _line_of(source: Source, needle: str, start: int = 1) -> int | None:
+    """The line of `needle`; for `name =`, also of the name quoted (`"name" =`), the form a
+    key takes when it is not a bare word."""
+    line = source.line_of(needle, start)
+    if line is None and needle.endswith(" ="):
+        line = source.line_of(f'"{needle[:-2]}"', start) or source.line_of(f"'{needle[:-2]}'", start)
+    return line
 
 
 def known_specs() -> list[str]:
@@ -55,16 +105,7 @@ def known_specs() -> list[str]:
 
 
 def _read(path: Path) -> tuple[dict[str, Any], Source]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise SpecError(f"{path} is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path)
     return data, Source(str(path), text.splitlines())
 
 
@@ -89,7 +130,7 @@ def _raw_from(data: dict[str, Any], source: Source, folder: Path, chain: tuple[s
     if not isinstance(base_name, str):
         raise SpecError(f"{source.at(source.line_of('extends'))}: 'extends' must name a rules file or variant")
     beside = folder / base_name   # a path is relative to the variant's own folder
-    base_path = beside if (base_name.endswith(".toml") or "/" in base_name) and beside.is_file() \
+    base_path = beside if (base_name.endswith(".toml") or "/" in base_name) and _is_file(beside) \
         else resolve(base_name)
     base = _load_raw(base_path, chain)
     apply_overlay(base, data, source)
@@ -143,7 +184,7 @@ class _Builder:
         if key.startswith("rule:"):
             return self.rule_where(key[5:], needle, field)
         source = self.raw.origin.get(key, self.file)
-        line = source.line_of(needle) if needle else None
+        line = _line_of(source, needle) if needle else None
         return Location(source.path, line, field)
 
     def rule_where(self, name: str, needle: str | None, field: str | None) -> Location:
@@ -154,7 +195,7 @@ class _Builder:
             start = source.line_of(f'name = "{name}"') or source.line_of(f'rule = "{name}"') or 1
             if first is None:
                 first = Location(source.path, start, field)
-            line = source.line_of(needle, start) if needle else None
+            line = _line_of(source, needle, start) if needle else None
             if line is not None:
                 return Location(source.path, line, field)
         assert first is not None
@@ -198,6 +239,7 @@ class _Builder:
     def constants(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for key, value in self.data.get("constants", {}).items():
+            check_name(key, "constant", self.where(f"constants:{key}", key, f"constants.{key}"))
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
                 raise SpecError(f"constant must be a whole number 0..1000, got {value!r}",
                                 self.where(f"constants:{key}", key, f"constants.{key}"))
@@ -214,8 +256,12 @@ class _Builder:
     def enums(self) -> dict[str, tuple[str, ...]]:
         out: dict[str, tuple[str, ...]] = {"tile": TILE_MEMBERS}
         for key, members in self.data.get("enums", {}).items():
+            where = self.where(f"enums:{key}", key, f"enums.{key}")
+            check_name(key, "enum", where)
             if not (isinstance(members, list) and members and all(isinstance(m, str) for m in members)):
-                raise SpecError("an enum is a non-empty list of names", self.where(f"enums:{key}", key, f"enums.{key}"))
+                raise SpecError("an enum is a non-empty list of names", where)
+            for member in members:
+                check_name(member, f"member of enum '{key}'", where)
             if len(set(members)) != len(members):
                 raise SpecError("an enum lists each member once", self.where(f"enums:{key}", key, f"enums.{key}"))
             out[key] = tuple(members)
@@ -231,15 +277,18 @@ class _Builder:
         types: dict[str, Type] = {}
         for name, entries in self.data.get("tables", {}).items():
             where = self.where(f"tables:{name}", name, f"tables.{name}")
+            check_name(name, "table", where)
             if not isinstance(entries, dict):
                 raise SpecError("a table maps player counts ('7' or '7-8') to values", where)
             by_count: dict[int, int | tuple[str, ...]] = {}
             for key, value in entries.items():
-                match = re.fullmatch(r"(\d+)(?:-(\d+))?", str(key))
+                match = re.fullmatch(r"(\d{1,3})(?:-(\d{1,3}))?", str(key))
                 if not match:
-                    raise SpecError(f"table key '{key}' is not a player count or a range a-b", where)
+                    raise SpecError(f"table key {shown(str(key))} is not a player count or a range a-b", where)
                 low = int(match.group(1))
                 high = int(match.group(2) or low)
+                if low > high:
+                    raise SpecError(f"table key '{key}' is a reversed range; expected the smaller count first", where)
                 for count in range(low, high + 1):
                     if count in by_count:
                         raise SpecError(f"player count {count} appears twice", where)
@@ -270,6 +319,7 @@ class _Builder:
             raise SpecError("the spec declares no [state] fields", Location(self.raw.source))
         for name, entry in state.items():
             where = self.where(f"state:{name}", f"{name} =", f"state.{name}")
+            check_name(name, "state field", where)
             if not isinstance(entry, dict) or "type" not in entry or "init" not in entry:
                 raise SpecError("a field is { type = ..., init = ... } (and range for int)", where)
             type_ = parse_type(str(entry["type"]), enums)
@@ -288,12 +338,19 @@ class _Builder:
             out.append(Field(name, type_, low, high, init, where))
         if "phase" not in state:
             raise SpecError("the state needs a 'phase' field", Location(self.raw.source, None, "state"))
+        by_name = {item.name: item for item in out}
+        for name, enum in ENDING:
+            item = by_name.get(name)
+            if item is None or item.type.kind != "enum" or item.type.enum != enum or "none" not in enums[enum]:
+                raise SpecError(f"the state needs a field '{name}' of an enum '{enum}' with a member 'none': the "
+                                f"game's outcome is read from it (R-W5)", Location(self.raw.source, None, "state"))
         return tuple(out)
 
     def definitions(self, scope: Scope) -> dict[str, Node]:
         out: dict[str, Node] = {}
         for name, text in self.data.get("definitions", {}).items():
             where = self.where(f"definitions:{name}", f"{name} =", f"definitions.{name}")
+            check_name(name, "definition", where)
             if name in scope.names:
                 raise SpecError(f"definition '{name}' hides a field or constant of that name", where)
             node = parse(str(text), scope, where)
@@ -322,8 +379,7 @@ class _Builder:
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-            raise SpecError("a rule name is lower_case_with_underscores", header)
+        check_name(name, "rule", header)
         phase = entry.get("phase")
         if phase not in enums["phase"]:
             raise SpecError(f"phase '{phase}' is not a member of the phase enum", self.where(key, "phase", f"rule '{name}' phase"))
@@ -331,6 +387,7 @@ class _Builder:
         params = []
         for param_name, text in entry.get("params", {}).items():
             where = self.where(key, f"{param_name} =", f"rule '{name}' params.{param_name}")
+            check_name(param_name, "parameter", where)
             if param_name in base.names:
                 raise SpecError(f"parameter '{param_name}' hides a field, constant or definition", where)
             domain, type_ = self.domain(str(text), base, enums, where)
@@ -339,6 +396,9 @@ class _Builder:
         lets = []
         for let_name, text in entry.get("let", {}).items():
             where = self.where(key, f"{let_name} =", f"rule '{name}' let.{let_name}")
+            check_name(let_name, "let", where)
+            if let_name in scope.names:
+                raise SpecError(f"let '{let_name}' hides a name already in scope", where)
             node = parse(str(text), scope, where)
             lets.append((let_name, node))
             scope.add(let_name, "let", node.type)
@@ -394,6 +454,7 @@ class _Builder:
         reveals = []
         for reveal_name, text in entry.get("reveals", {}).items():
             where = self.where(key, f"{reveal_name} =", f"rule '{name}' reveals.{reveal_name}")
+            check_name(reveal_name, "reveal", where)
             expected = None
             if isinstance(text, dict):
                 expected = parse_type(str(text.get("type")), enums)

@@ -35,6 +35,10 @@ MAX_DOMAIN = 4096
 """Most values one parameter of a move may range over (a `LOW..HIGH` domain); a vote's Ja
 sets (`subset`) are bounded by the 16 seats instead."""
 
+MAX_FIELD_VALUES = 1 << 16
+"""Most values an int state field may take (its `range`): the deck has 17 tiles, the
+tracks 5 and 6 spaces; the explicit checker packs every field into a few bits."""
+
 
 class EvaluationLimit(SpecError):
     """An expression needed a value beyond one of the bounds above."""
@@ -58,3 +62,15 @@ def check_domain_size(low: int, high: int, where: Location | None = None) -> Non
     if high - low + 1 > MAX_DOMAIN:
         raise EvaluationLimit(f"the domain {low}..{high} has {high - low + 1:,} values; a parameter "
                               f"ranges over at most {MAX_DOMAIN:,}", where)
+
+
+def check_field_range(name: str, low: int, high: int, init: int, where: Location | None = None) -> None:
+    """Refuse an int field whose range is reversed, too wide, or does not hold its `init`."""
+    if low > high:
+        raise EvaluationLimit(f"field '{name}' has the range {low}..{high}, which is empty; expected low..high "
+                              f"with low <= high", where)
+    if high - low + 1 > MAX_FIELD_VALUES:
+        raise EvaluationLimit(f"field '{name}' has the range {low}..{high} of {high - low + 1:,} values; a field "
+                              f"takes at most {MAX_FIELD_VALUES:,}", where)
+    if not low <= init <= high:
+        raise EvaluationLimit(f"field '{name}' starts at {init}, outside its range {low}..{high}", where)
