@@ -113,3 +113,37 @@ def test_rules_without_a_way_to_end_are_refused_on_load(tmp_path: Path) -> None:
     path = variant(tmp_path, '[state]\nwinner = { type = "bool", init = "False" }\n')
     with pytest.raises(SpecError, match=r"needs a field 'winner' of an enum 'team'"):
         load_spec(str(path))
+
+
+# ---------------------------------------------------------------------- the generated code holds no spec name
+
+
+GENERATED_WORDS = {"s", "k", "w", "d", "rng", "out", "random", "getrandbits", "guard", "first_failure", "effect",
+                   "actor", "size", "draw", "weight", "outcomes", "int", "min", "max", "range", "len", "sum"}
+"""The fixed vocabulary of engine/pycompile.py's output, besides `_helpers` and the slots."""
+
+
+def test_generated_code_is_made_of_slots_and_fixed_words() -> None:
+    import ast
+    import re
+
+    game = compiled_game(5, "standard")
+    for compiled in game.rules:
+        for node in ast.walk(ast.parse(compiled.source)):
+            word = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else \
+                node.name if isinstance(node, ast.FunctionDef) else None
+            if word is not None:
+                assert re.fullmatch(r"_\w+|[pl]\d+", word) or word in GENERATED_WORDS, (compiled.rule.name, word)
+
+
+def test_names_that_match_the_generated_words_change_nothing(tmp_path: Path) -> None:
+    """Constants, lets and definitions named like the slots and the generated functions'
+    own variables: if a name reached the code it would shadow them and change the game."""
+    from engine.play import random_game
+
+    path = variant(tmp_path, '[add.constants]\ns = 3\np0 = 4\nl0 = 1\n[add.definitions]\nguard = "0"\n'
+                             'effect = "1"\n[[rule]]\nname = "nominate"\nlet = { rng = "2", out = "3" }\n')
+    for seed in range(3):
+        plain = random_game(compiled_game(5, "standard"), seed=seed)
+        named = random_game(compiled_game(5, str(path)), seed=seed)
+        assert [step[0] for step in plain.steps] == [step[0] for step in named.steps]
