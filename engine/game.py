@@ -90,6 +90,7 @@ class Game:
         self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
         self._check_ranges()
+        self._check_start()
 
     def _check_ranges(self) -> None:
         """Each int field's range, evaluated for this player count, is a non-empty range of
@@ -108,6 +109,15 @@ class Game:
         """The state before the role deal: empty tracks, the full deck (R-S3)."""
         values = tuple(function(None) for function in self.init_functions)
         return self.make_state(values)
+
+    def _check_start(self) -> None:
+        """Some rule moves from the phase the game starts in: otherwise no game could
+        start, and every search would report a one-state graph."""
+        phase = self.initial_state()[self.phase_index]
+        if not self.by_phase[phase] and phase != self.over_phase:
+            field = next(f for f in self.spec.fields if f.name == "phase")
+            raise SpecError(f"no rule moves in the phase '{self.phase_names[phase]}' the game starts in: no game "
+                            f"could start", field.where)
 
     def make_state(self, values: Any) -> Any:
         """A state of this game from its field values, in schema order."""

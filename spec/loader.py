@@ -492,3 +492,8 @@ class _Builder:
         for rule in rules:
             if names.count(rule.name) > 1:
                 raise SpecError(f"two rules are named '{rule.name}'", rule.where)
+        if not rules:
+            raise SpecError("the rules declare no [[rule]]: no game could start", Location(self.raw.source))
+        if not any(name == "winner" for rule in rules for name, _ in rule.effect):
+            raise SpecError("no rule's effect sets the winner: no game could ever end (R-W1-R-W4 say how one "
+                            "does)", Location(self.raw.source))

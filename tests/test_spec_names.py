@@ -147,3 +147,24 @@ def test_names_that_match_the_generated_words_change_nothing(tmp_path: Path) -> 
         plain = random_game(compiled_game(5, "standard"), seed=seed)
         named = random_game(compiled_game(5, str(path)), seed=seed)
         assert [step[0] for step in plain.steps] == [step[0] for step in named.steps]
+
+
+def test_rules_where_no_game_can_start_are_refused(tmp_path: Path) -> None:
+    path = variant(tmp_path, '[add.enums]\nphase = ["limbo"]\n[state]\nphase = { type = "phase", init = "\'limbo\'" }\n')
+    with pytest.raises(SpecError, match=r"no rule moves in the phase 'limbo' the game starts in"):
+        compiled_game(5, str(path))
+
+
+def test_rules_where_no_game_can_end_are_refused_on_load(tmp_path: Path) -> None:
+    import tomllib
+
+    from spec.loader import RULES_DIR
+    from tests.fuzz.tomlw import dumps
+
+    data = tomllib.loads((RULES_DIR / "standard.toml").read_text(encoding="utf-8"))
+    for rule in data["rule"]:
+        rule.get("effect", {}).pop("winner", None)
+    path = tmp_path / "endless.toml"
+    path.write_text(dumps(data), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"no rule's effect sets the winner: no game could ever end"):
+        load_spec(str(path))
