@@ -15,12 +15,11 @@ merged result, and reports its errors at the overlay line that introduced the te
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import SpecError
+from .errors import SpecError, read_toml
 
 SECTIONS = ("constants", "tables", "state", "definitions", "enums")
 """Sections whose entries are overridden by key (top level) or added (under [add])."""
@@ -82,8 +81,8 @@ def close(word: str, options: Any) -> str:
 def catalogue_names() -> list[str]:
     """The names of the properties in spec/properties.toml (read without checking them)."""
     try:
-        data = tomllib.loads(PROPERTIES_FILE.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        data, _ = read_toml(PROPERTIES_FILE)
+    except SpecError:
         return []
     return [str(entry.get("name")) for entry in data.get("property", [])]
 
