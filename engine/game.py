@@ -58,6 +58,13 @@ class IllegalMove(Exception):
         return f"{self.rule_id}: {self.reason}"
 
 
+MAX_MOVES = 20_000
+"""The most moves one game is taken to have: random play gives up after it, and a logged
+game or trace longer than it is refused before it is replayed. A game of the published
+rules takes at most a few hundred (the longest, found by the model checker, well under
+that)."""
+
+
 class Game:
     """A spec compiled for one player count: legal moves, apply, chance, outcomes."""
 

@@ -15,7 +15,7 @@ from itertools import product
 from random import Random
 from typing import Any
 
-from .game import Game, IllegalMove, Move, compiled_game
+from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .pycompile import CompiledRule
 from .trace import Trace
 
@@ -52,9 +52,6 @@ class Unfinished(Exception):
                          f"{trace.game.phase(trace.end)}); the rules may let a game go on forever")
 
 
-MAX_MOVES = 20_000
-"""Moves of random play before it gives up: a game of the published rules takes at most a
-few hundred (the longest, found by the model checker, well under that)."""
 
 
 def _candidates(game: Game, state: Any) -> Iterator[Move]:

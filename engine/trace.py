@@ -17,7 +17,7 @@ from typing import Any
 
 from spec.errors import SpecError, shown
 
-from .game import Game, IllegalMove, Move, compiled_game
+from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
@@ -177,6 +177,9 @@ def load_itf(path: str | Path) -> dict[str, Any]:
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not data["states"]:
         raise SpecError(f"{path}: an ITF trace is an object with a non-empty 'states' list")
+    if len(data["states"]) > MAX_MOVES + 1:
+        raise SpecError(f"{path}: the trace has {len(data['states']) - 1:,} moves; a game has at most "
+                        f"{MAX_MOVES:,}")
     return data
 
 

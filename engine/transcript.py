@@ -21,7 +21,7 @@ from typing import Any
 
 from spec.errors import Location, SpecError, read_text, shown
 
-from .game import Game, compiled_game
+from .game import MAX_MOVES, Game, compiled_game
 from .safe_json import loads
 
 TILE_NAMES = ("liberal", "fascist")
@@ -129,6 +129,10 @@ def parse_transcript(text: str, source: str = "<input>") -> Transcript:
     if not lines:
         raise SpecError("empty transcript: expected a first line {\"setup\": {\"players\": N, ...}}",
                         Location(source, 1))
+    if len(lines) > MAX_MOVES + 1:
+        raise SpecError(f"the transcript has {len(lines) - 1:,} moves; a game has at most {MAX_MOVES:,} (the first "
+                        f"{MAX_MOVES:,} moves of a longer log can be judged on their own)",
+                        Location(source, lines[MAX_MOVES + 1][0]))
     number, raw = lines[0]
     setup = _parse_setup(_object(raw, source, number), source, number)
     game = _game_for(setup, source, number)

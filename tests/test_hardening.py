@@ -344,3 +344,16 @@ def test_random_play_that_never_ends_stops_at_the_move_cap(monkeypatch: pytest.M
     monkeypatch.setattr(engine.play, "MAX_MOVES", 10)
     result = run("play", "-n", "5", "-q")
     assert result.exit_code == 3 and "unfinished: the game has not ended after 10 moves" in result.output
+
+
+def test_a_transcript_longer_than_any_game_is_refused_before_it_is_judged(tmp_path: Path) -> None:
+    from engine.game import MAX_MOVES
+
+    game = tmp_path / "long.jsonl"
+    setup = '{"setup": {"players": 5, "rules": "standard", "roles": {"hitler": 2, "fascists": [4]}, ' \
+            '"first_president": 0}}\n'
+    game.write_text(setup + '{"move": "nominate", "by": 0, "chancellor": 1}\n' * (MAX_MOVES + 1), encoding="utf-8")
+    started = time.perf_counter()
+    line = refused("judge", str(game))
+    assert f"a game has at most {MAX_MOVES:,}" in line and f"long.jsonl:{MAX_MOVES + 2}" in line
+    assert time.perf_counter() - started < 10
