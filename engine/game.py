@@ -179,11 +179,11 @@ class Game:
         rules = self.by_role["vote"]
         if not rules:
             raise SpecError(f"rules '{self.spec.name}' have no rule with role 'vote' ({ROLES['vote']})")
-        moves = [Move(c.rule.name, (self.encode("seats", None, ja),)) for c in rules]
-        for compiled, move in zip(rules, moves):
-            if compiled.guard(state, *move.args):
-                return move
-        return moves[0]
+        args = (self.encode("seats", None, ja),)
+        for compiled in rules:
+            if compiled.guard(state, *args):
+                return Move(compiled.rule.name, args)
+        return Move(rules[0].rule.name, args)
 
     def draws(self, state: Any, move: Move) -> int:
         """Tiles a move takes from the top of the pile (a rule's `draws`; 0 for other rules)."""

@@ -26,6 +26,9 @@ from .game import Game, compiled_game
 from .safe_json import loads
 
 TILE_NAMES = ("liberal", "fascist")
+FIRST_PRESIDENT = "first_president"
+"""The setup line's key for the first Presidential Candidate (engine/TRANSCRIPT.md)."""
+
 SETUP_ROLES = ("deal", "opening")
 """Roles of the chance moves the setup line stands for: the roles and the first President."""
 
@@ -107,25 +110,14 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
-    """What the source itself says the result was (an importer's reading of its log)."""
-
-    winner: str
-    how: str
-    rule_id: str
-    ref: Any = None
-
-
-@dataclass(frozen=True, slots=True)
 class Transcript:
-    """A logged game: setup, entries, and what the source could not express or claims."""
+    """A logged game: setup, entries, and what the source could not express."""
 
     setup: Setup
     entries: tuple[Entry, ...]
     source: str = "<input>"
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
-    claim: Claim | None = None
 
     @property
     def game_id(self) -> str:
@@ -171,7 +163,7 @@ def _parse_setup(data: dict[str, Any], source: str, number: int) -> Setup:
     setup = data["setup"]
     if not isinstance(setup, dict):
         raise SpecError(f"expected an object, got {_kind(setup)}", where)
-    _only(setup, ("players", "rules", "roles", "first_president", "game", "comment"), where)
+    _only(setup, ("players", "rules", "roles", FIRST_PRESIDENT, "game", "comment"), where)
     value = setup.get("players")
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
         raise SpecError(f"'players' must be a whole number of players, got {shown(value)}", where)
@@ -191,8 +183,8 @@ def _parse_setup(data: dict[str, Any], source: str, number: int) -> Setup:
             hitler = _seat(roles["hitler"], players, roles_where, "hitler")
         if "fascists" in roles:
             fascists = tuple(_seats(roles["fascists"], players, roles_where, "fascists"))
-    first = setup.get("first_president")
-    first_president = None if first is None else _seat(first, players, where, "first_president")
+    first = setup.get(FIRST_PRESIDENT)
+    first_president = None if first is None else _seat(first, players, where, FIRST_PRESIDENT)
     game_id = setup.get("game")
     if game_id is not None and not isinstance(game_id, (str, int)):
         raise SpecError(f"'game' must be an id (text), got {_kind(game_id)}", where)
@@ -392,7 +384,7 @@ def setup_json(setup: Setup) -> dict[str, Any]:
     if roles:
         body["roles"] = roles
     if setup.first_president is not None:
-        body["first_president"] = setup.first_president
+        body[FIRST_PRESIDENT] = setup.first_president
     return {"setup": body}
 
 
