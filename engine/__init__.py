@@ -31,12 +31,13 @@ def new_game(players: int, seed: int | None = None, *, hitler: int | None = None
     if hitler is None or fascists is None:
         deal = game.sample_chance(state, rng)
     else:
-        deal = game.move("deal_roles", hitler_seat=hitler, fascist_seats=fascists)
+        deal = game.role_move("deal", hitler_seat=hitler, fascist_seats=fascists)
     state = game.apply(state, deal)
     if first_president is None:
         first = game.sample_chance(state, rng)
     else:
-        first = game.move("first_president", candidate=first_president)
+        opening = game.spec.role_rule("opening")
+        first = game.move(opening.name, **{opening.params[0].name: first_president})
     state = game.apply(state, first)
     return state
 

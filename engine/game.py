@@ -32,7 +32,7 @@ from spec.errors import SpecError, shown
 from spec.lang.limits import check_field_range
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
-from spec.model import Rule, Spec, Template
+from spec.model import ROLES, Rule, Spec, Template
 
 from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
 
@@ -95,6 +95,11 @@ class Game:
             len({c.rule.actor for c in rules}) > 1 and any(c.rule.actor == "chance" for c in rules)
             for rules in self.by_phase)
         self.steps = tuple(compile_phase_step(emitter, rules) for rules in self.by_phase)
+        # What each rule is for the tools (spec.model.ROLES), so none of them names a rule.
+        self.by_role: dict[str, tuple[CompiledRule, ...]] = {
+            role: tuple(c for c in self.rules if role in c.rule.roles) for role in ROLES}
+        self._draws = {c.rule.name: compile_expression(spec, players, c.rule.draws, [p.name for p in c.rule.params])
+                       for c in self.rules if c.rule.draws is not None}
         self.init_functions = [compile_expression(spec, players, field.init) for field in spec.fields]
         self._check_ranges()
         self._check_start()
@@ -176,6 +181,31 @@ class Game:
         if params:
             raise SpecError(f"move '{rule}' has no parameter {shown(next(iter(params)))}")
         return Move(rule, tuple(args))
+
+    def role_move(self, role: str, **params: Any) -> Move:
+        """A move of the one rule with `role` (the setup's `deal` and `opening`), from
+        readable parameters; a `SpecError` if the rules have no such rule."""
+        return self.move(self.spec.role_rule(role).name, **params)
+
+    def vote(self, state: Any, ja: Any) -> Move:
+        """The move a vote with these Ja voters (seats, readable) is: the vote rule (role
+        `vote`: elected or rejected) whose requirements the count meets (R-E7), in the order
+        of the rules file. When none does (a dead seat voted), the first vote rule, so that
+        checking the move gives the reason; whether it is the time to vote is left to that
+        check too. The one place a vote becomes a move."""
+        rules = self.by_role["vote"]
+        if not rules:
+            raise SpecError(f"rules '{self.spec.name}' have no rule with role 'vote' ({ROLES['vote']})")
+        args = (self.encode("seats", None, ja),)
+        for compiled in rules:
+            if compiled.guard(state, *args):
+                return Move(compiled.rule.name, args)
+        return Move(rules[0].rule.name, args)
+
+    def draws(self, state: Any, move: Move) -> int:
+        """Tiles a move takes from the top of the pile (a rule's `draws`; 0 for other rules)."""
+        function = self._draws.get(move.rule)
+        return 0 if function is None else int(function(state, *move.args))
 
     def encode(self, kind: str, enum: str | None, value: Any) -> int:
         """The encoded form of a readable parameter value."""

@@ -38,6 +38,8 @@ from .transcript import DECK, VOTE, Entry, Setup, Transcript
 
 LEGAL, ILLEGAL, UNSUPPORTED = "legal", "illegal", "unsupported"
 NOT_JUDGED = "not judged"
+PILE_ROLES = ("draw", "top_policy", "peek")
+"""Roles of the moves that take or show tiles from the top of the pile (spec.model.ROLES)."""
 AFTER_END = "after the end"
 
 
@@ -271,17 +273,11 @@ def _check_actor(game: Game, state: Any, move: Move, by: int | None) -> None:
 
 
 def _resolve(game: Game, state: Any, entry: Entry) -> Move:
-    """The move of an entry; a vote becomes `elect` or `reject` by its count (R-E7)."""
+    """The move of an entry; a vote by its Ja list is whichever vote rule its count meets
+    (`Game.vote`, R-E7)."""
     if entry.kind != VOTE:
         return game.move(entry.rule, **entry.params)
-    ja = entry.params["ja"]
-    elect = game.move("elect", ja=ja)
-    if game.by_name["elect"].guard(state, *elect.args):
-        return elect
-    reject = game.move("reject", ja=ja)
-    if game.by_name["reject"].guard(state, *reject.args):
-        return reject
-    return elect
+    return game.vote(state, entry.params["ja"])
 
 
 def _constant(game: Game, name: str) -> int:
@@ -372,48 +368,56 @@ def _observe_deck(game: Game, world: _World, entry: Entry) -> None:
 
 
 def _check_passed(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
-    """R-L2: the Chancellor gets the President's hand less the discarded tile."""
-    hand_size = _constant(game, "hand_size")
+    """R-L2: the Chancellor gets the President's hand less the discarded tile: as many
+    tiles as `chancellor_hand_size`, as many of them Fascist as the discard rule's effect
+    leaves the Chancellor holding (the field `chancellor_hand`)."""
+    compiled = game.by_name[move.rule]
+    size = _constant(game, "chancellor_hand_size")
+    expected = compiled.effect(state, *move.args).chancellor_hand
     held = state.president_hand
-    tile = game.params_of(move)["tile"]
-    expected = held - (1 if tile == "fascist" else 0)
+    tile = game.params_of(move)[compiled.rule.params[0].name]
     passed = tuple(entry.passed or ())
-    if len(passed) != hand_size - 1 or passed.count("fascist") != expected:
+    if len(passed) != size or passed.count("fascist") != expected:
         hand = _tiles_text(world.hand) if world.hand is not None else \
-            f"{held} Fascist and {hand_size - held} Liberal tiles"
-        leaves = hand_size - 1 - expected
+            f"{held} Fascist and {_constant(game, 'hand_size') - held} Liberal tiles"
+        leaves = size - expected
         raise IllegalMove("R-L2", f"the President held {hand} and discarded a {tile} tile, which leaves "
                                   f"{expected} Fascist and {leaves} Liberal for the Chancellor; "
                                   f"the log shows {_tiles_text(passed)}", move)
 
 
 def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
-    """Keep the known order of the pile up to date; check draws, chaos and peeks against it."""
-    rule = move.rule
-    hand_size = _constant(game, "hand_size")
-    if rule == "draw_hand":
-        drawn = game.params_of(move)["fascist_tiles"]
-        world.draws += hand_size
+    """Keep the known order of the pile up to date; check draws, chaos and peeks against it.
+    The rules' roles say which moves take tiles from the top (`draw`, `top_policy`, and
+    how many: `draws`) and which show them (`peek`); each such rule has one parameter, what
+    the tiles were."""
+    rule = game.by_name[move.rule].rule
+    if not rule.roles or not any(role in PILE_ROLES for role in rule.roles):
+        return
+    value = game.params_of(move)[rule.params[0].name]
+    taken = game.draws(state, move)
+    if "draw" in rule.roles:
+        drawn = value                           # the Fascist tiles among those drawn
+        world.draws += taken
         world.hand = entry.tiles
-        if len(world.top) >= hand_size:
-            top = world.top[:hand_size]
+        if len(world.top) >= taken:
+            top = world.top[:taken]
             if top.count("fascist") != drawn:
                 shown = _tiles_text(entry.tiles) if entry.tiles else f"{drawn} Fascist tiles"
-                raise IllegalMove("R-L1", f"the President draws the top {hand_size} tiles of the pile, "
+                raise IllegalMove("R-L1", f"the President draws the top {taken} tiles of the pile, "
                                           f"{_tiles_text(top)}; the log shows {shown}", move)
-            world.top = world.top[hand_size:]
+            world.top = world.top[taken:]
         else:
             world.top, world.full = (), False
-    elif rule == "chaos":
-        world.draws += 1
-        tile = game.params_of(move)["tile"]
+    elif "top_policy" in rule.roles:
+        world.draws += taken
         if world.top:
-            if world.top[0] != tile:
+            if world.top[0] != value:
                 raise IllegalMove("R-E9", f"chaos enacts the top tile of the pile, a {world.top[0]} tile; "
-                                          f"the log shows {tile}", move)
-            world.top = world.top[1:]
-    elif rule == "policy_peek":
-        seen = tuple(game.params_of(move)["top"])
+                                          f"the log shows {value}", move)
+            world.top = world.top[taken:]
+    elif "peek" in rule.roles:
+        seen = tuple(value)
         known = world.top[:len(seen)]
         if known and seen[:len(known)] != known:
             raise IllegalMove("R-X5", f"the top tiles of the pile are {_tiles_text(known)}; "
@@ -432,14 +436,17 @@ def _deal(game: Game, setup: Setup, entries: tuple[Entry, ...]) -> tuple[list[_W
     transcript says who made it (every other seat would be refused there, R-E1)."""
     state = game.initial_state()
     first_president = setup.first_president
+    deal_rule, opening = game.spec.role_rule("deal"), game.spec.role_rule("opening")
+    nominations = {rule.name for rule in game.spec.with_role("nomination")}
     if first_president is None:
         first_move = next((entry for entry in entries if entry.kind != DECK), None)
-        if first_move is not None and first_move.rule == "nominate" and first_move.by is not None:
+        if first_move is not None and first_move.rule in nominations and first_move.by is not None:
             first_president = first_move.by
     if setup.hitler is not None and setup.fascists is not None:
-        deals = [game.move("deal_roles", hitler_seat=setup.hitler, fascist_seats=list(setup.fascists))]
+        deals = [game.move(deal_rule.name, hitler_seat=setup.hitler, fascist_seats=list(setup.fascists))]
     else:
-        deals = [move for move in game.legal_moves(state) if move.rule == "deal_roles" and _matches(game, move, setup)]
+        deals = [move for move in game.legal_moves(state)
+                 if move.rule == deal_rule.name and _matches(game, move, setup)]
     worlds = []
     for deal in deals:
         try:
@@ -447,9 +454,9 @@ def _deal(game: Game, setup: Setup, entries: tuple[Entry, ...]) -> tuple[list[_W
         except IllegalMove as error:
             return [], error
         if first_president is not None:
-            firsts = [game.move("first_president", candidate=first_president)]
+            firsts = [game.move(opening.name, **{opening.params[0].name: first_president})]
         else:
-            firsts = [m for m in game.legal_moves(dealt) if m.rule == "first_president"]
+            firsts = [m for m in game.legal_moves(dealt) if m.rule == opening.name]
         for first in firsts:
             try:
                 worlds.append(_World(game.apply(dealt, first)))
@@ -521,11 +528,6 @@ def judge(transcript: Transcript) -> Judgement:
         if dealt > 1:
             notes.append(f"roles or first President not given: judged in every deal the setup allows "
                          f"({dealt}); {len(worlds)} remain consistent with the transcript")
-        claim = transcript.claim
-        if claim is not None and (not complete or (winner, how) != (claim.winner, claim.how)):
-            result = f"{winner} win by {how}" if complete else "no end of the game"
-            violations.append(Violation(claim.rule_id, f"the log ends with a {claim.winner} win by {claim.how}; "
-                                                       f"the rules give {result}", None, claim.ref))
     verdict = ILLEGAL if violations else LEGAL
     if violations:
         complete, winner, how = False, None, None

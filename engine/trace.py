@@ -49,8 +49,10 @@ class Trace:
         self.steps.append((move, state))
 
     def elections(self) -> int:
-        """How many governments were elected in this trace."""
-        return sum(1 for move, _ in self.steps if move.rule == "elect")
+        """How many governments were elected in this trace (moves of rules with the role
+        `election`)."""
+        elections = {compiled.rule.name for compiled in self.game.by_role["election"]}
+        return sum(1 for move, _ in self.steps if move.rule in elections)
 
     # ------------------------------------------------------------------ for people
 
@@ -60,10 +62,11 @@ class Trace:
         out: list[str] = []
         before = self.start
         round_number = 0
+        nominations = {compiled.rule.name for compiled in game.by_role["nomination"]}
         for move, after in self.steps:
             compiled = game.by_name[move.rule]
             rule = compiled.rule
-            if rule.name == "nominate" or (round_number == 0 and rule.actor != "chance"):
+            if rule.name in nominations or (round_number == 0 and rule.actor != "chance"):
                 round_number += 1
                 out.append(f"Round {round_number} · President seat {before.president}")
             if rule.quiet:

@@ -20,13 +20,17 @@ from collections.abc import Callable
 from typing import Any
 
 from spec.errors import Location, SpecError, read_text, shown
+from spec.model import Rule
 
 from .game import MAX_MOVES, Game, compiled_game
 from .safe_json import loads
 
 TILE_NAMES = ("liberal", "fascist")
-SETUP_MOVES = ("deal_roles", "first_president")
-"""Chance moves the setup line stands for: the roles and the first President."""
+FIRST_PRESIDENT = "first_president"
+"""The setup line's key for the first Presidential Candidate (engine/TRANSCRIPT.md)."""
+
+SETUP_ROLES = ("deal", "opening")
+"""Roles of the chance moves the setup line stands for: the roles and the first President."""
 
 VOTE = "vote"
 """The pseudo-move of a vote by Ja list: the judge resolves it to `elect` or `reject`."""
@@ -34,13 +38,31 @@ VOTE = "vote"
 DECK = "deck"
 """The entry kind of an observation of the whole draw pile, top first."""
 
-EXTRA_FIELDS: dict[str, dict[str, str]] = {
-    "draw_hand": {"tiles": "tiles"},           # the hand as drawn (order free), R-L1
-    "president_discard": {"passed": "tiles"},  # the two tiles passed on, R-L2
-    "investigate": {"party": "party"},         # the membership the President saw, R-X3
+EXTRA_FIELDS: dict[str, tuple[str, str]] = {
+    "draw": ("tiles", "tiles"),      # the rule with role `draw`: the hand as drawn (order free), R-L1
+    "discard": ("passed", "tiles"),  # role `discard`: the tiles passed on, R-L2
 }
-"""Optional evidence a move line may carry besides the rule's parameters; the judge
-checks it against the state (hidden information the log happens to record)."""
+"""Optional evidence a move line may carry besides the rule's parameters, by the rule's
+role (spec.model.ROLES); the judge checks it against the state (hidden information the
+log happens to record). A rule that reveals a `party` (an investigation, R-X3) may carry
+the membership the President saw as `party`."""
+
+PARTY = "party"
+"""The reveal (and evidence key) of the membership an investigation shows."""
+
+
+def extra_fields(rule: Rule) -> dict[str, str]:
+    """The evidence keys a move line of `rule` may carry, each with its kind."""
+    extras = dict(EXTRA_FIELDS[role] for role in rule.roles if role in EXTRA_FIELDS)
+    if any(name == PARTY for name, _ in rule.reveals):
+        extras[PARTY] = PARTY
+    return extras
+
+
+def _setup_rules(game: Game) -> set[str]:
+    """The rules the setup line stands for (`SETUP_ROLES`)."""
+    return {rule.name for role in SETUP_ROLES for rule in game.spec.with_role(role)}
+
 
 COMMON_KEYS = ("ref", "comment")
 
@@ -88,25 +110,14 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
-    """What the source itself says the result was (an importer's reading of its log)."""
-
-    winner: str
-    how: str
-    rule_id: str
-    ref: Any = None
-
-
-@dataclass(frozen=True, slots=True)
 class Transcript:
-    """A logged game: setup, entries, and what the source could not express or claims."""
+    """A logged game: setup, entries, and what the source could not express."""
 
     setup: Setup
     entries: tuple[Entry, ...]
     source: str = "<input>"
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
-    claim: Claim | None = None
 
     @property
     def game_id(self) -> str:
@@ -156,7 +167,7 @@ def _parse_setup(data: dict[str, Any], source: str, number: int) -> Setup:
     setup = data["setup"]
     if not isinstance(setup, dict):
         raise SpecError(f"expected an object, got {_kind(setup)}", where)
-    _only(setup, ("players", "rules", "roles", "first_president", "game", "comment"), where)
+    _only(setup, ("players", "rules", "roles", FIRST_PRESIDENT, "game", "comment"), where)
     value = setup.get("players")
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
         raise SpecError(f"'players' must be a whole number of players, got {shown(value)}", where)
@@ -176,8 +187,8 @@ def _parse_setup(data: dict[str, Any], source: str, number: int) -> Setup:
             hitler = _seat(roles["hitler"], players, roles_where, "hitler")
         if "fascists" in roles:
             fascists = tuple(_seats(roles["fascists"], players, roles_where, "fascists"))
-    first = setup.get("first_president")
-    first_president = None if first is None else _seat(first, players, where, "first_president")
+    first = setup.get(FIRST_PRESIDENT)
+    first_president = None if first is None else _seat(first, players, where, FIRST_PRESIDENT)
     game_id = setup.get("game")
     if game_id is not None and not isinstance(game_id, (str, int)):
         raise SpecError(f"'game' must be an id (text), got {_kind(game_id)}", where)
@@ -224,14 +235,15 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
             raise SpecError("a vote needs 'ja': the list of seats voting Ja", where)
         ja = _seats(data["ja"], players, where, "ja")
         return Entry(VOTE, VOTE, {"ja": ja}, ref=ref, line=number)
-    if name in SETUP_MOVES:
+    setup_rules = _setup_rules(game)
+    if name in setup_rules:
         raise SpecError(f"{shown(name)} is given in the setup line (roles, first_president), not as a move", where)
     compiled = game.by_name.get(name)
     if compiled is None:
-        names = [n for n in game.by_name if n not in SETUP_MOVES] + [VOTE]
+        names = [n for n in game.by_name if n not in setup_rules] + [VOTE]
         raise SpecError(f"no move named {shown(name)}{_close(name, names)}; moves are {', '.join(names)}", where)
     rule = compiled.rule
-    extras = EXTRA_FIELDS.get(name, {})
+    extras = extra_fields(rule)
     allowed = ["move", *COMMON_KEYS, *(p.name for p in rule.params), *extras]
     if rule.actor == "seat":
         allowed.append("by")
@@ -245,24 +257,24 @@ def _parse_entry(data: dict[str, Any], game: Game, source: str, number: int) -> 
         tiles = tuple(_tiles(data["tiles"], where, "tiles"))
     if "passed" in extras and "passed" in data:
         passed = tuple(_tiles(data["passed"], where, "passed"))
-    if "party" in extras and "party" in data:
+    if PARTY in extras and PARTY in data:
         party = data["party"]
         if party not in TILE_NAMES:
             raise SpecError(f"'party' must be 'liberal' or 'fascist', got {shown(party)}", where)
     initial = game.initial_state()
     for position, param in enumerate(rule.params):
         if param.name not in data:
-            if name == "draw_hand" and tiles is not None:
+            if "draw" in rule.roles and tiles is not None:
                 params[param.name] = sum(1 for tile in tiles if tile == "fascist")
                 continue
-            hint = " (or 'tiles': the hand as drawn)" if name == "draw_hand" else ""
+            hint = " (or 'tiles': the hand as drawn)" if "draw" in rule.roles else ""
             raise SpecError(f"missing '{param.name}' ({param.domain.text}){hint}", where)
         domain = compiled.domains[position]
         params[param.name] = _param(data[param.name], param.type.kind, param.name, players, where,
                                     lambda: domain(initial), game.spec.enums.get(str(param.type.enum), TILE_NAMES))
-    if name == "draw_hand" and tiles is not None and "fascist_tiles" in data:
-        if sum(1 for tile in tiles if tile == "fascist") != params["fascist_tiles"]:
-            raise SpecError("'tiles' and 'fascist_tiles' disagree", where)
+    if "draw" in rule.roles and tiles is not None and rule.params[0].name in data:
+        if sum(1 for tile in tiles if tile == "fascist") != params[rule.params[0].name]:
+            raise SpecError(f"'tiles' and '{rule.params[0].name}' disagree", where)
     return Entry("move", name, params, by, ref, number, tiles, passed, party)
 
 
@@ -376,7 +388,7 @@ def setup_json(setup: Setup) -> dict[str, Any]:
     if roles:
         body["roles"] = roles
     if setup.first_president is not None:
-        body["first_president"] = setup.first_president
+        body[FIRST_PRESIDENT] = setup.first_president
     return {"setup": body}
 
 
@@ -401,10 +413,10 @@ def transcript_of_trace(trace: Any, forced: bool = False, game_id: str | None = 
         compiled = game.by_name[move.rule]
         rule = compiled.rule
         params = game.params_of(move)
-        if move.rule == "deal_roles":
+        if "deal" in rule.roles:
             hitler, fascists = params["hitler_seat"], tuple(params["fascist_seats"])
-        elif move.rule == "first_president":
-            first = params["candidate"]
+        elif "opening" in rule.roles:
+            first = params[rule.params[0].name]
         elif rule.actor == "game":
             if forced and not rule.quiet:
                 entries.append(Entry("move", move.rule, line=len(entries) + 2))

@@ -22,7 +22,7 @@ from .lang.check import Scope, parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .overlay import Raw, Source, apply_overlay, close as _close
-from .model import ACTOR_KINDS, Domain, Field, Param, Requirement, Rule, Spec, Template
+from .model import ACTOR_KINDS, ROLES, SINGLE_ROLES, Domain, Field, Param, Requirement, Rule, Spec, Template
 
 MAX_PATH_CHARS = 4096
 """Longest rules name or path accepted (PATH_MAX on Linux)."""
@@ -375,7 +375,7 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule", "says", "phase_rule"}
+                   "reveals", "quiet", "actor_rule", "says", "phase_rule", "roles", "draws"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -393,6 +393,7 @@ class _Builder:
             domain, type_ = self.domain(str(text), base, enums, where)
             params.append(Param(param_name, type_, domain))
             scope.add(param_name, "param", type_)
+        scope_of_params = scope.child()
         lets = []
         for let_name, text in entry.get("let", {}).items():
             where = self.where(key, f"{let_name} =", f"rule '{name}' let.{let_name}")
@@ -462,9 +463,49 @@ class _Builder:
                     raise SpecError(f"unknown type '{text.get('type')}'", where)
                 text = text.get("value", "")
             reveals.append((reveal_name, parse(str(text), scope, where, expected)))
+        roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule)
+                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws)
+
+    def roles(self, entry: dict[str, Any], key: str, name: str, actor: str, params: list[Param],
+              scope: Scope) -> tuple[tuple[str, ...], Node | None]:
+        """The rule's `roles` (spec.model.ROLES), each checked against the rule's shape, since
+        the tools rely on it (a vote's one parameter is its Ja list), and its `draws`."""
+        value = entry.get("roles", [])
+        where = self.where(key, "roles", f"rule '{name}' roles")
+        if not isinstance(value, list) or not all(isinstance(role, str) for role in value):
+            raise SpecError(f"roles is a list of role names: {', '.join(ROLES)}", where)
+        for role in value:
+            if role not in ROLES:
+                raise SpecError(f"unknown role {shown(role)}{_close(role, list(ROLES))}; the roles are "
+                                f"{', '.join(ROLES)}", where)
+        if len(set(value)) != len(value):
+            raise SpecError("roles lists each role once", where)
+        kinds = tuple(param.type.kind for param in params)
+        shapes = {"deal": ("chance", None), "opening": ("chance", ("seat",)), "nomination": ("seat", None),
+                  "vote": ("table", ("seats",)), "draw": ("chance", ("int",)), "discard": ("seat", ("enum",)),
+                  "top_policy": ("chance", ("enum",)), "peek": ("chance", ("tiles",))}
+        for role in value:
+            want_actor, want_params = shapes.get(role, (None, None))
+            tile = all(param.type.enum == "tile" for param in params) if role in ("discard", "top_policy") else True
+            if (want_actor is not None and actor != want_actor) or \
+                    (want_params is not None and (kinds != want_params or not tile)):
+                shape = f"actor {want_actor}" if want_actor else ""
+                if want_params is not None:
+                    shape += f", one {'tile' if want_params == ('enum',) else want_params[0]} parameter"
+                raise SpecError(f"role '{role}' ({ROLES[role]}) needs {shape}", where)
+        draws = None
+        pile = [role for role in value if role in ("draw", "top_policy")]
+        if pile:
+            if "draws" not in entry:
+                raise SpecError(f"role '{pile[0]}' needs draws = \"N\": the tiles it takes from the top of the pile",
+                                where)
+            draws = parse(str(entry["draws"]), scope, self.where(key, "draws", f"rule '{name}' draws"), INT)
+        elif "draws" in entry:
+            raise SpecError("only a rule with role 'draw' or 'top_policy' takes tiles from the pile (draws)",
+                            self.where(key, "draws", f"rule '{name}' draws"))
+        return tuple(value), draws
 
     def domain(self, text: str, scope: Scope, enums: dict[str, tuple[str, ...]], where: Location) -> tuple[Domain, Type]:
         text = text.strip()
@@ -497,3 +538,8 @@ class _Builder:
         if not any(name == "winner" for rule in rules for name, _ in rule.effect):
             raise SpecError("no rule's effect sets the winner: no game could ever end (R-W1-R-W4 say how one "
                             "does)", Location(self.raw.source))
+        for role in SINGLE_ROLES:
+            holders = [rule for rule in rules if role in rule.roles]
+            if len(holders) > 1:
+                raise SpecError(f"rules '{holders[0].name}' and '{holders[1].name}' both have role '{role}' "
+                                f"({ROLES[role]}); a game has one", holders[1].where)

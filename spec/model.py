@@ -19,6 +19,33 @@ ACTOR_KINDS = ("chance", "table", "game")
 """Non-seat actors: chance (a random event), table (all living players at once: the vote),
 game (a forced bookkeeping step with no choice)."""
 
+ROLES: dict[str, str] = {
+    "deal": "the roles are dealt (chance): a log's setup names its outcome",
+    "opening": "the first Presidential Candidate is chosen (chance; one seat parameter)",
+    "nomination": "a Presidential Candidate nominates a Chancellor: a round begins, and the seat making a "
+                  "log's first nomination is the first President",
+    "vote": "an outcome of the table's vote (one parameter: the seats voting Ja): a vote given by its Ja "
+            "list is the move of the vote rule whose requirements the count meets",
+    "election": "counts as an election: a government is elected",
+    "draw": "the President's hand is drawn from the top of the pile (chance; `draws` tiles; one int "
+            "parameter: the Fascist tiles drawn)",
+    "discard": "the President's face-down discard (one tile parameter); the state after it holds the "
+               "Chancellor's hand (the field `chancellor_hand`)",
+    "top_policy": "the top tile of the pile is enacted without a government, ending the round in chaos "
+                  "(chance; `draws` tiles; one tile parameter: the tile)",
+    "peek": "the top tiles of the pile are shown in order and stay where they are (chance; one tiles "
+            "parameter: the tiles seen, top first)",
+}
+"""What a rule is for the tools that read games (the judge, the importers, traces, the explicit
+search), declared in the rule's `roles` (spec/LANGUAGE.md). Code outside spec/ asks for the
+rules with a role instead of naming rules, so a variant may rename or add rules and still be
+judged, and no tool carries its own copy of which rule means what. The loader checks each
+role's shape (actor, parameters, `draws`) against its meaning here."""
+
+SINGLE_ROLES = ("deal", "opening")
+"""Roles the setup of a game needs exactly one rule for (a log's roles and first President
+name that rule's outcome)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Field:
@@ -99,6 +126,8 @@ class Rule:
     actor_rule: str = "R-E1"
     says: "Template | None" = None
     phase_rule: str | None = None    # the rule ID cited when the move is tried at the wrong time
+    roles: tuple[str, ...] = ()      # what the rule is for the tools (ROLES)
+    draws: Node | None = None        # tiles a `draw` or `top_policy` rule takes from the top of the pile
 
     @property
     def rule_ids(self) -> tuple[str, ...]:
@@ -149,6 +178,19 @@ class Spec:
             if rule.name == name:
                 return rule
         raise KeyError(name)
+
+    def with_role(self, role: str) -> tuple[Rule, ...]:
+        """The rules that declare `role` (ROLES), in the order of the rules file."""
+        assert role in ROLES, role
+        return tuple(rule for rule in self.rules if role in rule.roles)
+
+    def role_rule(self, role: str) -> Rule:
+        """The one rule with `role` (the setup's `deal` and `opening`); a `SpecError` if the
+        rules have none."""
+        found = self.with_role(role)
+        if not found:
+            raise SpecError(f"rules '{self.name}' have no rule with role '{role}' ({ROLES[role]})")
+        return found[0]
 
     def values_for(self, players: int) -> dict[str, int | tuple[int, ...]]:
         """Every constant and table entry for `players`, encoded (enum members as indexes)."""

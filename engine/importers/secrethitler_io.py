@@ -16,9 +16,12 @@ does not show; it derives only what the log leaves implicit and the rules determ
 - the draw pile of each entry (`deckState`, top first) becomes a `deck` observation, so
   the hands, chaos and peeks are checked against the pile's order (R-L1, R-E9, R-X5).
 
-Everything else — the tracker, term limits, reshuffles, who is President next (Special
-Elections included), whether a power was granted, the end of the game — is the judge's
-to derive from the rules and to compare with what the log shows.
+Everything else — the majority, the tracker, term limits, reshuffles, who is President
+next (Special Elections included), whether a power was granted, whether Hitler was
+elected, the end of the game and who won — is the judge's to derive from the rules and to
+compare with what the log shows. The importer keeps no reading of its own of any of
+these (the site's summaries record no winner): a mistake in such a reading would be a
+false *illegal*. The site's names become the spec's moves in one table, `SITE_MOVES`.
 
 The site's settings become rules: the rebalanced decks and tracks are variants
 (spec/variants/), the two kinds of "no topdecking" too, and a custom game the `custom`
@@ -39,7 +42,29 @@ from spec.errors import Location, SpecError, shown
 
 from ..game import compiled_game
 from ..safe_json import read_json
-from ..transcript import DECK, TILE_NAMES, VOTE, Claim, Entry, Setup, Transcript
+from ..transcript import DECK, TILE_NAMES, VOTE, Entry, Setup, Transcript
+
+# ====================================================================== the site's moves
+SITE_MOVES: dict[str, str] = {
+    "chancellorId": "nominate",                  # the President's nominee
+    "votes:legislated": "elect",                 # the votes of a government that drew a hand
+    "presidentHand": "draw_hand",                # the three tiles drawn
+    "chancellorHand": "president_discard",       # the two tiles passed (the discard is the third)
+    "enactedPolicy": "enact",                    # the Chancellor's policy
+    "enactedPolicy:chaos": "chaos",              # the policy after a failed election or an accepted veto
+    "chancellorVeto": "propose_veto",
+    "presidentVeto:true": "accept_veto",
+    "presidentVeto:false": "refuse_veto",
+    "investigationId": "investigate",
+    "policyPeek": "policy_peek",
+    "specialElection": "special_election",
+    "execution": "execute",
+}
+"""The site's log fields as the moves of spec/rules/standard.toml: the one place outside
+spec/ that names a rule (tests/test_roles.py checks that no other code does). A vote the
+log does not show legislating is a `vote` entry: the judge resolves it by its count
+(`Game.vote`, R-E7)."""
+# ======================================================================
 
 SITE_POWERS = {None: "none", "investigate": "investigate", "deckpeek": "peek", "election": "special_election",
                "bullet": "execution"}
@@ -129,9 +154,9 @@ def import_summary(data: Any, source: str = "<summary>") -> Transcript:
     if hitler is None:
         raise read.fail("players", "expected exactly one player with role 'hitler'")
     assert settings is not None
-    constants = compiled_game(players, rules).spec.constants
-    entries, claim, log_notes = _entries(read, logs, players, hitler, settings, constants, data)
-    return Transcript(setup, tuple(entries), source, None, tuple(notes + log_notes), claim)
+    hand_size = compiled_game(players, rules).spec.constants["hand_size"]
+    entries, log_notes = _entries(read, logs, players, hitler, hand_size, data)
+    return Transcript(setup, tuple(entries), source, None, tuple(notes + log_notes))
 
 
 # ---------------------------------------------------------------------- settings
@@ -282,18 +307,13 @@ def _variant_settings(name: str, players: int) -> Settings | None:
 # ---------------------------------------------------------------------- the logs
 
 
-def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: int, settings: Settings,
-             constants: dict[str, int], data: dict[str, Any]) -> tuple[list[Entry], Claim | None, list[str]]:
-    """The moves of the logs, what the site's own reading says the result was, and notes."""
-    hand_size, tracker_limit = constants["hand_size"], constants["tracker_limit"]
+def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: int, hand_size: int,
+             data: dict[str, Any]) -> tuple[list[Entry], list[str]]:
+    """The moves of the logs (`SITE_MOVES`) and notes."""
     entries: list[Entry] = []
     notes: list[str] = []
     dead: set[int] = set()
-    liberal, fascist = settings.start_liberal_policies, settings.start_fascist_policies
-    tracker = 0
-    claim: Claim | None = None
     last = len(logs) - 1
-    no_topdecking = bool((data.get("gameSetting") or {}).get("noTopdecking"))
     for k, log in enumerate(logs):
         def field(name: str) -> str:
             return f"logs[{k}].{name}"
@@ -311,7 +331,7 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
             stop("before a Chancellor is nominated")
             break
         chancellor = read.seat(log.get("chancellorId"), players, field("chancellorId"))
-        entries.append(Entry("move", "nominate", {"chancellor": chancellor}, by=president, ref=k))
+        entries.append(Entry("move", SITE_MOVES["chancellorId"], {"chancellor": chancellor}, by=president, ref=k))
         votes = log.get("votes") or []
         if not isinstance(votes, list) or not all(isinstance(v, bool) for v in votes):
             raise read.fail(field("votes"), f"expected a list of true/false, got {shown(votes)}")
@@ -329,64 +349,54 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
             raise read.fail(field("enactedPolicy"), f"expected 'liberal' or 'fascist', got {shown(enacted)}")
         chancellor_veto, president_veto = log.get("chancellorVeto"), log.get("presidentVeto")
         legislated = bool(hand or passed or chancellor_veto is True)
-        passes = 2 * len(ja) > len(alive)
-        entries.append(Entry("move" if legislated else VOTE, "elect" if legislated else VOTE, {"ja": ja}, ref=k))
-        hitler_elected = passes and chancellor == hitler and fascist >= settings.hitler_zone
-        # The site's own tracker (buildTurns.js), only to read the end it declares.
-        tracker = 0 if tracker >= tracker_limit else tracker
-        tracker = 0 if passes and not (chancellor_veto is True and president_veto is True) else tracker + 1
+        entries.append(Entry("move" if legislated else VOTE, SITE_MOVES["votes:legislated"] if legislated else VOTE,
+                             {"ja": ja}, ref=k))
         if not legislated:
             if enacted is not None:
-                entries.append(Entry("move", "chaos", {"tile": enacted}, ref=k))
+                entries.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
         elif hand or passed:
             if len(hand) != hand_size:
                 raise read.fail(field("presidentHand"), f"expected the {hand_size} tiles drawn, got {shown(hand)}")
-            entries.append(Entry("move", "draw_hand", {"fascist_tiles": hand.count("fascist")}, ref=k,
+            entries.append(Entry("move", SITE_MOVES["presidentHand"], {"fascist_tiles": hand.count("fascist")}, ref=k,
                                  tiles=tuple(hand)))
             if not passed:
                 stop("before the President discards")
                 break
-            entries.append(Entry("move", "president_discard", {"tile": _discard(hand, passed)}, by=president,
+            entries.append(Entry("move", SITE_MOVES["chancellorHand"], {"tile": _discard(hand, passed)}, by=president,
                                  ref=k, passed=tuple(passed)))
         if legislated:
             if chancellor_veto is True:
-                entries.append(Entry("move", "propose_veto", by=chancellor, ref=k))
+                entries.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
                 if president_veto is True:
-                    entries.append(Entry("move", "accept_veto", by=president, ref=k))
+                    entries.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
                     if enacted is not None:
-                        entries.append(Entry("move", "chaos", {"tile": enacted}, ref=k))
+                        entries.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
                 elif president_veto is False:
-                    entries.append(Entry("move", "refuse_veto", by=president, ref=k))
+                    entries.append(Entry("move", SITE_MOVES["presidentVeto:false"], by=president, ref=k))
                     if enacted is not None:
-                        entries.append(Entry("move", "enact", {"tile": enacted}, by=chancellor, ref=k))
+                        entries.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor,
+                                             ref=k))
                 else:
                     stop("before the President answers the veto")
                     break
             elif enacted is not None:
-                entries.append(Entry("move", "enact", {"tile": enacted}, by=chancellor, ref=k))
+                entries.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor, ref=k))
             elif k != last:
                 # Summaries written before vetoes were recorded: the site reads an elected
                 # government that enacted nothing as a veto proposed and accepted.
                 notes.append(f"log {k}: no policy enacted and no veto recorded: read as an accepted veto")
-                entries.append(Entry("move", "propose_veto", by=chancellor, ref=k))
-                entries.append(Entry("move", "accept_veto", by=president, ref=k))
+                entries.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
+                entries.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
             else:
                 notes.append(f"log {k}: the game stops before the Chancellor enacts")
         entries.extend(_powers(read, log, k, players, president, hand_size))
-        if enacted == "liberal":
-            liberal += 1
-        elif enacted == "fascist":
-            fascist += 1
         execution = log.get("execution")
         if isinstance(execution, int):
             dead.add(execution)
             if execution != hitler and all(seat in dead or seat == hitler or seat in _fascist_seats(data)
                                            for seat in range(players)):
                 notes.append(f"log {k}: no Liberal is left alive; the site ends a custom game there, the rules do not")
-        if k == last:
-            ended = (liberal >= constants["liberal_track_length"], fascist >= constants["fascist_track_length"])
-            claim = _claim(k, ended, hitler_elected, execution == hitler, tracker >= tracker_limit and no_topdecking)
-    return entries, claim, notes
+    return entries, notes
 
 
 def _powers(read: _Reader, log: dict[str, Any], k: int, players: int, president: int,
@@ -397,18 +407,18 @@ def _powers(read: _Reader, log: dict[str, Any], k: int, players: int, president:
         target = read.seat(log["investigationId"], players, f"logs[{k}].investigationId")
         investigator = log.get("investigatorId")
         by = president if investigator is None else read.seat(investigator, players, f"logs[{k}].investigatorId")
-        out.append(Entry("move", "investigate", {"target": target}, by=by, ref=k))
+        out.append(Entry("move", SITE_MOVES["investigationId"], {"target": target}, by=by, ref=k))
     peek = read.tiles(log.get("policyPeek"), f"logs[{k}].policyPeek")
     if peek:
         if len(peek) != hand_size:
             raise read.fail(f"logs[{k}].policyPeek", f"expected the {hand_size} tiles seen, got {shown(peek)}")
-        out.append(Entry("move", "policy_peek", {"top": peek}, ref=k))
+        out.append(Entry("move", SITE_MOVES["policyPeek"], {"top": peek}, ref=k))
     if log.get("specialElection") is not None:
         candidate = read.seat(log["specialElection"], players, f"logs[{k}].specialElection")
-        out.append(Entry("move", "special_election", {"candidate": candidate}, by=president, ref=k))
+        out.append(Entry("move", SITE_MOVES["specialElection"], {"candidate": candidate}, by=president, ref=k))
     if log.get("execution") is not None:
         target = read.seat(log["execution"], players, f"logs[{k}].execution")
-        out.append(Entry("move", "execute", {"target": target}, by=president, ref=k))
+        out.append(Entry("move", SITE_MOVES["execution"], {"target": target}, by=president, ref=k))
     return out
 
 
@@ -426,19 +436,3 @@ def _discard(hand: list[str], passed: list[str]) -> str:
 def _fascist_seats(data: dict[str, Any]) -> set[int]:
     return {seat for seat, player in enumerate(data.get("players", []))
             if isinstance(player, dict) and player.get("role") == "fascist"}
-
-
-def _claim(k: int, ended: tuple[bool, bool], hitler_elected: bool, hitler_executed: bool,
-           topdecked: bool) -> Claim | None:
-    """The end the site reads in its last log entry (its own winner rule), if it reads one."""
-    if hitler_elected:
-        return Claim("fascist", "hitler_chancellor", "R-W4", k)
-    if hitler_executed:
-        return Claim("liberal", "execution", "R-W2", k)
-    if topdecked:
-        return Claim("fascist", "topdeck", "R-E9", k)
-    if ended[0]:
-        return Claim("liberal", "policies", "R-W1", k)
-    if ended[1]:
-        return Claim("fascist", "policies", "R-W3", k)
-    return None

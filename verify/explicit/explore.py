@@ -34,8 +34,9 @@ from .codec import OutOfRange
 from .model import Model, Step
 from .propcheck import compile_checks
 
-ELECTION_RULE = "elect"
-"""The rule whose moves count as elected governments (as `Trace.elections` counts them)."""
+ELECTION_ROLE = "election"
+"""The role of the rules whose moves count as elected governments (as `Trace.elections`
+counts them)."""
 
 CHECK_EVERY = 2048
 """Expansions between two looks at the clock and the memory."""
@@ -203,7 +204,7 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
     layers = result.layers
     offsets, targets, edge_moves, edge_elections, over = (array("q"), array("i"), array("B"), array("B"),
                                                           array("B"))
-    election_rules = {c.index for c in model.game.rules if c.rule.name == ELECTION_RULE}
+    election_rules = {c.index for c in model.game.by_role[ELECTION_ROLE]}
     deferred: list[tuple[int, Any, int]] = []
     started = time.perf_counter()
     deadline = started + limits.time_limit if limits.time_limit is not None else None

@@ -38,9 +38,9 @@ from spec.errors import Location, SpecError
 
 from ..explicit.reductions import fields_read
 
-HIDDEN_CHOICES = frozenset({"president_discard"})
-"""Seat moves the table does not see (R-L2, R-L4: the discard is face down); with every
-chance move, these may be left out of a partial game."""
+HIDDEN_ROLES = ("discard",)
+"""Roles of the seat moves the table does not see (R-L2, R-L4: the discard is face down);
+with every chance move, these may be left out of a partial game."""
 
 MAX_IMPLIED = 4
 """Hidden moves a line may skip in a row (a draw and a discard; a peek before them)."""
@@ -98,9 +98,14 @@ def _advance(game: Game, state: Any) -> tuple[Any, tuple[str, ...]]:
 def _hidden(game: Game, state: Any) -> list[Move]:
     """The moves due now that the table cannot see: chance, and the hidden choices."""
     moves = game.legal_moves(state)
-    if all(game.by_name[m.rule].rule.actor == "chance" or m.rule in HIDDEN_CHOICES for m in moves):
+    if all(game.by_name[m.rule].rule.actor == "chance" or _hidden_choice(game.by_name[m.rule].rule.roles)
+           for m in moves):
         return moves
     return []
+
+
+def _hidden_choice(roles: tuple[str, ...]) -> bool:
+    return any(role in HIDDEN_ROLES for role in roles)
 
 
 def _reaching(game: Game, state: Any, phase: str) -> Iterator[Any]:
@@ -126,13 +131,11 @@ def _reaching(game: Game, state: Any, phase: str) -> Iterator[Any]:
 
 
 def _move_of(game: Game, state: Any, entry: Entry) -> Move:
-    """The engine move of an entry; a vote is `elect` or `reject` by its count (R-E7)."""
+    """The engine move of an entry; a vote is whichever vote rule its count meets
+    (`Game.vote`, R-E7)."""
     if entry.kind != VOTE:
         return game.move(entry.rule, **entry.params)
-    elect = game.move("elect", ja=entry.params["ja"])
-    if game.by_name["elect"].guard(state, *elect.args):
-        return elect
-    return game.move("reject", ja=entry.params["ja"])
+    return game.vote(state, entry.params["ja"])
 
 
 def _evidence_holds(game: Game, before: Any, move: Move, after: Any, entry: Entry) -> bool:
@@ -166,7 +169,9 @@ def _attempts(game: Game, state: Any, entry: Entry) -> list[Attempt]:
             return [Attempt(state, move, after)]
         return [Attempt(state, move, None, IllegalMove("R-W5", f"'{entry.rule}' is not the game's move now", move))]
     state, _ = _advance(game, state)
-    phase = compiled.rule.phase if compiled is not None else game.by_name["elect"].rule.phase
+    # a vote: the phase of the vote rules (whichever its count meets)
+    phase = compiled.rule.phase if compiled is not None else \
+        game.by_name[game.vote(state, entry.params["ja"]).rule].rule.phase
     out = []
     for current in _reaching(game, state, phase):
         move = _move_of(game, current, entry)
@@ -189,7 +194,8 @@ def _deals(game: Game, setup: Setup, entries: tuple[Entry, ...]) -> list[Any]:
     first = setup.first_president
     if first is None:
         opening = next((e for e in entries if e.kind != DECK), None)
-        if opening is not None and opening.rule == "nominate" and opening.by is not None:
+        nominations = {rule.name for rule in game.spec.with_role("nomination")}
+        if opening is not None and opening.rule in nominations and opening.by is not None:
             first = opening.by
     out = []
     for deal in game.legal_moves(state):
