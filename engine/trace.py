@@ -157,6 +157,9 @@ def _itf_state(game: Game, index: int, state: Any, action: str, picks: dict[str,
 
 def _from_itf(value: Any) -> Any:
     if isinstance(value, dict):
+        for key in ("#set", "#tup"):
+            if key in value and not isinstance(value[key], list):
+                raise SpecError(f"'{key}' must hold a list, got {shown(value[key])}")
         if "#set" in value:
             return [_from_itf(v) for v in value["#set"]]
         if "#bigint" in value:
@@ -223,6 +226,11 @@ def replay_itf(path: str | Path) -> ReplayResult:
             picked = record.get(PICKS_VAR) or {}
             if not isinstance(picked, dict):
                 raise SpecError(f"'{PICKS_VAR}' must be an object of parameters, got {shown(picked)}")
+            wanted = [param.name for param in game.by_name[action].rule.params]
+            unknown = [name for name in picked if name not in wanted]
+            if unknown:
+                raise SpecError(f"'{PICKS_VAR}' names {shown(unknown[0])}, which is no parameter of {action}; "
+                                f"expected {', '.join(wanted) or 'none'}")
             picks = {name: _from_itf(value) for name, value in picked.items()}
             move = game.move(action, **picks)
             state = game.apply(state, move)

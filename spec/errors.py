@@ -37,6 +37,14 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
+def one_line(text: str) -> str:
+    """`text` with line breaks and other control characters written as escapes (`\\n`),
+    so an error that quotes a stranger's input stays the one line it promises to be."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def _capped(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… (message cut: {len(text):,} characters)"
 
@@ -51,8 +59,9 @@ class Location:
 
     def __str__(self) -> str:
         text = self.file if self.line is None else f"{self.file}:{self.line}"
-        field = self.field if self.field is None or len(self.field) <= SHOWN_CHARS else \
-            f"{self.field[:SHOWN_CHARS]}…"
+        field = None if self.field is None else one_line(self.field)
+        if field is not None and len(field) > SHOWN_CHARS:
+            field = f"{field[:SHOWN_CHARS]}…"
         return f"{text} {field}" if field else text
 
 
@@ -67,7 +76,7 @@ class SpecError(Exception):
         self.caret = None if caret is None else _capped(caret)
 
     def __str__(self) -> str:
-        head = _capped(f"{self.where}: {self.message}" if self.where else self.message)
+        head = one_line(_capped(f"{self.where}: {self.message}" if self.where else self.message))
         return f"{head}\n{self.caret}" if self.caret else head
 
 

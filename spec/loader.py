@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import Location, SpecError, read_toml, shown
 from .lang.check import Scope, parse
+from .lang.limits import MAX_ENTRIES
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .overlay import Raw, Source, apply_overlay, close as _close
@@ -213,6 +214,11 @@ class _Builder:
             raise
 
     def _build(self) -> Spec:
+        for section in ("constants", "tables", "enums", "state", "definitions", "rule"):
+            entries = self.data.get(section, {})
+            if isinstance(entries, (dict, list)) and len(entries) > MAX_ENTRIES:
+                raise SpecError(f"[{section}] has {len(entries):,} entries; a rule set has at most {MAX_ENTRIES:,} "
+                                f"in each section", Location(self.raw.source, None, section))
         constants = self.constants()
         enums = self.enums()
         tables, table_types = self.tables(constants, enums)
@@ -260,6 +266,8 @@ class _Builder:
             check_name(key, "enum", where)
             if not (isinstance(members, list) and members and all(isinstance(m, str) for m in members)):
                 raise SpecError("an enum is a non-empty list of names", where)
+            if len(members) > MAX_ENTRIES:
+                raise SpecError(f"the enum has {len(members):,} members; at most {MAX_ENTRIES:,}", where)
             for member in members:
                 check_name(member, f"member of enum '{key}'", where)
             if len(set(members)) != len(members):

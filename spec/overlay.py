@@ -14,12 +14,15 @@ merged result, and reports its errors at the overlay line that introduced the te
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import SpecError, read_toml
+from .lang.limits import MAX_ENTRIES
 
 SECTIONS = ("constants", "tables", "state", "definitions", "enums")
 """Sections whose entries are overridden by key (top level) or added (under [add])."""
@@ -39,13 +42,21 @@ class Source:
 
     path: str
     lines: list[str]
+    _text: str | None = None
+    _starts: list[int] | None = None
 
     def line_of(self, needle: str, start: int = 1) -> int | None:
-        """The first line at or after `start` that contains `needle`."""
-        for number in range(max(start, 1), len(self.lines) + 1):
-            if needle in self.lines[number - 1]:
-                return number
-        return None
+        """The first line at or after `start` that contains `needle`.
+
+        Searched in the joined text (a needle never holds a line break), so that finding
+        the line of each of a thousand keys in a large file stays fast."""
+        if self._text is None or self._starts is None:
+            self._text = "\n".join(self.lines)
+            self._starts = list(itertools.accumulate((len(line) + 1 for line in self.lines), initial=0))
+        if "\n" in needle or not 1 <= max(start, 1) <= len(self.lines):
+            return None
+        found = self._text.find(needle, self._starts[max(start, 1) - 1])
+        return None if found < 0 else bisect.bisect_right(self._starts, found)
 
     def line_of_key(self, section: str, key: str) -> int | None:
         """The line that sets `key` of `section` (`key = `, `[section.key]`, or the key quoted)."""
@@ -72,6 +83,14 @@ class Raw:
     base_types: dict[str, str] = field(default_factory=dict)         # "definitions:D" -> text before overrides
 
 
+def _check_sizes(data: dict[str, Any], source: Source, prefix: str) -> None:
+    """Refuse a section of more than `MAX_ENTRIES` entries before any is looked at."""
+    for section, entries in data.items():
+        if isinstance(entries, (dict, list)) and len(entries) > MAX_ENTRIES:
+            raise SpecError(f"{source.path}: [{prefix}{section}] has {len(entries):,} entries; a rule set has at most "
+                            f"{MAX_ENTRIES:,} in each section")
+
+
 def close(word: str, options: Any) -> str:
     """`. Did you mean 'x'?` for the closest option, or nothing."""
     found = difflib.get_close_matches(str(word), [str(o) for o in options], n=1)
@@ -89,6 +108,9 @@ def catalogue_names() -> list[str]:
 
 def apply_overlay(raw: Raw, data: dict[str, Any], source: Source) -> None:
     """Apply a variant's overrides and additions to the merged TOML of what it extends."""
+    _check_sizes(data, source, "")
+    if isinstance(data.get("add"), dict):
+        _check_sizes(data["add"], source, "add.")
     for key in data:
         if key not in OVERLAY_KEYS:
             raise SpecError(f"{source.at(source.line_of(key))}: unknown section '{key}' in a variant"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError, read_toml
+from .errors import Location, SpecError, read_toml, shown
 from .lang.check import Scope, parse
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, Type
@@ -95,15 +95,18 @@ def parse_players(text: Any, spec: Spec, where: Location, strict: bool = True) -
     counts = list(spec.player_counts)
     if text is None:
         return tuple(counts)
-    if isinstance(text, int):
+    if isinstance(text, int) and not isinstance(text, bool):
         chosen = [text]
-    elif isinstance(text, list):
-        chosen = [int(v) for v in text]
+    elif isinstance(text, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in text):
+        chosen = list(text)
     else:
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", str(text))
+        match = re.fullmatch(r"(\d{1,3})(?:-(\d{1,3}))?", str(text))
         if not match:
-            raise SpecError(f"players must be a count, a range a-b or a list, got {text!r}", where)
-        chosen = list(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
+            raise SpecError(f"players must be a count, a range a-b or a list of counts, got {shown(text)}", where)
+        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        if low > high:
+            raise SpecError(f"players '{text}' is a reversed range; expected the smaller count first", where)
+        chosen = list(range(low, high + 1))      # at most 1,000 counts: both ends have at most three digits
     bad = [c for c in chosen if c not in counts]
     if bad and not strict:
         return tuple(c for c in chosen if c in counts)

@@ -357,3 +357,50 @@ def test_a_transcript_longer_than_any_game_is_refused_before_it_is_judged(tmp_pa
     line = refused("judge", str(game))
     assert f"a game has at most {MAX_MOVES:,}" in line and f"long.jsonl:{MAX_MOVES + 2}" in line
     assert time.perf_counter() - started < 10
+
+
+def test_a_section_of_a_hundred_thousand_entries_is_refused_at_once(tmp_path: Path) -> None:
+    variant = tmp_path / "huge.toml"
+    variant.write_text('extends = "standard"\nname = "huge"\n[add.constants]\n'
+                       + "".join(f"c{i} = {i % 100}\n" for i in range(100_000)), encoding="utf-8")
+    started = time.perf_counter()
+    line = refused("play", "--rules", str(variant), "-n", "5")
+    assert "[add.constants] has 100,000 entries; a rule set has at most 1,000" in line
+    assert time.perf_counter() - started < 15
+
+
+def test_a_property_for_a_billion_players_is_refused_not_expanded(tmp_path: Path) -> None:
+    variant = tmp_path / "v.toml"
+    variant.write_text('extends = "standard"\nname = "v"\n[properties.deadlock_free]\nplayers = "1-1000000000"\n',
+                       encoding="utf-8")
+    line = refused("check", "--rules", str(variant), "-n", "5", "-p", "deadlock_free", "--time-limit", "3")
+    assert "players must be a count, a range a-b or a list of counts" in line
+
+
+def test_an_itf_move_naming_a_parameter_the_move_lacks_is_bad_input(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "t.itf.json"
+    assert run("play", "-n", "5", "--seed", "1", "-q", "--trace", str(path)).exit_code == 0
+    trace = json.loads(path.read_text(encoding="utf-8"))
+    trace["states"][1]["mbt::nondetPicks"]["self"] = {"tag": "Some", "value": 1}
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    assert "which is no parameter of" in refused("replay", str(path))
+    del trace["states"][1]["mbt::nondetPicks"]["self"]
+    trace["states"][1]["alive"] = {"#set": 7}
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    assert "'#set' must hold a list, got 7" in refused("replay", str(path))
+
+
+def test_an_error_quoting_a_line_break_stays_one_line(tmp_path: Path) -> None:
+    variant = tmp_path / "v.toml"
+    variant.write_text('extends = "standard"\nname = "v"\n[[rule]]\nname = "nominate"\n'
+                       'params = { chancellor = "seat", "x\\ny" = "seat" }\n', encoding="utf-8")
+    assert "x\\ny" in refused("play", "--rules", str(variant), "-n", "5")
+
+
+def test_a_caret_under_a_long_expression_shows_a_window_around_the_column() -> None:
+    result = run("ask", "--players", "5", "--can", "phase == 'over' and " + "1+" * 600, "--seconds", "3")
+    assert result.exit_code == 2
+    head, text, caret = result.stderr.splitlines()
+    assert head.startswith("shrules: error: --can expression") and len(text) < 120 and caret.strip() == "^"

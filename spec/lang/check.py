@@ -65,6 +65,23 @@ class Scope:
         self.names[name] = (kind, type_)
 
 
+CARET_WIDTH = 100
+"""Characters of an expression shown above a caret."""
+
+
+def caret_lines(text: str, column: int) -> str:
+    """The expression and a caret under `column`: two lines, whatever the text holds (a
+    line break or another control character shows as a space, so the columns still match)."""
+    shown_text = "".join(char if char.isprintable() else " " for char in text)
+    if len(shown_text) > CARET_WIDTH:          # a window around the column, marked as cut
+        start = max(0, min(column - CARET_WIDTH // 2, len(shown_text) - CARET_WIDTH))
+        left = "…" if start else ""
+        right = "…" if start + CARET_WIDTH < len(shown_text) else ""
+        shown_text = left + shown_text[start:start + CARET_WIDTH] + right
+        column = column - start + len(left)
+    return f"  {shown_text}\n  {' ' * column}^"
+
+
 class _Checker:
     def __init__(self, text: str, scope: Scope, where: Location, show_caret: bool) -> None:
         self.text = text
@@ -75,7 +92,7 @@ class _Checker:
     def fail(self, message: str, node: ast.AST | None = None) -> SpecError:
         caret = None
         if self.show_caret and node is not None and hasattr(node, "col_offset"):
-            caret = f"  {self.text}\n  {' ' * node.col_offset}^"
+            caret = caret_lines(self.text, node.col_offset)
         return SpecError(message, self.where, caret=caret)
 
     # -------------------------------------------------------------- entry
@@ -418,7 +435,7 @@ def parse(text: str, scope: Scope, where: Location, expected: Type | None = None
             message = "the expression ends too early: expected an operand at the end"
         if show_caret and error.offset is not None:
             column = len(text.strip()) if at_end else max(0, error.offset - 1)
-            caret = f"  {text.strip()}\n  {' ' * column}^"
+            caret = caret_lines(text.strip(), column)
         raise SpecError(f"syntax error: {message}", where, caret=caret) from None
     except (ValueError, RecursionError, MemoryError):
         raise SpecError("expression cannot be parsed", where) from None

@@ -39,6 +39,11 @@ MAX_FIELD_VALUES = 1 << 16
 """Most values an int state field may take (its `range`): the deck has 17 tiles, the
 tracks 5 and 6 spaces; the explicit checker packs every field into a few bits."""
 
+MAX_ENTRIES = 1_000
+"""Most entries one section of a rule set may hold (constants, tables, enums, state
+fields, definitions, rules; the members of one enum): the published game needs a few
+dozen of each, and every entry costs load and compile time."""
+
 
 class EvaluationLimit(SpecError):
     """An expression needed a value beyond one of the bounds above."""

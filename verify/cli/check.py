@@ -17,19 +17,20 @@ from typing import Any
 
 import click
 
+from engine.game import compiled_game
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 
 from ..checker import BACKENDS, check
-from ..explicit.check import select
 from ..diff.mutants import run_mutants
+from ..explicit.check import select
 from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from .options import (ReportRequest, max_states_option, parse_counts, progress_stream, report_options, rules_name,
+                      rules_option, time_limit_option, variant_options)
 from .outputs import writable
-from .options import (ReportRequest, max_states_option, parse_counts, report_options, rules_name, rules_option,
-                      time_limit_option, variant_options)
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per player count: 5 and 6 players finish well within it; 7 to 10 do not."""
@@ -142,10 +143,12 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     spec = load_spec(rules)
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
     select(rules, names or None)                    # an unknown --property: refused before the progress bar
+    for count in players or spec.player_counts:
+        compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
-    with click.progressbar(length=steps, label="checking", file=click.get_text_stream("stderr"),
+    with click.progressbar(length=steps, label="checking", file=progress_stream(),
                            show_pos=True) as bar:
         def progress(message: str) -> None:
             if message.endswith("done"):

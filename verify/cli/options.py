@@ -30,12 +30,14 @@ Every `shrules` command takes its common options from here, so that `--players 5
 from __future__ import annotations
 
 import functools
+import io
 import math
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 
@@ -165,6 +167,15 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
     for name, value in values.items():
         parse_value(name, value)
     return settings_name(base, values)
+
+
+# ---------------------------------------------------------------------- progress
+
+
+def progress_stream() -> TextIO:
+    """Where a progress bar draws: stderr on a terminal; nowhere otherwise, so a script or
+    a CI log reads only results and, on bad input found during the run, one error line."""
+    return sys.stderr if sys.stderr.isatty() else io.StringIO()
 
 
 # ---------------------------------------------------------------------- limits
