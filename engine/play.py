@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 from random import Random
-from typing import Any
 
-from .game import Game, IllegalMove, Move, compiled_game
+from .game import Game, State, IllegalMove, Move, compiled_game
 from .pycompile import CompiledRule
 from .trace import Trace
 
@@ -57,7 +56,7 @@ MAX_MOVES = 20_000
 few hundred (the longest, found by the model checker, well under that)."""
 
 
-def _candidates(game: Game, state: Any) -> Iterator[Move]:
+def _candidates(game: Game, state: State) -> Iterator[Move]:
     """Every move of the phase's rules with parameters from their domains, legal or not."""
     for compiled in game.by_phase[state[game.phase_index]]:
         for args in product(*(domain(state) for domain in compiled.domains)):
@@ -70,7 +69,7 @@ legal move is nearly always among them, and listing a vote's 1,024 Ja sets is no
 _probe = Random(0)  # its own generator: probing never changes the game a seed gives
 
 
-def has_legal_move(game: Game, state: Any) -> bool:
+def has_legal_move(game: Game, state: State) -> bool:
     """Whether the rules allow any move now. It runs before every move of random play, so
     it first tries a few random candidates per rule (the engine's uniform samplers), and
     lists every candidate only when none of them is legal."""
@@ -85,11 +84,11 @@ def has_legal_move(game: Game, state: Any) -> bool:
     return any(_allowed(game.by_name[move.rule], state, move.args) for move in _candidates(game, state))
 
 
-def _allowed(compiled: CompiledRule, state: Any, args: tuple[int, ...]) -> bool:
+def _allowed(compiled: CompiledRule, state: State, args: tuple[int, ...]) -> bool:
     return bool(compiled.guard(state, *args)) and (compiled.weight is None or compiled.weight(state, *args) > 0)
 
 
-def blocked_by(game: Game, state: Any) -> dict[str, int]:
+def blocked_by(game: Game, state: State) -> dict[str, int]:
     """For each rule ID, how many candidate moves its requirement forbids first (the
     engine's own `check`, so the IDs are the ones `judge` would cite)."""
     found: Counter[str] = Counter()
@@ -150,7 +149,7 @@ def bench_random_play(players: int, seconds: float = 3.0, seed: int = 0, rules: 
     start = time.process_time()
     deadline = start + seconds
     while True:
-        state = game.initial_state()
+        state: State | None = game.initial_state()
         while state is not None:
             if choice_phases[state[phase_index]]:
                 choices += 1

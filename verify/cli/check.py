@@ -11,6 +11,7 @@ the results as JSON instead. Exit status: 0 every verdict as expected, 1 one is 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -145,7 +146,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
-    with click.progressbar(length=steps, label="checking", file=click.get_text_stream("stderr"),
+    with click.progressbar(length=steps, label="checking", file=sys.stderr,
                            show_pos=True) as bar:
         def progress(message: str) -> None:
             if message.endswith("done"):

@@ -94,11 +94,11 @@ class Hit:
 class Graph:
     """The explored graph in arrays: successors of id i are targets[offsets[i]:offsets[i+1]]."""
 
-    offsets: array  # type: ignore[type-arg]
-    targets: array  # type: ignore[type-arg]
-    moves: array  # type: ignore[type-arg]       moves each edge stands for (1 + forced moves)
-    elections: array  # type: ignore[type-arg]   elected governments on each edge (0 or 1)
-    over: array  # type: ignore[type-arg]        1 where the state is a finished game
+    offsets: array[int]
+    targets: array[int]
+    moves: array[int]       # moves each edge stands for (1 + forced moves)
+    elections: array[int]   # elected governments on each edge (0 or 1)
+    over: array[int]        # 1 where the state is a finished game
 
 
 @dataclass(slots=True)
@@ -117,8 +117,8 @@ class Exploration:
     deadlock: Hit | None = None
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
-    parent: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
-    parent_move: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
+    parent: array[int] = field(default_factory=lambda: array("q"))
+    parent_move: array[int] = field(default_factory=lambda: array("q"))
     layers: list[int] = field(default_factory=list)
 
     @property

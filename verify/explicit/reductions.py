@@ -154,8 +154,8 @@ def symmetry_blockers(spec: Spec, properties: tuple[Property, ...] = ()) -> list
         for node in rule_nodes(rule):
             reasons += [f"rule '{rule.name}': {why}" for why in rotation_blockers(node, spec)]
     for prop in properties:
-        for node in (prop.state, prop.move):
-            reasons += [f"property '{prop.name}': {why}" for why in rotation_blockers(node, spec)]
+        for expression in (prop.state, prop.move):
+            reasons += [f"property '{prop.name}': {why}" for why in rotation_blockers(expression, spec)]
     return reasons
 
 
@@ -241,8 +241,8 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
     for rule in spec.rules:
         for node in [req.when for req in rule.requires] + [node for _, node in rule.lets]:
             kept |= fields_read(node, spec)
-        for node in (rule.weight, rule.actor_seat):
-            kept |= fields_read(node, spec)
+        for optional in (rule.weight, rule.actor_seat):
+            kept |= fields_read(optional, spec)
         for param in rule.params:
             for part in (param.domain.of, param.domain.low, param.domain.high, param.domain.length):
                 kept |= fields_read(part, spec)
