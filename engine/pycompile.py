@@ -83,6 +83,16 @@ def load_source(source: str, label: str, namespace: dict[str, Any]) -> dict[str,
     return namespace
 
 
+def generated_source(function: Callable[..., Any]) -> str:
+    """The emitted source a function made by `load_source` was compiled from (the whole
+    unit it came in: a rule, a phase step, a codec function), read back from `linecache`;
+    empty for any other function."""
+    filename = getattr(getattr(function, "__code__", None), "co_filename", "")
+    if not filename.startswith("<shrules "):
+        return ""
+    return "".join(linecache.getlines(filename))
+
+
 def bounded_helpers(where: Location | None) -> dict[str, Any]:
     """The helpers for code compiled from one rule (or expression), with the builtins whose
     cost grows with their arguments bounded (spec/lang/limits.py): a value past a bound is
