@@ -24,10 +24,9 @@ from spec.loader import load_spec
 from ..checker import BACKENDS, check
 from ..explicit.check import select
 from ..diff.mutants import run_mutants
-from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
-from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
 from .outputs import writable
 from .options import (ReportRequest, max_states_option, parse_counts, report_options, rules_name, rules_option,
                       time_limit_option, variant_options)

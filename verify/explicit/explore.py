@@ -14,8 +14,9 @@ property has fired and no graph property is asked, the search stops early. Deadl
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
 and elections it stands for) for graphs.py.
 
-Limits (`Limits`): states, seconds, resident memory. A search stopped by a limit says so
-in `limit`; nothing it did not see is ever reported as proved (check.py).
+Limits (`verify.results.Limits`): states, seconds, resident memory, BFS depth. A search
+stopped by a limit says so in `limit`; nothing it did not see is ever reported as proved
+(check.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from engine.game import Move
 from engine.trace import Trace
 from spec.properties import Property
 
+from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from .codec import OutOfRange
 from .model import Model, Step
 from .propcheck import compile_checks
@@ -39,28 +41,6 @@ ELECTION_RULE = "elect"
 
 CHECK_EVERY = 2048
 """Expansions between two looks at the clock and the memory."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """When to give up: stored states, wall-clock seconds, resident memory in MiB, and
-    (for bounded comparisons) the BFS depth beyond which nothing is expanded."""
-
-    max_states: int | None = None
-    time_limit: float | None = None
-    memory_limit: int | None = None
-    max_depth: int | None = None
-
-    def describe(self) -> str:
-        """The limits in words."""
-        parts = []
-        if self.max_states is not None:
-            parts.append(f"{self.max_states:,} states")
-        if self.time_limit is not None:
-            parts.append(f"{self.time_limit:g} s")
-        if self.memory_limit is not None:
-            parts.append(f"{self.memory_limit:,} MiB")
-        return ", ".join(parts) or "none"
 
 
 def resident_mib() -> float:
