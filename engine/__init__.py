@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from random import Random
 
-from .game import Game, State, IllegalMove, Move, compiled_game, game_of
+from .game import Game, IllegalMove, Move, State, compiled_game, game_of
 
 __all__ = ["Game", "IllegalMove", "Move", "apply", "chance_outcomes", "compiled_game", "game_of", "how",
            "is_over", "legal_moves", "new_game", "winner"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -49,6 +50,15 @@ class Move(NamedTuple):
 
     rule: str
     args: tuple[int, ...] = ()
+
+
+class PhaseKind(IntEnum):
+    """What a phase waits for, from the actor of its rules."""
+
+    FORCED = 0      # the game's own move (a win check, a reshuffle, passing candidacy)
+    CHANCE = 1      # chance: the deal, a draw
+    CHOICE = 2      # a seat or the table (a phase may hold chance beside them: `mixed_phase`)
+    OVER = 3        # nothing: the game is over
 
 
 # Not frozen: Python sets __traceback__ on an exception as it passes through a context
@@ -85,11 +95,7 @@ class Game:
             tuple(c for c in self.rules if c.rule.phase == phase) for phase in phases)
         self.phase_index = self.field_names.index("phase")
         self.over_phase = phases.index("over") if "over" in phases else -1
-        # What each phase waits for: 0 the game's forced move, 1 chance, 2 a seat or the
-        # table, 3 nothing (the game is over).
-        self.phase_kind: tuple[int, ...] = tuple(
-            3 if not rules else 0 if rules[0].rule.actor == "game" else 1 if rules[0].rule.actor == "chance" else 2
-            for rules in self.by_phase)
+        self.phase_kind: tuple[PhaseKind, ...] = tuple(_phase_kind(rules) for rules in self.by_phase)
         # Phases where chance moves beside the seats (the power phase: Policy Peek).
         self.mixed_phase: tuple[bool, ...] = tuple(
             len({c.rule.actor for c in rules}) > 1 and any(c.rule.actor == "chance" for c in rules)
@@ -348,11 +354,11 @@ class Game:
         """The move random play makes now: the forced one, a chance outcome with its
         exact probability, or a uniformly random legal choice; None when the game is over."""
         kind = self.phase_kind[state[self.phase_index]]
-        if kind == 0:
+        if kind is PhaseKind.FORCED:
             return self.forced_move(state)
-        if kind == 1 or (self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state)):
+        if kind is PhaseKind.CHANCE or (self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state)):
             return self.sample_chance(state, rng)
-        if kind == 2:
+        if kind is PhaseKind.CHOICE:
             return self.sample_choice(state, rng)
         return None
 
@@ -412,6 +418,14 @@ class Game:
                     break
                 point -= size
         raise AssertionError(f"no legal move found in phase {self.phase(state)} (deadlock)")
+
+
+def _phase_kind(rules: tuple[CompiledRule, ...]) -> PhaseKind:
+    """What a phase waits for: decided by the actor of its first rule."""
+    if not rules:
+        return PhaseKind.OVER
+    actor = rules[0].rule.actor
+    return PhaseKind.FORCED if actor == "game" else PhaseKind.CHANCE if actor == "chance" else PhaseKind.CHOICE
 
 
 def _uniform(rule: Rule) -> bool:

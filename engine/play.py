@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from random import Random
 
-from .game import Game, State, IllegalMove, Move, compiled_game
+from .game import Game, IllegalMove, Move, PhaseKind, State, compiled_game
 from .pycompile import CompiledRule
 from .trace import Trace
 
@@ -144,7 +144,7 @@ def bench_random_play(players: int, seconds: float = 3.0, seed: int = 0, rules: 
     rng = Random(seed)
     random_step = game.random_step
     phase_index = game.phase_index
-    choice_phases = [kind == 2 for kind in game.phase_kind]
+    choice_phases = [kind is PhaseKind.CHOICE for kind in game.phase_kind]
     games = moves = choices = 0
     start = time.process_time()
     deadline = start + seconds
