@@ -469,7 +469,8 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     if outcomes is not None:
         roots = [node for _, node in rule.lets] + [req.when for req in rule.requires]
         roots += [rule.weight] if rule.weight is not None else []
-        outcomes = _memoized(outcomes, fields_read(emitter.spec, roots, emitter.fields))
+        reads = n.fields_read(roots, emitter.spec.definitions)
+        outcomes = _memoized(outcomes, tuple(sorted(emitter.fields[name] for name in reads)))
     return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
                         namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
                         tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
@@ -479,20 +480,6 @@ def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: lis
     source = "\n".join([f"def f({params}):", *lets, f"    return {emitter.emit(node)}"])
     function: Callable[..., Any] = load_source(source, f"rule {rule.name} text", bounded_helpers(rule.where))["f"]
     return function
-
-
-def fields_read(spec: Spec, roots: list[n.Node], positions: dict[str, int]) -> tuple[int, ...]:
-    """The state positions an expression reads, definitions expanded."""
-    found: set[int] = set()
-    stack = list(roots)
-    while stack:
-        for node in n.walk(stack.pop()):
-            if isinstance(node, n.Name):
-                if node.kind == "field":
-                    found.add(positions[node.name])
-                elif node.kind == "definition":
-                    stack.append(spec.definitions[node.name])
-    return tuple(sorted(found))
 
 
 def _memoized(outcomes: Callable[..., Any], reads: tuple[int, ...]) -> Callable[..., Any]:

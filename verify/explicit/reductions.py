@@ -78,20 +78,9 @@ class Reductions:
 # ---------------------------------------------------------------- reading the tree
 
 
-def fields_read(node: n.Node | None, spec: Spec, seen: frozenset[str] = frozenset()) -> set[str]:
-    """The state fields an expression reads, through definitions; `after_X` counts as X."""
-    out: set[str] = set()
-    if node is None:
-        return out
-    for item in n.walk(node):
-        if isinstance(item, n.Name):
-            if item.kind == "field":
-                out.add(item.name)
-            elif item.kind == "after":
-                out.add(item.name[len("after_"):])
-            elif item.kind == "definition" and item.name not in seen:
-                out |= fields_read(spec.definitions[item.name], spec, seen | {item.name})
-    return out
+def fields_read(node: n.Node | None, spec: Spec) -> set[str]:
+    """The state fields an expression of `spec` reads (`spec.lang.nodes.fields_read`)."""
+    return n.fields_read([node], spec.definitions)
 
 
 def _inline(node: n.Node, spec: Spec) -> list[n.Node]:
