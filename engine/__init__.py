@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from random import Random
-from typing import Any
 
-from .game import Game, IllegalMove, Move, compiled_game, game_of
+from .game import Game, IllegalMove, Move, State, compiled_game, game_of
 
 __all__ = ["Game", "IllegalMove", "Move", "apply", "chance_outcomes", "compiled_game", "game_of", "how",
            "is_over", "legal_moves", "new_game", "winner"]
@@ -22,7 +21,7 @@ __all__ = ["Game", "IllegalMove", "Move", "apply", "chance_outcomes", "compiled_
 
 def new_game(players: int, seed: int | None = None, *, hitler: int | None = None,
              fascists: list[int] | None = None, first_president: int | None = None,
-             rules: str = "standard") -> Any:
+             rules: str = "standard") -> State:
     """A game ready for the first nomination: roles dealt and first President chosen
     at random (R-S2, R-S6) from `seed`, or as given."""
     game = compiled_game(players, rules)
@@ -42,31 +41,31 @@ def new_game(players: int, seed: int | None = None, *, hitler: int | None = None
     return state
 
 
-def legal_moves(state: Any) -> list[Move]:
+def legal_moves(state: State) -> list[Move]:
     """Every legal move now."""
     return game_of(state).legal_moves(state)
 
 
-def apply(state: Any, move: Move, by: int | None = None) -> Any:
+def apply(state: State, move: Move, by: int | None = None) -> State:
     """The state after a move, or `IllegalMove` with the rule ID and the reason."""
     return game_of(state).apply(state, move, by)
 
 
-def chance_outcomes(state: Any) -> list[tuple[Move, Fraction]]:
+def chance_outcomes(state: State) -> list[tuple[Move, Fraction]]:
     """Chance moves possible now, with exact probabilities."""
     return game_of(state).chance_outcomes(state)
 
 
-def is_over(state: Any) -> bool:
+def is_over(state: State) -> bool:
     """Whether the game has been won."""
     return game_of(state).is_over(state)
 
 
-def winner(state: Any) -> str | None:
+def winner(state: State) -> str | None:
     """'liberal', 'fascist' or None."""
     return game_of(state).winner(state)
 
 
-def how(state: Any) -> str | None:
+def how(state: State) -> str | None:
     """'policies', 'execution', 'hitler_chancellor' or None."""
     return game_of(state).how(state)

@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 from random import Random
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple, TypeAlias
 
 from spec.errors import SpecError, shown
 from spec.lang.limits import check_field_range
@@ -37,11 +39,26 @@ from spec.model import ROLES, Rule, Spec, Template
 from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
 
 
+State: TypeAlias = tuple[int, ...]
+"""A game state as the type checker sees it: the encoded field values in schema order.
+At run time it is an instance of its game's named tuple class (`Game.State`), whose
+fields read by name and whose class knows the `Game` (`game_of`)."""
+
+
 class Move(NamedTuple):
     """A move: the rule's name and its parameters' encoded values, in declaration order."""
 
     rule: str
     args: tuple[int, ...] = ()
+
+
+class PhaseKind(IntEnum):
+    """What a phase waits for, from the actor of its rules."""
+
+    FORCED = 0      # the game's own move (a win check, a reshuffle, passing candidacy)
+    CHANCE = 1      # chance: the deal, a draw
+    CHOICE = 2      # a seat or the table (a phase may hold chance beside them: `mixed_phase`)
+    OVER = 3        # nothing: the game is over
 
 
 # Not frozen: Python sets __traceback__ on an exception as it passes through a context
@@ -85,11 +102,7 @@ class Game:
             tuple(c for c in self.rules if c.rule.phase == phase) for phase in phases)
         self.phase_index = self.field_names.index("phase")
         self.over_phase = phases.index("over") if "over" in phases else -1
-        # What each phase waits for: 0 the game's forced move, 1 chance, 2 a seat or the
-        # table, 3 nothing (the game is over).
-        self.phase_kind: tuple[int, ...] = tuple(
-            3 if not rules else 0 if rules[0].rule.actor == "game" else 1 if rules[0].rule.actor == "chance" else 2
-            for rules in self.by_phase)
+        self.phase_kind: tuple[PhaseKind, ...] = tuple(_phase_kind(rules) for rules in self.by_phase)
         # Phases where chance moves beside the seats (the power phase: Policy Peek).
         self.mixed_phase: tuple[bool, ...] = tuple(
             len({c.rule.actor for c in rules}) > 1 and any(c.rule.actor == "chance" for c in rules)
@@ -117,7 +130,7 @@ class Game:
 
     # ------------------------------------------------------------------ states
 
-    def initial_state(self) -> Any:
+    def initial_state(self) -> State:
         """The state before the role deal: empty tracks, the full deck (R-S3)."""
         values = tuple(function(None) for function in self.init_functions)
         return self.make_state(values)
@@ -131,29 +144,29 @@ class Game:
             raise SpecError(f"no rule moves in the phase '{self.phase_names[phase]}' the game starts in: no game "
                             f"could start", field.where)
 
-    def make_state(self, values: Any) -> Any:
+    def make_state(self, values: Iterable[int]) -> State:
         """A state of this game from its field values, in schema order."""
         return tuple.__new__(self.State, tuple(values))
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: State) -> str:
         """The name of the state's phase."""
         return str(self.phase_names[state[self.phase_index]])
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: State) -> bool:
         """Whether a win has happened (R-W5: then nothing more is played)."""
         return bool(state[self.phase_index] == self.over_phase)
 
-    def winner(self, state: Any) -> str | None:
+    def winner(self, state: State) -> str | None:
         """'liberal', 'fascist' or None while the game goes on."""
-        name = self.spec.enums["team"][state.winner]
+        name = self.spec.enums["team"][state[self.field_names.index("winner")]]
         return None if name == "none" else name
 
-    def how(self, state: Any) -> str | None:
+    def how(self, state: State) -> str | None:
         """How the game was won: 'policies', 'execution', 'hitler_chancellor', or None."""
-        name = self.spec.enums["how"][state.how]
+        name = self.spec.enums["how"][state[self.field_names.index("how")]]
         return None if name == "none" else name
 
-    def actor(self, state: Any) -> str | int | None:
+    def actor(self, state: State) -> str | int | None:
         """Who moves next: a seat, 'table', 'chance', 'game', or None when the game is over."""
         rules = self.by_phase[state[self.phase_index]]
         if not rules:
@@ -248,18 +261,18 @@ class Game:
         rule = self.by_name[move.rule].rule
         return {p.name: self.decode(p.type.kind, p.type.enum, v) for p, v in zip(rule.params, move.args)}
 
-    def describe(self, state: Any) -> dict[str, Any]:
+    def describe(self, state: State) -> dict[str, Any]:
         """Every field of a state, readable."""
         return {field.name: self.decode(field.type.kind, field.type.enum, value)
                 for field, value in zip(self.spec.fields, state)}
 
-    def _arg_tuples(self, compiled: CompiledRule, state: Any) -> Iterator[tuple[int, ...]]:
+    def _arg_tuples(self, compiled: CompiledRule, state: State) -> Iterator[tuple[int, ...]]:
         if not compiled.domains:
             yield ()
             return
         yield from product(*(domain(state) for domain in compiled.domains))
 
-    def legal_moves(self, state: Any) -> list[Move]:
+    def legal_moves(self, state: State) -> list[Move]:
         """Every move the rules allow now (chance outcomes included, with weight > 0)."""
         moves = []
         for compiled in self.by_phase[state[self.phase_index]]:
@@ -268,7 +281,7 @@ class Game:
                     moves.append(Move(compiled.rule.name, args))
         return moves
 
-    def chance_outcomes(self, state: Any) -> list[tuple[Move, Fraction]]:
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
         """The chance moves possible now with their exact probabilities (empty if not chance's turn)."""
         weighted = []
         for compiled in self.by_phase[state[self.phase_index]]:
@@ -279,7 +292,7 @@ class Game:
         total = sum(weight for _, weight in weighted)
         return [(move, Fraction(weight, total)) for move, weight in weighted]
 
-    def check(self, state: Any, move: Move, by: int | None = None) -> CompiledRule:
+    def check(self, state: State, move: Move, by: int | None = None) -> CompiledRule:
         """The compiled rule of a legal move; raise `IllegalMove` (rule ID, reason) otherwise."""
         compiled = self.by_name.get(move.rule)
         if compiled is None:
@@ -311,7 +324,7 @@ class Game:
             raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-L1", "this chance outcome is impossible", move)
         return compiled
 
-    def _wrong_time(self, state: Any, rule: Rule) -> tuple[str, str]:
+    def _wrong_time(self, state: State, rule: Rule) -> tuple[str, str]:
         phase = self.phase(state)
         if phase == "over":
             return "R-W5", f"the game is over ({self.winner(state)} win by {self.how(state)}); nothing more is played"
@@ -323,19 +336,19 @@ class Game:
                                       rule.actor_rule if rule.actor == "seat" else "R-W5")
         return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
 
-    def reason(self, compiled: CompiledRule, failing: int, state: Any, args: tuple[int, ...]) -> str:
+    def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...]) -> str:
         """The plain-words reason of a failing requirement, its holes filled in."""
         requirement = compiled.rule.requires[failing]
         return self._render(requirement.why, compiled.holes[failing], state, args)
 
-    def says(self, state: Any, move: Move) -> str:
+    def says(self, state: State, move: Move) -> str:
         """What a move does, in words, read in the state before it (the rule's `says`)."""
         compiled = self.by_name[move.rule]
         if compiled.rule.says is None:
             return compiled.rule.summary
         return self._render(compiled.rule.says, compiled.says, state, move.args)
 
-    def _render(self, template: Template, functions: tuple[Any, ...], state: Any, args: tuple[int, ...]) -> str:
+    def _render(self, template: Template, functions: tuple[Any, ...], state: State, args: tuple[int, ...]) -> str:
         text = template.text
         for (hole, node), function in zip(template.holes, functions):
             value = self.decode(node.type.kind, node.type.enum, function(state, *args))
@@ -344,18 +357,18 @@ class Game:
             text = text.replace("{" + hole + "}", str(value), 1)
         return text
 
-    def apply(self, state: Any, move: Move, by: int | None = None) -> Any:
+    def apply(self, state: State, move: Move, by: int | None = None) -> State:
         """The state after a legal move; `IllegalMove` names the rule that forbids it."""
         compiled = self.check(state, move, by)
         return compiled.effect(state, *move.args)
 
-    def reveals(self, state: Any, move: Move) -> dict[str, Any]:
+    def reveals(self, state: State, move: Move) -> dict[str, Any]:
         """What the move shows its actor (an investigation's party membership)."""
         compiled = self.by_name[move.rule]
         return {name: self.decode(node.type.kind, node.type.enum, function(state, *move.args))
                 for (name, node), (_, function) in zip(compiled.rule.reveals, compiled.reveals)}
 
-    def forced_move(self, state: Any) -> Move | None:
+    def forced_move(self, state: State) -> Move | None:
         """The game's own move when it is the game's turn (exactly one is legal), else None."""
         rules = self.by_phase[state[self.phase_index]]
         if not rules or rules[0].rule.actor != "game":
@@ -365,7 +378,7 @@ class Game:
                 return Move(compiled.rule.name, ())
         raise AssertionError(f"no game rule applies in phase {self.phase(state)}")
 
-    def advance(self, state: Any) -> tuple[Any, list[Move]]:
+    def advance(self, state: State) -> tuple[State, list[Move]]:
         """Run the game's forced moves until a seat, the table or chance must act."""
         steps = []
         move = self.forced_move(state)
@@ -377,26 +390,26 @@ class Game:
 
     # ------------------------------------------------------------------ random play
 
-    def random_step(self, state: Any, rng: Random) -> Any:
+    def random_step(self, state: State, rng: Random) -> State | None:
         """The state after the move random play makes now, or None when the game is over
         (the fast path of `random_move` + `apply`, compiled per phase: every move it makes
         is legal, chance with its exact weight, choices uniform over the legal moves)."""
         step = self.steps[state[self.phase_index]]
         return None if step is None else step(state, rng)
 
-    def random_move(self, state: Any, rng: Random) -> Move | None:
+    def random_move(self, state: State, rng: Random) -> Move | None:
         """The move random play makes now: the forced one, a chance outcome with its
         exact probability, or a uniformly random legal choice; None when the game is over."""
         kind = self.phase_kind[state[self.phase_index]]
-        if kind == 0:
+        if kind is PhaseKind.FORCED:
             return self.forced_move(state)
-        if kind == 1 or (self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state)):
+        if kind is PhaseKind.CHANCE or (self.mixed_phase[state[self.phase_index]] and self.chance_outcomes(state)):
             return self.sample_chance(state, rng)
-        if kind == 2:
+        if kind is PhaseKind.CHOICE:
             return self.sample_choice(state, rng)
         return None
 
-    def sample_chance(self, state: Any, rng: Random) -> Move:
+    def sample_chance(self, state: State, rng: Random) -> Move:
         """A chance move drawn with its exact probability."""
         rules = self.by_phase[state[self.phase_index]]
         if len(rules) == 1 and _uniform(rules[0].rule) and rules[0].domains:
@@ -426,7 +439,7 @@ class Game:
                 return Move(name, args)
         raise AssertionError("unreachable: the point lies below the total weight")
 
-    def sample_choice(self, state: Any, rng: Random) -> Move:
+    def sample_choice(self, state: State, rng: Random) -> Move:
         """A uniformly random legal move of a seat or the table.
 
         Rejection sampling over the union of the phase's rules' parameter domains: a
@@ -454,6 +467,14 @@ class Game:
         raise AssertionError(f"no legal move found in phase {self.phase(state)} (deadlock)")
 
 
+def _phase_kind(rules: tuple[CompiledRule, ...]) -> PhaseKind:
+    """What a phase waits for: decided by the actor of its first rule."""
+    if not rules:
+        return PhaseKind.OVER
+    actor = rules[0].rule.actor
+    return PhaseKind.FORCED if actor == "game" else PhaseKind.CHANCE if actor == "chance" else PhaseKind.CHOICE
+
+
 def _uniform(rule: Rule) -> bool:
     from spec.lang.nodes import Lit
 
@@ -466,7 +487,7 @@ def compiled_game(players: int, spec_name: str = "standard") -> Game:
     return Game(load_spec(spec_name), players)
 
 
-def game_of(state: Any) -> Game:
+def game_of(state: State) -> Game:
     """The `Game` a state belongs to."""
-    game: Game = type(state)._game
+    game: Game = type(state)._game  # type: ignore[attr-defined]  # set on the class by Game.__init__
     return game

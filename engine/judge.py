@@ -373,8 +373,8 @@ def _check_passed(game: Game, world: _World, state: Any, move: Move, entry: Entr
     leaves the Chancellor holding (the field `chancellor_hand`)."""
     compiled = game.by_name[move.rule]
     size = _constant(game, "chancellor_hand_size")
-    expected = compiled.effect(state, *move.args).chancellor_hand
-    held = state.president_hand
+    expected = compiled.effect(state, *move.args)[game.field_names.index("chancellor_hand")]
+    held = state[game.field_names.index("president_hand")]
     tile = game.params_of(move)[compiled.rule.params[0].name]
     passed = tuple(entry.passed or ())
     if len(passed) != size or passed.count("fascist") != expected:

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 from random import Random
-from typing import Any
 
-from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
+from .game import MAX_MOVES, Game, IllegalMove, Move, PhaseKind, State, compiled_game
 from .pycompile import CompiledRule
 from .trace import Trace
 
@@ -54,7 +53,7 @@ class Unfinished(Exception):
 
 
 
-def _candidates(game: Game, state: Any) -> Iterator[Move]:
+def _candidates(game: Game, state: State) -> Iterator[Move]:
     """Every move of the phase's rules with parameters from their domains, legal or not."""
     for compiled in game.by_phase[state[game.phase_index]]:
         for args in product(*(domain(state) for domain in compiled.domains)):
@@ -67,7 +66,7 @@ legal move is nearly always among them, and listing a vote's 1,024 Ja sets is no
 _probe = Random(0)  # its own generator: probing never changes the game a seed gives
 
 
-def has_legal_move(game: Game, state: Any) -> bool:
+def has_legal_move(game: Game, state: State) -> bool:
     """Whether the rules allow any move now. It runs before every move of random play, so
     it first tries a few random candidates per rule (the engine's uniform samplers), and
     lists every candidate only when none of them is legal."""
@@ -82,11 +81,11 @@ def has_legal_move(game: Game, state: Any) -> bool:
     return any(_allowed(game.by_name[move.rule], state, move.args) for move in _candidates(game, state))
 
 
-def _allowed(compiled: CompiledRule, state: Any, args: tuple[int, ...]) -> bool:
+def _allowed(compiled: CompiledRule, state: State, args: tuple[int, ...]) -> bool:
     return bool(compiled.guard(state, *args)) and (compiled.weight is None or compiled.weight(state, *args) > 0)
 
 
-def blocked_by(game: Game, state: Any) -> dict[str, int]:
+def blocked_by(game: Game, state: State) -> dict[str, int]:
     """For each rule ID, how many candidate moves its requirement forbids first (the
     engine's own `check`, so the IDs are the ones `judge` would cite)."""
     found: Counter[str] = Counter()
@@ -142,12 +141,12 @@ def bench_random_play(players: int, seconds: float = 3.0, seed: int = 0, rules: 
     rng = Random(seed)
     random_step = game.random_step
     phase_index = game.phase_index
-    choice_phases = [kind == 2 for kind in game.phase_kind]
+    choice_phases = [kind is PhaseKind.CHOICE for kind in game.phase_kind]
     games = moves = choices = 0
     start = time.process_time()
     deadline = start + seconds
     while True:
-        state = game.initial_state()
+        state: State | None = game.initial_state()
         while state is not None:
             if choice_phases[state[phase_index]]:
                 choices += 1

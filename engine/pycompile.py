@@ -83,6 +83,16 @@ def load_source(source: str, label: str, namespace: dict[str, Any]) -> dict[str,
     return namespace
 
 
+def generated_source(function: Callable[..., Any]) -> str:
+    """The emitted source a function made by `load_source` was compiled from (the whole
+    unit it came in: a rule, a phase step, a codec function), read back from `linecache`;
+    empty for any other function."""
+    filename = getattr(getattr(function, "__code__", None), "co_filename", "")
+    if not filename.startswith("<shrules "):
+        return ""
+    return "".join(linecache.getlines(filename))
+
+
 def bounded_helpers(where: Location | None) -> dict[str, Any]:
     """The helpers for code compiled from one rule (or expression), with the builtins whose
     cost grows with their arguments bounded (spec/lang/limits.py): a value past a bound is
@@ -330,70 +340,97 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
     for number, compiled in enumerate(rules):
         namespace[f"_effect{number}"] = compiled.effect
         namespace[f"_outcomes{number}"] = compiled.outcomes
-
-    def condition(compiled: CompiledRule, names: list[str], indent: str) -> list[str]:
-        rule = compiled.rule
-        bound = emitter.for_rule(rule, names)
-        out = [indent + line.strip() for line in _lines_for_lets(bound, rule)]
-        conditions = [bound.emit(req.when) for req in rule.requires] or ["True"]
-        out.append(f"{indent}if {' and '.join(conditions)}:")
-        return out
-
     if actor == "game":
-        for number, compiled in enumerate(rules):
-            lines += condition(compiled, [], "    ")
-            lines.append(f"        return _effect{number}(s)")
-        lines.append("    raise AssertionError('no game rule applies')")
+        lines += _forced_step(emitter, rules)
     elif actor == "chance" and len(rules) == 1 and isinstance(rules[0].rule.weight, n.Lit) \
             and rules[0].rule.weight.value == 1 and rules[0].rule.params:
-        compiled = rules[0]
-        count = len(compiled.rule.params)
-        names = [f"a{i}" for i in range(count)]
-        lines.append("    for _ in range(1000000):")
-        lines += [f"        a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
-        lines += condition(compiled, names, "        ")
-        lines.append(f"            return _effect0(s, {', '.join(names)})")
-        lines.append("    raise AssertionError('no chance outcome')")
+        lines += _uniform_chance_step(emitter, rules[0])
     elif actor == "chance":
-        lines.append("    outcomes = []")
-        for number in range(len(rules)):
-            lines.append(f"    outcomes += [(_effect{number}, args, w) for args, w in _outcomes{number}(s)]")
-        lines += ["    point = random() * sum(w for _, _, w in outcomes)",
-                  "    for effect, args, w in outcomes:",
-                  "        if point < w: return effect(s, *args)",
-                  "        point -= w",
-                  "    effect, args, w = outcomes[-1]",
-                  "    return effect(s, *args)"]
+        lines += _weighted_chance_step(rules)
     else:
-        # A phase may hold chance rules beside the seats' (the power phase: Policy Peek); when
-        # chance has outcomes now, it moves, with their exact weights, not uniformly.
-        for number, compiled in enumerate(rules):
-            if compiled.rule.actor == "chance":
-                lines += [f"    outcomes = _outcomes{number}(s)",
-                          "    if outcomes:",
-                          "        point = random() * sum(w for _, w in outcomes)",
-                          "        for args, w in outcomes:",
-                          f"            if point < w: return _effect{number}(s, *args)",
-                          "            point -= w",
-                          f"        return _effect{number}(s, *outcomes[-1][0])"]
-        bound = ""
-        for number, compiled in enumerate(rules):
-            terms = [sampler_expressions(emitter, compiled.rule, i)[0] for i in range(len(compiled.rule.params))]
-            lines.append(f"    z{number} = {' * '.join(terms) if terms else '1'}")
-        lines.append(f"    total = {' + '.join(f'z{i}' for i in range(len(rules)))}")
-        lines.append("    for _ in range(1000000):")
-        lines.append("        point = int(random() * total)")
-        for number, compiled in enumerate(rules):
-            bound = f"z{number}" if not bound else f"{bound} + z{number}"
-            count = len(compiled.rule.params)
-            names = [f"a{i}" for i in range(count)]
-            lines.append(f"        {'if' if number == 0 else 'elif'} point < {bound}:")
-            lines += [f"            a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
-            lines += condition(compiled, names, "            ")
-            lines.append(f"                return _effect{number}({', '.join(['s'] + names)})")
-        lines.append("    raise AssertionError('no legal move found (deadlock)')")
+        lines += _choice_step(emitter, rules)
     step: Callable[..., Any] = load_source("\n".join(lines), f"phase {rules[0].rule.phase}", namespace)["step"]
     return step
+
+
+def _step_condition(emitter: Emitter, compiled: CompiledRule, names: list[str], indent: str) -> list[str]:
+    """A rule's lets, then `if <every requirement>:`, its parameters bound to `names`."""
+    rule = compiled.rule
+    bound = emitter.for_rule(rule, names)
+    out = [indent + line.strip() for line in _lines_for_lets(bound, rule)]
+    conditions = [bound.emit(req.when) for req in rule.requires] or ["True"]
+    out.append(f"{indent}if {' and '.join(conditions)}:")
+    return out
+
+
+def _forced_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> list[str]:
+    """The game's move: the effect of the first rule whose requirements hold."""
+    lines: list[str] = []
+    for number, compiled in enumerate(rules):
+        lines += _step_condition(emitter, compiled, [], "    ")
+        lines.append(f"        return _effect{number}(s)")
+    lines.append("    raise AssertionError('no game rule applies')")
+    return lines
+
+
+def _uniform_chance_step(emitter: Emitter, compiled: CompiledRule) -> list[str]:
+    """One chance rule of equal weights: draw its parameters until the requirements hold."""
+    count = len(compiled.rule.params)
+    names = [f"a{i}" for i in range(count)]
+    lines = ["    for _ in range(1000000):"]
+    lines += [f"        a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
+    lines += _step_condition(emitter, compiled, names, "        ")
+    lines.append(f"            return _effect0(s, {', '.join(names)})")
+    lines.append("    raise AssertionError('no chance outcome')")
+    return lines
+
+
+def _weighted_chance_step(rules: "tuple[CompiledRule, ...]") -> list[str]:
+    """Chance by weight: every outcome of every rule, one drawn with its exact weight."""
+    lines = ["    outcomes = []"]
+    for number in range(len(rules)):
+        lines.append(f"    outcomes += [(_effect{number}, args, w) for args, w in _outcomes{number}(s)]")
+    lines += ["    point = random() * sum(w for _, _, w in outcomes)",
+              "    for effect, args, w in outcomes:",
+              "        if point < w: return effect(s, *args)",
+              "        point -= w",
+              "    effect, args, w = outcomes[-1]",
+              "    return effect(s, *args)"]
+    return lines
+
+
+def _choice_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> list[str]:
+    """A seat's or the table's choice, uniform over the legal moves: a (rule, parameters)
+    pair drawn uniformly from the union of the domains, kept when its requirements hold."""
+    lines: list[str] = []
+    # A phase may hold chance rules beside the seats' (the power phase: Policy Peek); when
+    # chance has outcomes now, it moves, with their exact weights, not uniformly.
+    for number, compiled in enumerate(rules):
+        if compiled.rule.actor == "chance":
+            lines += [f"    outcomes = _outcomes{number}(s)",
+                      "    if outcomes:",
+                      "        point = random() * sum(w for _, w in outcomes)",
+                      "        for args, w in outcomes:",
+                      f"            if point < w: return _effect{number}(s, *args)",
+                      "            point -= w",
+                      f"        return _effect{number}(s, *outcomes[-1][0])"]
+    for number, compiled in enumerate(rules):
+        terms = [sampler_expressions(emitter, compiled.rule, i)[0] for i in range(len(compiled.rule.params))]
+        lines.append(f"    z{number} = {' * '.join(terms) if terms else '1'}")
+    lines.append(f"    total = {' + '.join(f'z{i}' for i in range(len(rules)))}")
+    lines.append("    for _ in range(1000000):")
+    lines.append("        point = int(random() * total)")
+    bound = ""
+    for number, compiled in enumerate(rules):
+        bound = f"z{number}" if not bound else f"{bound} + z{number}"
+        count = len(compiled.rule.params)
+        names = [f"a{i}" for i in range(count)]
+        lines.append(f"        {'if' if number == 0 else 'elif'} point < {bound}:")
+        lines += [f"            a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
+        lines += _step_condition(emitter, compiled, names, "            ")
+        lines.append(f"                return _effect{number}({', '.join(['s'] + names)})")
+    lines.append("    raise AssertionError('no legal move found (deadlock)')")
+    return lines
 
 
 def submasks(mask: int) -> list[int]:
@@ -459,7 +496,8 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     if outcomes is not None:
         roots = [node for _, node in rule.lets] + [req.when for req in rule.requires]
         roots += [rule.weight] if rule.weight is not None else []
-        outcomes = _memoized(outcomes, fields_read(emitter.spec, roots, emitter.fields))
+        reads = n.fields_read(roots, emitter.spec.definitions)
+        outcomes = _memoized(outcomes, tuple(sorted(emitter.fields[name] for name in reads)))
     return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
                         namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
                         tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
@@ -469,20 +507,6 @@ def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: lis
     source = "\n".join([f"def f({params}):", *lets, f"    return {emitter.emit(node)}"])
     function: Callable[..., Any] = load_source(source, f"rule {rule.name} text", bounded_helpers(rule.where))["f"]
     return function
-
-
-def fields_read(spec: Spec, roots: list[n.Node], positions: dict[str, int]) -> tuple[int, ...]:
-    """The state positions an expression reads, definitions expanded."""
-    found: set[int] = set()
-    stack = list(roots)
-    while stack:
-        for node in n.walk(stack.pop()):
-            if isinstance(node, n.Name):
-                if node.kind == "field":
-                    found.add(positions[node.name])
-                elif node.kind == "definition":
-                    stack.append(spec.definitions[node.name])
-    return tuple(sorted(found))
 
 
 def _memoized(outcomes: Callable[..., Any], reads: tuple[int, ...]) -> Callable[..., Any]:

@@ -379,6 +379,8 @@ class _Builder:
     # -------------------------------------------------------------- rules
 
     def rule(self, index: int, entry: dict[str, Any], base: Scope, enums: dict[str, tuple[str, ...]]) -> Rule:
+        """One rule entry checked and typed, its parts in the order a reader meets them (so
+        the first mistake of an entry is the one reported)."""
         name = str(entry.get("name", f"#{index + 1}"))
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
@@ -392,35 +394,10 @@ class _Builder:
         if phase not in enums["phase"]:
             raise SpecError(f"phase '{phase}' is not a member of the phase enum", self.where(key, "phase", f"rule '{name}' phase"))
         scope = base.child()
-        params = []
-        for param_name, text in entry.get("params", {}).items():
-            where = self.where(key, f"{param_name} =", f"rule '{name}' params.{param_name}")
-            check_name(param_name, "parameter", where)
-            if param_name in base.names:
-                raise SpecError(f"parameter '{param_name}' hides a field, constant or definition", where)
-            domain, type_ = self.domain(str(text), base, enums, where)
-            params.append(Param(param_name, type_, domain))
-            scope.add(param_name, "param", type_)
+        params = self._rule_params(name, entry, base, scope, enums)
         scope_of_params = scope.child()
-        lets = []
-        for let_name, text in entry.get("let", {}).items():
-            where = self.where(key, f"{let_name} =", f"rule '{name}' let.{let_name}")
-            check_name(let_name, "let", where)
-            if let_name in scope.names:
-                raise SpecError(f"let '{let_name}' hides a name already in scope", where)
-            node = parse(str(text), scope, where)
-            lets.append((let_name, node))
-            scope.add(let_name, "let", node.type)
-        actor_text = str(entry.get("actor", ""))
-        actor_seat = None
-        if actor_text in ACTOR_KINDS:
-            actor = actor_text
-        else:
-            actor = "seat"
-            actor_seat = parse(actor_text, base, self.where(key, "actor", f"rule '{name}' actor"), None)
-            if actor_seat.type.kind != "seat":
-                raise SpecError(f"actor must be chance, table, game or a seat expression, got {actor_seat.type}",
-                                self.where(key, "actor", f"rule '{name}' actor"))
+        lets = self._rule_lets(name, entry, scope)
+        actor, actor_seat, actor_text = self._rule_actor(name, entry, base)
         actor_rule = str(entry.get("actor_rule", "R-E1"))
         if actor_rule not in self.rulebook:
             raise SpecError(f"actor_rule '{actor_rule}' is not a rule ID of RULES.md",
@@ -437,11 +414,62 @@ class _Builder:
             weight = parse(str(entry["weight"]), scope, where, INT)
         elif "weight" in entry:
             raise SpecError("only chance rules have a weight", self.where(key, "weight", f"rule '{name}' weight"))
+        requires = self._rule_requires(name, entry, scope)
+        effect = self._rule_effect(name, entry, base, scope)
+        says = None
+        if "says" in entry:
+            says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
+        reveals = self._rule_reveals(name, entry, scope, enums)
+        roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
+        return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
+                    tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
+                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws)
+
+    def _rule_params(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope,
+                     enums: dict[str, tuple[str, ...]]) -> list[Param]:
+        """A rule's parameters with their domains, each added to the rule's scope."""
+        params = []
+        for param_name, text in entry.get("params", {}).items():
+            where = self.where(f"rule:{name}", f"{param_name} =", f"rule '{name}' params.{param_name}")
+            check_name(param_name, "parameter", where)
+            if param_name in base.names:
+                raise SpecError(f"parameter '{param_name}' hides a field, constant or definition", where)
+            domain, type_ = self.domain(str(text), base, enums, where)
+            params.append(Param(param_name, type_, domain))
+            scope.add(param_name, "param", type_)
+        return params
+
+    def _rule_lets(self, name: str, entry: dict[str, Any], scope: Scope) -> list[tuple[str, Node]]:
+        """A rule's lets in order, each in scope for the ones after it."""
+        lets = []
+        for let_name, text in entry.get("let", {}).items():
+            where = self.where(f"rule:{name}", f"{let_name} =", f"rule '{name}' let.{let_name}")
+            check_name(let_name, "let", where)
+            if let_name in scope.names:
+                raise SpecError(f"let '{let_name}' hides a name already in scope", where)
+            node = parse(str(text), scope, where)
+            lets.append((let_name, node))
+            scope.add(let_name, "let", node.type)
+        return lets
+
+    def _rule_actor(self, name: str, entry: dict[str, Any], base: Scope) -> tuple[str, Node | None, str]:
+        """Who moves: (chance | table | game | seat, the seat expression of a seat, the text)."""
+        actor_text = str(entry.get("actor", ""))
+        if actor_text in ACTOR_KINDS:
+            return actor_text, None, actor_text
+        where = self.where(f"rule:{name}", "actor", f"rule '{name}' actor")
+        actor_seat = parse(actor_text, base, where, None)
+        if actor_seat.type.kind != "seat":
+            raise SpecError(f"actor must be chance, table, game or a seat expression, got {actor_seat.type}", where)
+        return "seat", actor_seat, actor_text
+
+    def _rule_requires(self, name: str, entry: dict[str, Any], scope: Scope) -> list[Requirement]:
+        """A rule's requirements: each a rule ID of RULES.md, a condition and its reason."""
         requires = []
         for number, req in enumerate(entry.get("requires", [])):
             field_name = f"rule '{name}' requires[{number}]"
             text = req.get("when", "") if isinstance(req, dict) else ""
-            where = self.where(key, str(text) if text else None, field_name)
+            where = self.where(f"rule:{name}", str(text) if text else None, field_name)
             if not isinstance(req, dict) or "rule" not in req or "when" not in req or "why" not in req:
                 raise SpecError("a requirement is { rule = \"R-..\", when = \"...\", why = \"...\" }", where)
             rule_id = str(req["rule"])
@@ -449,20 +477,26 @@ class _Builder:
                 raise SpecError(f"'{rule_id}' is not a rule ID of RULES.md{_close(rule_id, self.rulebook)}", where)
             when = parse(str(req["when"]), scope, where, BOOL)
             requires.append(Requirement(rule_id, when, str(req["when"]), self.template(str(req["why"]), scope, where), where))
+        return requires
+
+    def _rule_effect(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope) -> list[tuple[str, Node]]:
+        """A rule's effect: state fields and the expressions they are assigned."""
         field_types = {f: t for f, (kind, t) in base.names.items() if kind == "field"}
         effect = []
         for field_name, text in entry.get("effect", {}).items():
-            where = self.where(key, f"{field_name} =", f"rule '{name}' effect.{field_name}")
+            where = self.where(f"rule:{name}", f"{field_name} =", f"rule '{name}' effect.{field_name}")
             if field_name not in field_types:
                 raise SpecError(f"effect assigns '{field_name}', which is not a state field"
                                 f"{_close(field_name, list(field_types))}", where)
             effect.append((field_name, parse(str(text), scope, where, field_types[field_name])))
-        says = None
-        if "says" in entry:
-            says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
+        return effect
+
+    def _rule_reveals(self, name: str, entry: dict[str, Any], scope: Scope,
+                      enums: dict[str, tuple[str, ...]]) -> list[tuple[str, Node]]:
+        """What a rule's move shows its actor, by name, each with an optional declared type."""
         reveals = []
         for reveal_name, text in entry.get("reveals", {}).items():
-            where = self.where(key, f"{reveal_name} =", f"rule '{name}' reveals.{reveal_name}")
+            where = self.where(f"rule:{name}", f"{reveal_name} =", f"rule '{name}' reveals.{reveal_name}")
             check_name(reveal_name, "reveal", where)
             expected = None
             if isinstance(text, dict):
@@ -471,10 +505,7 @@ class _Builder:
                     raise SpecError(f"unknown type '{text.get('type')}'", where)
                 text = text.get("value", "")
             reveals.append((reveal_name, parse(str(text), scope, where, expected)))
-        roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
-        return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
-                    tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws)
+        return reveals
 
     def roles(self, entry: dict[str, Any], key: str, name: str, actor: str, params: list[Param],
               scope: Scope) -> tuple[tuple[str, ...], Node | None]:

@@ -20,7 +20,8 @@ from spec.invariants import load_invariants
 from spec.loader import load_spec
 from verify.results import Proved, Refuted, Unknown
 from verify.smt import check_property
-from verify.smt.check import Backend, Limits, backend_for, catalogue_of
+from verify.results import Limits
+from verify.smt.check import Backend, backend_for, catalogue_of
 from verify.smt.induction import Induction
 from verify.smt.system import System
 
@@ -130,11 +131,11 @@ def test_k_induction_closes_what_one_step_cannot() -> None:
     base = next(p for p in CATALOGUE if p.name == "tracks_in_range")
     prop = dataclasses.replace(base, name="no_nominee_at_nomination", text=text,
                                state=parse(text, state_scope(SPEC), Location("test"), BOOL))
-    verdict = check_property(SPEC, prop, 9, Limits(depth=4, k=2))
+    verdict = check_property(SPEC, prop, 9, Limits(max_depth=4, k=2))
     assert isinstance(verdict, Unknown)
     assert "counterexample to induction" in verdict.reason
     assert "phase = first_president" in verdict.reason and "breaks: no_nominee_at_nomination" in verdict.reason
-    verdict = check_property(SPEC, prop, 9, Limits(depth=4, k=3))
+    verdict = check_property(SPEC, prop, 9, Limits(max_depth=4, k=3))
     assert isinstance(verdict, Proved) and verdict.evidence.depth == 3
 
 

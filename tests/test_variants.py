@@ -25,7 +25,7 @@ from verify.cli import main
 from verify.cli.options import rules_name
 from verify.diff import semantic_signature
 from verify.diff.mutants import Catch, Effort, mutation_score, score_lines
-from verify.explicit.explore import Limits
+from verify.results import Limits
 
 SHIPPED = sorted(p.stem for p in VARIANTS_DIR.glob("*.toml"))
 MISTAKES = sorted(f"mistakes/{p.stem}" for p in (VARIANTS_DIR / "mistakes").glob("*.toml"))

@@ -28,9 +28,8 @@ from spec.loader import load_spec
 from spec.properties import Property
 
 from .explicit.check import Raw, check_players, materialise, select
-from .explicit.explore import Limits
 from .explicit.reductions import Reductions
-from .results import Evidence, PropertyResult, Refuted, Unknown, Verdict
+from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict
 
 BACKENDS = ("explicit", "smt", "both")
 
@@ -44,10 +43,10 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
     # Imported on use, not at the top: verify.smt imports z3, which takes a noticeable
     # part of a second, and the default explicit backend never needs it.
     try:
-        from . import smt
+        from .smt import check_players
     except ImportError:
         return None
-    return getattr(smt, "check_players", None)
+    return check_players
 
 
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,

@@ -13,6 +13,9 @@ The exit statuses say the same of a whole run, for every command and every repor
 was wrong (a spec, a variant, a transcript, a command line), `EXIT_LIMIT` a limit left a
 verdict unknown. They live here, below the command line and the reports, so that both
 read the one definition.
+
+`Limits` says when a backend gives up and answers `Unknown`: one value for both backends,
+each reading the limits that mean something to it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,37 @@ from typing import Any
 from engine.trace import Trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When to give up (None: no limit, or the backend's default).
+
+    - `max_states`: stored states (explicit);
+    - `time_limit`: wall-clock seconds (explicit: for one player count's search;
+      smt: for one property);
+    - `memory_limit`: resident memory in MiB (explicit);
+    - `max_depth`: explicit: the BFS depth beyond which nothing is expanded (bounded
+      comparisons); smt: the longest path BMC looks at (default 160, `DEFAULT_DEPTH`);
+    - `k`: the largest k of k-induction (smt; default 3, `DEFAULT_K`).
+    """
+
+    max_states: int | None = None
+    time_limit: float | None = None
+    memory_limit: int | None = None
+    max_depth: int | None = None
+    k: int | None = None
+
+    def describe(self) -> str:
+        """The explicit checker's limits in words."""
+        parts = []
+        if self.max_states is not None:
+            parts.append(f"{self.max_states:,} states")
+        if self.time_limit is not None:
+            parts.append(f"{self.time_limit:g} s")
+        if self.memory_limit is not None:
+            parts.append(f"{self.memory_limit:,} MiB")
+        return ", ".join(parts) or "none"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ translator (verify/) never re-derive types and cannot disagree about them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .types import Type
@@ -116,6 +117,28 @@ def walk(node: Node) -> "list[Node]":
     out: list[Node] = [node]
     for child in children(node):
         out.extend(walk(child))
+    return out
+
+
+def fields_read(roots: Iterable[Node | None], definitions: Mapping[str, Node]) -> set[str]:
+    """The state fields the expressions read, through the definitions they use: the one
+    analysis of reads (the cone of influence, the lawyer's relevant fields, the engine's
+    memo of chance outcomes). `after_X`, the field after a move, counts as a read of X;
+    None (an absent optional expression) reads nothing."""
+    out: set[str] = set()
+    expanded: set[str] = set()
+    stack = [root for root in roots if root is not None]
+    while stack:
+        for item in walk(stack.pop()):
+            if not isinstance(item, Name):
+                continue
+            if item.kind == "field":
+                out.add(item.name)
+            elif item.kind == "after":
+                out.add(item.name[len("after_"):])
+            elif item.kind == "definition" and item.name not in expanded:
+                expanded.add(item.name)
+                stack.append(definitions[item.name])
     return out
 
 

@@ -11,6 +11,7 @@ the results as JSON instead. Exit status: 0 every verdict as expected, 1 one is 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -24,10 +25,9 @@ from spec.loader import load_spec
 from ..checker import BACKENDS, check
 from ..diff.mutants import run_mutants
 from ..explicit.check import select
-from ..explicit.explore import Limits
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
-from ..results import PropertyResult, Refuted, Unknown, Witnessed
+from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
 from .options import (ReportRequest, max_states_option, parse_counts, progress_stream, report_options, rules_name,
                       rules_option, time_limit_option, variant_options)
 from .outputs import writable

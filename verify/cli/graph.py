@@ -18,11 +18,11 @@ import click
 from engine.game import compiled_game
 from spec.errors import SpecError, shown
 
-from ..explicit.explore import Limits, explore
+from ..explicit.explore import explore
 from ..explicit.graphs import analyse, export_facts, to_networkx, write_export
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
-from ..results import EXIT_FAILED, EXIT_LIMIT
+from ..results import EXIT_FAILED, EXIT_LIMIT, Limits
 from .options import max_states_option, rules_option, time_limit_option
 from .outputs import writable
 

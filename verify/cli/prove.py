@@ -16,7 +16,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from ..results import EXIT_FAILED, EXIT_LIMIT, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import EXIT_FAILED, EXIT_LIMIT, Limits, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .options import SECONDS, counts_among, rules_option
 from .outputs import writable
 
@@ -64,7 +64,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     """
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
     # second), and the group imports every command module on each `shrules` run.
-    from ..smt import Limits, check_property
+    from ..smt import check_property
     from ..smt.check import catalogue_of
 
     writable(trace_path, "--trace")
@@ -76,7 +76,7 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     prop = catalogue[name]
     status = 0
     for count in counts_among(players_text, prop.players, of="this property", rule=None):
-        verdict = check_property(spec, prop, count, Limits(depth, k, seconds))
+        verdict = check_property(spec, prop, count, Limits(max_depth=depth, k=k, time_limit=seconds))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
         mark = "" if expected is None or expected else f"  [NOT AS EXPECTED: the catalogue expects it to {wanted}]"

@@ -13,9 +13,10 @@ from dataclasses import asdict, dataclass
 
 from engine.game import compiled_game
 
+from ..results import Limits
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from .check import check_players, materialise, select
-from .explore import Limits, explore
+from .explore import explore
 from .model import Model
 
 SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}

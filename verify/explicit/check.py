@@ -30,8 +30,8 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property, load_properties
 
-from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .explore import Exploration, Limits, explore, trace_along
+from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from .explore import Exploration, explore, trace_along
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, symmetry_blockers

@@ -14,8 +14,9 @@ property has fired and no graph property is asked, the search stops early. Deadl
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
 and elections it stands for) for graphs.py.
 
-Limits (`Limits`): states, seconds, resident memory. A search stopped by a limit says so
-in `limit`; nothing it did not see is ever reported as proved (check.py).
+Limits (`verify.results.Limits`): states, seconds, resident memory, BFS depth. A search
+stopped by a limit says so in `limit`; nothing it did not see is ever reported as proved
+(check.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,7 @@ from engine.game import Move
 from engine.trace import Trace
 from spec.properties import Property
 
+from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from .codec import OutOfRange
 from .model import Model, Step
 from .propcheck import compile_checks
@@ -40,28 +43,6 @@ counts them)."""
 
 CHECK_EVERY = 2048
 """Expansions between two looks at the clock and the memory."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """When to give up: stored states, wall-clock seconds, resident memory in MiB, and
-    (for bounded comparisons) the BFS depth beyond which nothing is expanded."""
-
-    max_states: int | None = None
-    time_limit: float | None = None
-    memory_limit: int | None = None
-    max_depth: int | None = None
-
-    def describe(self) -> str:
-        """The limits in words."""
-        parts = []
-        if self.max_states is not None:
-            parts.append(f"{self.max_states:,} states")
-        if self.time_limit is not None:
-            parts.append(f"{self.time_limit:g} s")
-        if self.memory_limit is not None:
-            parts.append(f"{self.memory_limit:,} MiB")
-        return ", ".join(parts) or "none"
 
 
 def resident_mib() -> float:
@@ -95,11 +76,11 @@ class Hit:
 class Graph:
     """The explored graph in arrays: successors of id i are targets[offsets[i]:offsets[i+1]]."""
 
-    offsets: array  # type: ignore[type-arg]
-    targets: array  # type: ignore[type-arg]
-    moves: array  # type: ignore[type-arg]       moves each edge stands for (1 + forced moves)
-    elections: array  # type: ignore[type-arg]   elected governments on each edge (0 or 1)
-    over: array  # type: ignore[type-arg]        1 where the state is a finished game
+    offsets: array[int]
+    targets: array[int]
+    moves: array[int]       # moves each edge stands for (1 + forced moves)
+    elections: array[int]   # elected governments on each edge (0 or 1)
+    over: array[int]        # 1 where the state is a finished game
 
 
 @dataclass(slots=True)
@@ -118,8 +99,8 @@ class Exploration:
     deadlock: Hit | None = None
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
-    parent: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
-    parent_move: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
+    parent: array[int] = field(default_factory=lambda: array("q"))
+    parent_move: array[int] = field(default_factory=lambda: array("q"))
     layers: list[int] = field(default_factory=list)
 
     @property
@@ -180,7 +161,7 @@ class Exploration:
 
 def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits = Limits(), *,
             deadlocks: bool = True, record_edges: bool = False, stop_when_decided: bool = True,
-            by_elections: bool = False, progress: Any = None) -> Exploration:
+            by_elections: bool = False, progress: Callable[[int, int], object] | None = None) -> Exploration:
     """Breadth-first search of `model`, checking `properties` (state and move kinds) on the
     fly; see the module docstring. `progress(states, depth)` is called now and then.
 
@@ -190,152 +171,190 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
     fewest elections it needs. Election steps are held back, properties inside them
     included, until the level they lead to.
     """
-    properties = tuple(p for p in properties if p.state is not None or p.move is not None)
-    result = Exploration(model, properties)
-    codec = model.codec
-    encode, decode = codec.encode, codec.decode
-    open_mask = (1 << len(properties)) - 1
-    checks = compile_checks(model.game, properties)
-    state_checks, move_checks = checks.state, checks.move
-    phase_index = model.phase_index
-    index: dict[int, int] = {}
-    keys = result.keys
-    parent, parent_move = result.parent, result.parent_move
-    layers = result.layers
-    offsets, targets, edge_moves, edge_elections, over = (array("q"), array("i"), array("B"), array("B"),
-                                                          array("B"))
-    election_rules = {c.index for c in model.game.by_role[ELECTION_ROLE]}
-    deferred: list[tuple[int, Any, int]] = []
-    started = time.perf_counter()
-    deadline = started + limits.time_limit if limits.time_limit is not None else None
-    max_states = limits.max_states
+    search = _Search(model, properties, limits, deadlocks, record_edges, stop_when_decided, by_elections, progress)
+    return search.run()
 
-    def fire(bits: int, hit: Hit) -> None:
-        nonlocal open_mask, state_checks, move_checks
-        for bit, prop in enumerate(properties):
-            if bits >> bit & 1 and open_mask >> bit & 1:
-                result.hits[prop.name] = hit
-                open_mask &= ~(1 << bit)
-        recompiled = compile_checks(model.game, properties, open_mask)
-        state_checks, move_checks = recompiled.state, recompiled.move
 
-    def decided() -> bool:
-        return stop_when_decided and not open_mask and not record_edges and (not deadlocks or
-                                                                             result.deadlock is not None)
+class _Search:
+    """One run of `explore`: the stored states, the open properties and the graph so far."""
 
-    def inside(state: Any, step: Step, position: int, code: int, depth: int) -> None:
+    def __init__(self, model: Model, properties: tuple[Property, ...], limits: Limits, deadlocks: bool,
+                 record_edges: bool, stop_when_decided: bool, by_elections: bool,
+                 progress: Callable[[int, int], object] | None) -> None:
+        self.properties = tuple(p for p in properties if p.state is not None or p.move is not None)
+        self.result = Exploration(model, self.properties)
+        self.model = model
+        self.limits = limits
+        self.deadlocks, self.record_edges, self.stop_when_decided = deadlocks, record_edges, stop_when_decided
+        self.by_elections = by_elections
+        self.progress = progress
+        self.open_mask = (1 << len(self.properties)) - 1
+        checks = compile_checks(model.game, self.properties)
+        self.state_checks, self.move_checks = checks.state, checks.move
+        self.index: dict[int, int] = {}
+        self.offsets, self.targets = array("q"), array("i")
+        self.edge_moves, self.edge_elections, self.over = array("B"), array("B"), array("B")
+        self.election_rules = {c.index for c in model.game.by_role[ELECTION_ROLE]}
+        self.deferred: list[tuple[int, Step, int]] = []
+        self.started = time.perf_counter()
+        self.deadline = self.started + limits.time_limit if limits.time_limit is not None else None
+
+    def run(self) -> Exploration:
+        """Search level by level until every property is decided, a limit stops it, or no
+        state is left; then the counts, and the graph when it was recorded and complete."""
+        result, model, limits = self.result, self.model, self.limits
+        keys, layers = result.keys, result.layers
+        decode = model.codec.decode
+        max_states = limits.max_states
+        try:
+            initial = model.initial()
+            self.store(initial, model.codec.encode(initial), -1, 0, 0)
+            layers.append(0)
+            position = 0
+            next_layer = 1
+            while not self.decided():
+                if position == len(keys):
+                    if not self.deferred:
+                        break
+                    self.release_elections()
+                    continue
+                if not self.by_elections and position == next_layer:
+                    layers.append(position)
+                    next_layer = len(keys)
+                if limits.max_depth is not None and len(layers) - 1 >= limits.max_depth:
+                    result.limit = f"limit: depth {limits.max_depth}"
+                    break
+                if position % CHECK_EVERY == 0:
+                    if self.progress is not None:
+                        self.progress(len(keys), len(layers) - 1)
+                    result.limit = self.clock_or_memory()
+                    if result.limit:
+                        break
+                if max_states is not None and len(keys) > max_states:
+                    result.limit = f"limit: {max_states:,} states"
+                    break
+                self.expand(position, decode(keys[position]), len(layers) - 1)
+                position += 1
+            result.complete = position == len(keys) and not self.deferred and not result.limit
+        except OutOfRange as error:
+            result.limit = f"state out of range: {error}"
+            result.complete = False
+        result.states = len(keys)
+        result.depth = len(layers) - 1
+        result.seconds = time.perf_counter() - self.started
+        if self.record_edges and result.complete:
+            self.offsets.append(len(self.targets))
+            result.graph = Graph(self.offsets, self.targets, self.edge_moves, self.edge_elections, self.over)
+        return result
+
+    def clock_or_memory(self) -> str:
+        """The limit the clock or the resident memory has reached ('' for none)."""
+        limits = self.limits
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return f"limit: time {limits.time_limit:g} s"
+        if limits.memory_limit is not None and resident_mib() > limits.memory_limit:
+            return f"limit: memory {limits.memory_limit:,} MiB"
+        return ""
+
+    def expand(self, position: int, state: Any, depth: int) -> None:
+        """Every step from the stored state `position`: checked, stored when new, recorded
+        as an edge; election steps held back in a search by elections."""
+        model, result = self.model, self.result
+        encode = model.codec.encode
+        index, targets, election_rules = self.index, self.targets, self.election_rules
+        by_elections, record_edges = self.by_elections, self.record_edges
+        if record_edges:
+            self.offsets.append(len(targets))
+            self.over.append(1 if model.is_over(state) else 0)
+        successors = 0
+        for step in model.steps(state):
+            successors += 1
+            compiled = step.rule
+            code = model.encode_move(compiled, step.args)
+            if by_elections and compiled.index in election_rules:
+                self.deferred.append((position, step, code))
+                continue
+            self.inside(state, step, position, code, depth + (0 if by_elections else 1))
+            final = step.final
+            key = encode(final)
+            target = index.get(key)
+            if target is None:
+                target = self.store(final, key, position, code, depth + (0 if by_elections else 1))
+            if record_edges:
+                targets.append(target)
+                self.edge_moves.append(1 + len(step.chain))
+                self.edge_elections.append(1 if compiled.index in election_rules else 0)
+        result.transitions += successors
+        if successors == 0 and not model.is_over(state) and result.deadlock is None and self.deadlocks:
+            result.deadlock = Hit(position, depth=depth)
+
+    def release_elections(self) -> None:
+        """A search by elections ran out of states at this level: the held-back election
+        steps make the next level."""
+        keys, layers = self.result.keys, self.result.layers
+        decode, encode = self.model.codec.decode, self.model.codec.encode
+        layers.append(len(keys))
+        level = len(layers) - 1
+        held, self.deferred = self.deferred, []
+        for from_id, step, code in held:
+            self.inside(decode(keys[from_id]), step, from_id, code, level)
+            key = encode(step.final)
+            if key not in self.index:
+                self.store(step.final, key, from_id, code, level)
+
+    def fire(self, bits: int, hit: Hit) -> None:
+        """The properties of `bits` still open fire at `hit`; the checks are recompiled without them."""
+        for bit, prop in enumerate(self.properties):
+            if bits >> bit & 1 and self.open_mask >> bit & 1:
+                self.result.hits[prop.name] = hit
+                self.open_mask &= ~(1 << bit)
+        recompiled = compile_checks(self.model.game, self.properties, self.open_mask)
+        self.state_checks, self.move_checks = recompiled.state, recompiled.move
+
+    def decided(self) -> bool:
+        """Whether the search may stop: every property fired and nothing else is asked."""
+        return self.stop_when_decided and not self.open_mask and not self.record_edges and (
+            not self.deadlocks or self.result.deadlock is not None)
+
+    def inside(self, state: Any, step: Step, position: int, code: int, depth: int) -> None:
         """Check the move, the forced moves and the states inside a fused step."""
-        check = move_checks[step.rule.index]
+        check = self.move_checks[step.rule.index]
         if check is not None:
             bits = check(state, step.after, *step.args)
             if bits:
-                fire(bits, Hit(None, position, code, step.chain_number, 0, depth))
+                self.fire(bits, Hit(None, position, code, step.chain_number, 0, depth))
         if not step.chain:
             return
+        phase_index = self.model.phase_index
         before = step.after
         for number, (_, after) in enumerate(((None, step.after),) + step.chain[:-1]):
-            check = state_checks[after[phase_index]]
+            check = self.state_checks[after[phase_index]]
             if check is not None:
                 bits = check(after)
                 if bits:
-                    fire(bits, Hit(None, position, code, step.chain_number, number, depth))
+                    self.fire(bits, Hit(None, position, code, step.chain_number, number, depth))
         for number, (forced, after) in enumerate(step.chain):
-            check = move_checks[forced.index]
+            check = self.move_checks[forced.index]
             if check is not None:
                 bits = check(before, after)
                 if bits:
-                    fire(bits, Hit(None, position, code, step.chain_number, number + 1, depth))
+                    self.fire(bits, Hit(None, position, code, step.chain_number, number + 1, depth))
             before = after
 
-    def store(final: Any, key: int, from_id: int, code: int, depth: int) -> int:
-        target = len(keys)
-        index[key] = target
-        keys.append(key)
-        parent.append(from_id)
-        parent_move.append(code)
-        check = state_checks[final[phase_index]]
+    def store(self, final: Any, key: int, from_id: int, code: int, depth: int) -> int:
+        """A new state stored under the next id, with its parent and move; its state checks run."""
+        result = self.result
+        target = len(result.keys)
+        self.index[key] = target
+        result.keys.append(key)
+        result.parent.append(from_id)
+        result.parent_move.append(code)
+        check = self.state_checks[final[self.model.phase_index]]
         if check is not None:
             bits = check(final)
             if bits:
-                fire(bits, Hit(target, depth=depth))
+                self.fire(bits, Hit(target, depth=depth))
         return target
-
-    try:
-        initial = model.initial()
-        store(initial, encode(initial), -1, 0, 0)
-        layers.append(0)
-        position = 0
-        next_layer = 1
-        while not decided():
-            if position == len(keys):
-                if not deferred:
-                    break
-                layers.append(position)
-                level = len(layers) - 1
-                held, deferred = deferred, []
-                for from_id, step, code in held:
-                    inside(decode(keys[from_id]), step, from_id, code, level)
-                    key = encode(step.final)
-                    if key not in index:
-                        store(step.final, key, from_id, code, level)
-                continue
-            if not by_elections and position == next_layer:
-                layers.append(position)
-                next_layer = len(keys)
-            if limits.max_depth is not None and len(layers) - 1 >= limits.max_depth:
-                result.limit = f"limit: depth {limits.max_depth}"
-                break
-            if position % CHECK_EVERY == 0:
-                if progress is not None:
-                    progress(len(keys), len(layers) - 1)
-                now = time.perf_counter()
-                if deadline is not None and now > deadline:
-                    result.limit = f"limit: time {limits.time_limit:g} s"
-                    break
-                if limits.memory_limit is not None and resident_mib() > limits.memory_limit:
-                    result.limit = f"limit: memory {limits.memory_limit:,} MiB"
-                    break
-            if max_states is not None and len(keys) > max_states:
-                result.limit = f"limit: {max_states:,} states"
-                break
-            state = decode(keys[position])
-            if record_edges:
-                offsets.append(len(targets))
-                over.append(1 if model.is_over(state) else 0)
-            successors = 0
-            depth = len(layers) - 1
-            for step in model.steps(state):
-                successors += 1
-                compiled = step.rule
-                code = model.encode_move(compiled, step.args)
-                if by_elections and compiled.index in election_rules:
-                    deferred.append((position, step, code))
-                    continue
-                inside(state, step, position, code, depth + (0 if by_elections else 1))
-                final = step.final
-                key = encode(final)
-                target = index.get(key)
-                if target is None:
-                    target = store(final, key, position, code, depth + (0 if by_elections else 1))
-                if record_edges:
-                    targets.append(target)
-                    edge_moves.append(1 + len(step.chain))
-                    edge_elections.append(1 if compiled.index in election_rules else 0)
-            result.transitions += successors
-            if successors == 0 and not model.is_over(state) and result.deadlock is None and deadlocks:
-                result.deadlock = Hit(position, depth=depth)
-            position += 1
-        result.complete = position == len(keys) and not deferred and not result.limit
-    except OutOfRange as error:
-        result.limit = f"state out of range: {error}"
-        result.complete = False
-    result.states = len(keys)
-    result.depth = len(layers) - 1
-    result.seconds = time.perf_counter() - started
-    if record_edges and result.complete:
-        offsets.append(len(targets))
-        result.graph = Graph(offsets, targets, edge_moves, edge_elections, over)
-    return result
 
 
 def trace_along(exploration: Exploration, ids: list[int] | tuple[int, ...]) -> Trace:

@@ -20,9 +20,19 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from engine.game import Game
 
 from .explore import Exploration, Graph
+
+if TYPE_CHECKING:  # for the annotations only: networkx itself is imported on use
+    import networkx as nx
+
+Label: TypeAlias = "int | str"
+"""A node of an export: a state's id, or a quotient's `field=value|…` text."""
+Export: TypeAlias = "nx.DiGraph[Label]"
+"""A graph made by `to_networkx`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +120,7 @@ def _find_cycle(graph: Graph, indegree: list[int]) -> tuple[int, ...]:
                 predecessor.setdefault(targets[edge], node)
     node = min(remaining)
     seen: dict[int, int] = {}
-    walk = []
+    walk: list[int] = []
     while node not in seen:
         seen[node] = len(walk)
         walk.append(node)
@@ -150,7 +160,7 @@ def _cannot_end(graph: Graph) -> int:
     return count - sum(can_end)
 
 
-def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None) -> Any:
+def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None) -> Export:
     """The explored graph as a networkx DiGraph; with `project`, its quotient by those
     fields (one node per distinct tuple of their values, an edge where any state edge is).
     Node attributes are the readable field values; edges carry the moves they stand for."""
@@ -166,12 +176,12 @@ def to_networkx(exploration: Exploration, project: tuple[str, ...] | None = None
     decode = model.codec.decode
     fields = game.spec.fields
     chosen = [game.field_names.index(name) for name in project] if project else None
-    result = nx.DiGraph()
-    labels: list[Any] = []
+    result: Export = nx.DiGraph()
+    labels: list[Label] = []
     for node, key in enumerate(exploration.keys):
         state = decode(key)
         if chosen is None:
-            label: Any = node
+            label: Label = node
             attributes = {fields[i].name: _attribute(game, i, state[i]) for i in range(len(fields))
                           if fields[i].name in model.codec.kept}
         else:
@@ -205,7 +215,7 @@ class ExportFacts:
     longest_moves: int | None       # the longest path weighted by moves (acyclic only)
 
 
-def export_facts(exported: Any) -> ExportFacts:
+def export_facts(exported: Export) -> ExportFacts:
     """Acyclicity, the longest path and whether every node can still reach a finished game,
     computed with networkx on a graph made by `to_networkx`."""
     import networkx as nx  # on use, as in to_networkx
@@ -220,7 +230,7 @@ def export_facts(exported: Any) -> ExportFacts:
                        len(reach) == exported.number_of_nodes(), longest)
 
 
-def write_export(exported: Any, path: Path, output_format: str) -> None:
+def write_export(exported: Export, path: Path, output_format: str) -> None:
     """A graph made by `to_networkx` as GraphML (by networkx) or DOT (written here:
     networkx needs pydot or pygraphviz for DOT)."""
     import networkx as nx  # on use, as in to_networkx
@@ -243,7 +253,7 @@ def write_export(exported: Any, path: Path, output_format: str) -> None:
         handle.write("}\n")
 
 
-def _attribute(game: Any, index: int, value: int) -> str | int | bool:
+def _attribute(game: Game, index: int, value: int) -> str | int | bool:
     """A GraphML-safe readable field value."""
     spec_field = game.spec.fields[index]
     readable = game.decode(spec_field.type.kind, spec_field.type.enum, value)

@@ -78,20 +78,9 @@ class Reductions:
 # ---------------------------------------------------------------- reading the tree
 
 
-def fields_read(node: n.Node | None, spec: Spec, seen: frozenset[str] = frozenset()) -> set[str]:
-    """The state fields an expression reads, through definitions; `after_X` counts as X."""
-    out: set[str] = set()
-    if node is None:
-        return out
-    for item in n.walk(node):
-        if isinstance(item, n.Name):
-            if item.kind == "field":
-                out.add(item.name)
-            elif item.kind == "after":
-                out.add(item.name[len("after_"):])
-            elif item.kind == "definition" and item.name not in seen:
-                out |= fields_read(spec.definitions[item.name], spec, seen | {item.name})
-    return out
+def fields_read(node: n.Node | None, spec: Spec) -> set[str]:
+    """The state fields an expression of `spec` reads (`spec.lang.nodes.fields_read`)."""
+    return n.fields_read([node], spec.definitions)
 
 
 def _inline(node: n.Node, spec: Spec) -> list[n.Node]:
@@ -154,8 +143,8 @@ def symmetry_blockers(spec: Spec, properties: tuple[Property, ...] = ()) -> list
         for node in rule_nodes(rule):
             reasons += [f"rule '{rule.name}': {why}" for why in rotation_blockers(node, spec)]
     for prop in properties:
-        for node in (prop.state, prop.move):
-            reasons += [f"property '{prop.name}': {why}" for why in rotation_blockers(node, spec)]
+        for expression in (prop.state, prop.move):
+            reasons += [f"property '{prop.name}': {why}" for why in rotation_blockers(expression, spec)]
     return reasons
 
 
@@ -241,8 +230,8 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
     for rule in spec.rules:
         for node in [req.when for req in rule.requires] + [node for _, node in rule.lets]:
             kept |= fields_read(node, spec)
-        for node in (rule.weight, rule.actor_seat):
-            kept |= fields_read(node, spec)
+        for optional in (rule.weight, rule.actor_seat):
+            kept |= fields_read(optional, spec)
         for param in rule.params:
             for part in (param.domain.of, param.domain.low, param.domain.high, param.domain.length):
                 kept |= fields_read(part, spec)

@@ -40,10 +40,10 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from ..explicit.explore import Exploration, Limits, explore
+from ..explicit.explore import Exploration, explore
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
-from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .position import rule_position
 from .words import counts_text
@@ -137,7 +137,7 @@ def _smt(prop: Property, players: int, seconds: float | None, spec_name: str) ->
     if smt is None:
         return None
     verdict = smt.check_property(compiled_game(players, spec_name).spec, prop, players,
-                                 smt.Limits(seconds=seconds))
+                                 Limits(time_limit=seconds))
     if isinstance(verdict, Unknown):
         return None
     return _result(prop, players, verdict)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from spec.loader import load_spec
 
 from .agree import compare_specs
-from .check import Limits, backend_for, catalogue_of, check_property, clear_cache
+from ..results import Limits
+from .check import backend_for, catalogue_of, check_property, clear_cache
 
 
 DECIDED = ("proved", "witness")
@@ -95,7 +96,7 @@ def bench_proofs(spec_name: str = "standard", counts: Iterable[int] = range(5, 1
             if prop.kind not in kinds or count not in prop.players:
                 continue
             began = time.perf_counter()
-            verdict = check_property(spec, prop, count, Limits(seconds=seconds))
+            verdict = check_property(spec, prop, count, Limits(time_limit=seconds))
             bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
                                              verdict.evidence.depth))
         bench.per_count[count] = time.perf_counter() - start

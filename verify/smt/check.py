@@ -24,7 +24,6 @@ deciding the whole catalogue costs one support computation.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -34,7 +33,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property, load_properties
 
-from ..results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
 from .induction import Candidate, Induction, Outcome
 from .system import State, Step, System
@@ -46,26 +45,14 @@ standard rules (at most 71 moves), far below the ranking's bound on any game."""
 DEFAULT_K = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """When the solver gives up: the deepest BMC path, the largest k of k-induction, the
-    wall-clock seconds for one property (None: no limit)."""
-
-    depth: int = DEFAULT_DEPTH
-    k: int = DEFAULT_K
-    seconds: float | None = None
+def bmc_depth(limits: Limits) -> int:
+    """The longest path BMC looks at under these limits."""
+    return DEFAULT_DEPTH if limits.max_depth is None else limits.max_depth
 
 
-def as_limits(limits: Any) -> Limits:
-    """Our limits from any limits object: ours, the explorer's (`max_depth`, `time_limit`),
-    or None for the defaults."""
-    if limits is None:
-        return Limits()
-    if isinstance(limits, Limits):
-        return limits
-    depth = getattr(limits, "depth", None) or getattr(limits, "max_depth", None)
-    seconds = getattr(limits, "seconds", None) or getattr(limits, "time_limit", None)
-    return Limits(depth or DEFAULT_DEPTH, getattr(limits, "k", None) or DEFAULT_K, seconds)
+def largest_k(limits: Limits) -> int:
+    """The largest k k-induction tries under these limits."""
+    return DEFAULT_K if limits.k is None else limits.k
 
 
 def catalogue_of(spec: Spec) -> tuple[Property, ...]:
@@ -151,7 +138,7 @@ class Backend:
                                 timeout_ms=left)
         if bound is None:
             return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
-        found = shortest(unrolling, target, limits.depth, bound, deadline)
+        found = shortest(unrolling, target, bmc_depth(limits), bound, deadline)
         found.seconds = time.perf_counter() - start
         found.queries += first.queries + 1
         return found
@@ -192,7 +179,7 @@ def clear_cache() -> None:
 
 
 def _deadline(limits: Limits) -> float | None:
-    return None if limits.seconds is None else time.perf_counter() + limits.seconds
+    return None if limits.time_limit is None else time.perf_counter() + limits.time_limit
 
 
 def _searched(found: Search, what: str) -> str:
@@ -208,18 +195,18 @@ def _cti(outcome: Outcome, game: Any, lead: str) -> str:
     return lead + "; counterexample to induction:\n" + "\n".join(outcome.counterexample.lines(game))
 
 
-def check_property(spec: Spec, prop: Property, players: int, limits: Any = None) -> Verdict:
-    """The solver's verdict on one property for one player count."""
-    ours = as_limits(limits)
+def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Limits()) -> Verdict:
+    """The solver's verdict on one property for one player count (of the limits, the
+    solver reads `max_depth`, `k` and `time_limit`, seconds for this property)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
     backend = backend_for(spec, players)
     if prop.kind in ("always", "never") and prop.state is not None:
-        return _state_invariant(backend, prop, ours)
+        return _state_invariant(backend, prop, limits)
     if prop.kind in ("always", "never"):
-        return _move_invariant(backend, prop, ours)
+        return _move_invariant(backend, prop, limits)
     if prop.kind == "sometimes":
-        return _witness(backend, prop, ours)
+        return _witness(backend, prop, limits)
     if prop.kind == "terminates":
         return _terminates(backend)
     if prop.kind == "deadlock_free":
@@ -248,14 +235,15 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
     first = outcome
     if induction.initial(candidate.before):
-        for k in range(2, limits.k + 1):
+        for k in range(2, largest_k(limits) + 1):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             invariant = (lambda state: z3.Not(backend.system.holds(node, state))) if negate else \
                 (lambda state: backend.system.holds(node, state))
             attempt = induction.k_induction(invariant, k, prop.name)
             if attempt.proved:
-                base = backend.search(backend.state_target(node, not negate), Limits(k - 1, limits.k, None), deadline)
+                base = backend.search(backend.state_target(node, not negate), Limits(max_depth=k - 1, k=limits.k),
+                                      deadline)
                 if base.trace is None and base.stopped in ("depth", "unreachable"):
                     return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start, note=note))
                 break
@@ -268,7 +256,7 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
         return Proved(Evidence("k-induction", depth=1, seconds=seconds,
                                note="no path of one step or more ends in a violation, and the initial state "
                                     "satisfies it"))
-    return Unknown(Evidence("k-induction", depth=limits.k, seconds=seconds),
+    return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
 
 
@@ -337,7 +325,7 @@ def _deadlock_free(backend: Backend) -> Verdict:
                    _cti(outcome, backend.game, "a state satisfying the proved invariants has no move"))
 
 
-def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Any = None,
+def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),
                   *_: Any, **__: Any) -> list[PropertyResult]:
     """The solver's verdicts on the named catalogue properties (all by default) of a rules
     file or variant for one player count (the `shrules check --backend smt` entry)."""
