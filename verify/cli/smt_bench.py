@@ -12,13 +12,13 @@ from .options import counts_among, rules_option
 
 
 @click.command(name="smt-bench")
-@click.option("--players", "-n", "players_text", default="5-10", show_default=True,
-              help="Player counts, e.g. 5-10 or 5,7.")
+@click.option("--players", "-n", "players_text", default=None,
+              help="Player counts, e.g. 5-7 or 5,7 (default: every count of the rules, R-S1).")
 @rules_option()
 @click.option("--witnesses", is_flag=True, help="Also find the shortest witness of every `sometimes` property.")
 @click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also compare engine and solver on this many reachable states per player count.")
-def smt_bench(players_text: str, rules: str, witnesses: bool, states: int) -> None:
+def smt_bench(players_text: str | None, rules: str, witnesses: bool, states: int) -> None:
     """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
     optionally the witnesses and the engine-vs-solver agreement check."""
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a

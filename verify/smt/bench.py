@@ -80,7 +80,7 @@ class ProofBench:
 INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 
 
-def bench_proofs(spec_name: str = "standard", counts: Iterable[int] = range(5, 11),
+def bench_proofs(spec_name: str, counts: Iterable[int],
                  kinds: tuple[str, ...] = INVARIANT_KINDS, seconds: float = 120) -> ProofBench:
     """Decide the catalogue's properties of these kinds for each player count from a cold
     start, each within `seconds`."""
@@ -120,7 +120,7 @@ class AgreementFigure:
         return self.states / self.seconds if self.seconds else 0.0
 
 
-def bench_agreement(spec_name: str = "standard", counts: Iterable[int] = range(5, 11), states: int = 1000,
+def bench_agreement(spec_name: str, counts: Iterable[int], states: int = 1000,
                     seed: int = 0) -> list[AgreementFigure]:
     """Compare engine and solver successors on `states` random reachable states per count."""
     spec = load_spec(spec_name)
