@@ -307,6 +307,15 @@ def _variant_settings(name: str, players: int) -> Settings | None:
 # ---------------------------------------------------------------------- the logs
 
 
+class _Stop(Exception):
+    """The log ends inside an entry (only the last may): what it stops before, and the
+    moves the entry recorded up to there."""
+
+    def __init__(self, what: str, moves: list[Entry]) -> None:
+        super().__init__(what)
+        self.what, self.moves = what, moves
+
+
 def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: int, hand_size: int,
              data: dict[str, Any]) -> tuple[list[Entry], list[str]]:
     """The moves of the logs (`SITE_MOVES`) and notes."""
@@ -315,81 +324,14 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
     dead: set[int] = set()
     last = len(logs) - 1
     for k, log in enumerate(logs):
-        def field(name: str) -> str:
-            return f"logs[{k}].{name}"
-
-        def stop(what: str) -> None:
+        try:
+            entries.extend(_log_entries(read, log, k, k == last, players, hand_size, dead, notes))
+        except _Stop as stop:
             if k != last:
-                raise read.fail(field("presidentId"), f"the log stops {what}, but later log entries follow")
-            notes.append(f"log {k}: the game stops {what}")
-
-        deck = read.tiles(log.get("deckState"), field("deckState"))
-        if "deckState" in log:
-            entries.append(Entry(DECK, DECK, ref=k, tiles=tuple(deck)))
-        president = read.seat(log.get("presidentId"), players, field("presidentId"))
-        if log.get("chancellorId") is None:
-            stop("before a Chancellor is nominated")
+                raise read.fail(f"logs[{k}].presidentId", f"the log stops {stop.what}, but later log entries follow")
+            entries.extend(stop.moves)
+            notes.append(f"log {k}: the game stops {stop.what}")
             break
-        chancellor = read.seat(log.get("chancellorId"), players, field("chancellorId"))
-        entries.append(Entry("move", SITE_MOVES["chancellorId"], {"chancellor": chancellor}, by=president, ref=k))
-        votes = log.get("votes") or []
-        if not isinstance(votes, list) or not all(isinstance(v, bool) for v in votes):
-            raise read.fail(field("votes"), f"expected a list of true/false, got {shown(votes)}")
-        if not votes:
-            stop("before the vote")
-            break
-        if len(votes) != players:
-            raise read.fail(field("votes"), f"expected {players} votes, one per seat, got {len(votes)}")
-        alive = [seat for seat in range(players) if seat not in dead]
-        ja = [seat for seat in alive if votes[seat]]
-        hand = read.tiles(log.get("presidentHand"), field("presidentHand"))
-        passed = read.tiles(log.get("chancellorHand"), field("chancellorHand"))
-        enacted = log.get("enactedPolicy")
-        if enacted is not None and enacted not in TILE_NAMES:
-            raise read.fail(field("enactedPolicy"), f"expected 'liberal' or 'fascist', got {shown(enacted)}")
-        chancellor_veto, president_veto = log.get("chancellorVeto"), log.get("presidentVeto")
-        legislated = bool(hand or passed or chancellor_veto is True)
-        entries.append(Entry("move" if legislated else VOTE, SITE_MOVES["votes:legislated"] if legislated else VOTE,
-                             {"ja": ja}, ref=k))
-        if not legislated:
-            if enacted is not None:
-                entries.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
-        elif hand or passed:
-            if len(hand) != hand_size:
-                raise read.fail(field("presidentHand"), f"expected the {hand_size} tiles drawn, got {shown(hand)}")
-            entries.append(Entry("move", SITE_MOVES["presidentHand"], {"fascist_tiles": hand.count("fascist")}, ref=k,
-                                 tiles=tuple(hand)))
-            if not passed:
-                stop("before the President discards")
-                break
-            entries.append(Entry("move", SITE_MOVES["chancellorHand"], {"tile": _discard(hand, passed)}, by=president,
-                                 ref=k, passed=tuple(passed)))
-        if legislated:
-            if chancellor_veto is True:
-                entries.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
-                if president_veto is True:
-                    entries.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
-                    if enacted is not None:
-                        entries.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
-                elif president_veto is False:
-                    entries.append(Entry("move", SITE_MOVES["presidentVeto:false"], by=president, ref=k))
-                    if enacted is not None:
-                        entries.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor,
-                                             ref=k))
-                else:
-                    stop("before the President answers the veto")
-                    break
-            elif enacted is not None:
-                entries.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor, ref=k))
-            elif k != last:
-                # Summaries written before vetoes were recorded: the site reads an elected
-                # government that enacted nothing as a veto proposed and accepted.
-                notes.append(f"log {k}: no policy enacted and no veto recorded: read as an accepted veto")
-                entries.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
-                entries.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
-            else:
-                notes.append(f"log {k}: the game stops before the Chancellor enacts")
-        entries.extend(_powers(read, log, k, players, president, hand_size))
         execution = log.get("execution")
         if isinstance(execution, int):
             dead.add(execution)
@@ -397,6 +339,91 @@ def _entries(read: _Reader, logs: list[dict[str, Any]], players: int, hitler: in
                                            for seat in range(players)):
                 notes.append(f"log {k}: no Liberal is left alive; the site ends a custom game there, the rules do not")
     return entries, notes
+
+
+def _log_entries(read: _Reader, log: dict[str, Any], k: int, is_last: bool, players: int, hand_size: int,
+                 dead: set[int], notes: list[str]) -> list[Entry]:
+    """The moves of one log entry, a government from nomination to its powers; `_Stop`
+    where the log ends inside it."""
+    out: list[Entry] = []
+    deck = read.tiles(log.get("deckState"), f"logs[{k}].deckState")
+    if "deckState" in log:
+        out.append(Entry(DECK, DECK, ref=k, tiles=tuple(deck)))
+    president = read.seat(log.get("presidentId"), players, f"logs[{k}].presidentId")
+    if log.get("chancellorId") is None:
+        raise _Stop("before a Chancellor is nominated", out)
+    chancellor = read.seat(log.get("chancellorId"), players, f"logs[{k}].chancellorId")
+    out.append(Entry("move", SITE_MOVES["chancellorId"], {"chancellor": chancellor}, by=president, ref=k))
+    votes = log.get("votes") or []
+    if not isinstance(votes, list) or not all(isinstance(v, bool) for v in votes):
+        raise read.fail(f"logs[{k}].votes", f"expected a list of true/false, got {shown(votes)}")
+    if not votes:
+        raise _Stop("before the vote", out)
+    if len(votes) != players:
+        raise read.fail(f"logs[{k}].votes", f"expected {players} votes, one per seat, got {len(votes)}")
+    ja = [seat for seat in range(players) if seat not in dead and votes[seat]]
+    hand = read.tiles(log.get("presidentHand"), f"logs[{k}].presidentHand")
+    passed = read.tiles(log.get("chancellorHand"), f"logs[{k}].chancellorHand")
+    enacted = log.get("enactedPolicy")
+    if enacted is not None and enacted not in TILE_NAMES:
+        raise read.fail(f"logs[{k}].enactedPolicy", f"expected 'liberal' or 'fascist', got {shown(enacted)}")
+    legislated = bool(hand or passed or log.get("chancellorVeto") is True)
+    out.append(Entry("move" if legislated else VOTE, SITE_MOVES["votes:legislated"] if legislated else VOTE,
+                     {"ja": ja}, ref=k))
+    if not legislated:
+        if enacted is not None:
+            out.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
+    else:
+        out.extend(_legislation(read, log, k, is_last, president, chancellor, hand, passed, enacted, hand_size,
+                                notes, out))
+    out.extend(_powers(read, log, k, players, president, hand_size))
+    return out
+
+
+def _legislation(read: _Reader, log: dict[str, Any], k: int, is_last: bool, president: int, chancellor: int,
+                 hand: list[str], passed: list[str], enacted: str | None, hand_size: int, notes: list[str],
+                 before: list[Entry]) -> list[Entry]:
+    """An elected government's session (R-L2-R-L4, R-V1-R-V3): the President's hand and
+    discard, the veto, the enacted policy; `_Stop` (with `before` and what was read) where
+    the log ends inside it."""
+    out: list[Entry] = []
+
+    def stop(what: str) -> _Stop:
+        return _Stop(what, before + out)
+
+    if hand or passed:
+        if len(hand) != hand_size:
+            raise read.fail(f"logs[{k}].presidentHand", f"expected the {hand_size} tiles drawn, got {shown(hand)}")
+        out.append(Entry("move", SITE_MOVES["presidentHand"], {"fascist_tiles": hand.count("fascist")}, ref=k,
+                         tiles=tuple(hand)))
+        if not passed:
+            raise stop("before the President discards")
+        out.append(Entry("move", SITE_MOVES["chancellorHand"], {"tile": _discard(hand, passed)}, by=president,
+                         ref=k, passed=tuple(passed)))
+    chancellor_veto, president_veto = log.get("chancellorVeto"), log.get("presidentVeto")
+    if chancellor_veto is True:
+        out.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
+        if president_veto is True:
+            out.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
+            if enacted is not None:
+                out.append(Entry("move", SITE_MOVES["enactedPolicy:chaos"], {"tile": enacted}, ref=k))
+        elif president_veto is False:
+            out.append(Entry("move", SITE_MOVES["presidentVeto:false"], by=president, ref=k))
+            if enacted is not None:
+                out.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor, ref=k))
+        else:
+            raise stop("before the President answers the veto")
+    elif enacted is not None:
+        out.append(Entry("move", SITE_MOVES["enactedPolicy"], {"tile": enacted}, by=chancellor, ref=k))
+    elif not is_last:
+        # Summaries written before vetoes were recorded: the site reads an elected
+        # government that enacted nothing as a veto proposed and accepted.
+        notes.append(f"log {k}: no policy enacted and no veto recorded: read as an accepted veto")
+        out.append(Entry("move", SITE_MOVES["chancellorVeto"], by=chancellor, ref=k))
+        out.append(Entry("move", SITE_MOVES["presidentVeto:true"], by=president, ref=k))
+    else:
+        notes.append(f"log {k}: the game stops before the Chancellor enacts")
+    return out
 
 
 def _powers(read: _Reader, log: dict[str, Any], k: int, players: int, president: int,
