@@ -10,7 +10,9 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
   vacuous property fails;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
   when it fails;
-- `terminates`, `deadlock_free`: graph properties (no expression).
+- `terminates`, `deadlock_free`: graph properties (no expression);
+- `in_range`: every reachable state has each field inside its declared range (no
+  expression; refuted by the shortest game that puts a value outside).
 
 Each entry names the rule IDs it rests on, its player counts and its expected verdict
 (`holds` or `fails`), so a changed verdict is a regression.
@@ -29,7 +31,7 @@ from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, Type
 from .model import Spec
 
-KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free")
+KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free", "in_range")
 EXPECTS = ("holds", "fails")
 PROPERTIES_FILE = Path(__file__).parent / "properties.toml"
 

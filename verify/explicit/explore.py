@@ -16,6 +16,13 @@ and elections it stands for) for graphs.py.
 
 Limits (`Limits`): states, seconds, resident memory. A search stopped by a limit says so
 in `limit`; nothing it did not see is ever reported as proved (check.py).
+
+A successor with a field outside its declared range (codec.OutOfRange) is not a limit
+but a finding: the search stops there and keeps where (`out_of_range`, a `Hit` whose
+trace is the shortest game reaching the value, breadth-first) and what (`range_error`);
+check.py reports it as the refutation of the `in_range` property. `stop_on` names
+properties whose first hit ends the search (the mutation analysis stops at the first
+verdict that differs from the rules').
 """
 
 from __future__ import annotations
@@ -115,6 +122,8 @@ class Exploration:
     limit: str = ""
     hits: dict[str, Hit] = field(default_factory=dict)
     deadlock: Hit | None = None
+    out_of_range: Hit | None = None
+    range_error: str = ""
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
@@ -179,7 +188,8 @@ class Exploration:
 
 def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits = Limits(), *,
             deadlocks: bool = True, record_edges: bool = False, stop_when_decided: bool = True,
-            by_elections: bool = False, progress: Any = None) -> Exploration:
+            by_elections: bool = False, progress: Any = None,
+            stop_on: frozenset[str] = frozenset()) -> Exploration:
     """Breadth-first search of `model`, checking `properties` (state and move kinds) on the
     fly; see the module docstring. `progress(states, depth)` is called now and then.
 
@@ -209,16 +219,21 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
     deadline = started + limits.time_limit if limits.time_limit is not None else None
     max_states = limits.max_states
 
+    stopped = False
+
     def fire(bits: int, hit: Hit) -> None:
-        nonlocal open_mask, state_checks, move_checks
+        nonlocal open_mask, state_checks, move_checks, stopped
         for bit, prop in enumerate(properties):
             if bits >> bit & 1 and open_mask >> bit & 1:
                 result.hits[prop.name] = hit
                 open_mask &= ~(1 << bit)
+                stopped = stopped or prop.name in stop_on
         recompiled = compile_checks(model.game, properties, open_mask)
         state_checks, move_checks = recompiled.state, recompiled.move
 
     def decided() -> bool:
+        if stopped:
+            return True
         return stop_when_decided and not open_mask and not record_edges and (not deadlocks or
                                                                              result.deadlock is not None)
 
@@ -312,7 +327,13 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
                     continue
                 inside(state, step, position, code, depth + (0 if by_elections else 1))
                 final = step.final
-                key = encode(final)
+                try:
+                    key = encode(final)
+                except OutOfRange as error:
+                    result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain),
+                                              depth + (0 if by_elections else 1))
+                    result.range_error = str(error)
+                    raise
                 target = index.get(key)
                 if target is None:
                     target = store(final, key, position, code, depth + (0 if by_elections else 1))
@@ -324,7 +345,9 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
             if successors == 0 and not model.is_over(state) and result.deadlock is None and deadlocks:
                 result.deadlock = Hit(position, depth=depth)
             position += 1
-        result.complete = position == len(keys) and not deferred and not result.limit
+        result.complete = position == len(keys) and not deferred and not result.limit and not stopped
+        if stopped:
+            result.limit = "stopped at a decisive hit"
     except OutOfRange as error:
         result.limit = f"state out of range: {error}"
         result.complete = False

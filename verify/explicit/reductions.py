@@ -238,6 +238,8 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
         kept |= fields_read(prop.state, spec) | fields_read(prop.move, spec)
         if prop.kind in ("terminates", "deadlock_free"):
             pass  # the graph itself: the phase decides what "over" means
+        if prop.kind == "in_range":
+            kept |= {field.name for field in spec.fields if field.low is not None}   # every bounded value
     for rule in spec.rules:
         for node in [req.when for req in rule.requires] + [node for _, node in rule.lets]:
             kept |= fields_read(node, spec)
