@@ -35,6 +35,8 @@ from .options import COUNT, SECONDS, counts_among, max_states_option, rules_opti
               help="Only mutants of this operator (repeatable).")
 @click.option("--rule", "rule_filter", multiple=True,
               help="Only mutants of this rule name or rule ID, e.g. nominate or R-E7 (repeatable).")
+@click.option("--property", "properties", multiple=True,
+              help="Check only this property of the catalogue (repeatable; default: all).")
 @click.option("--cap", type=COUNT, default=None, help="At most this many mutants per player count; "
               "the rest are counted as not run.")
 @max_states_option(None)
@@ -47,7 +49,7 @@ from .options import COUNT, SECONDS, counts_among, max_states_option, rules_opti
               help="Processes deciding mutants in parallel.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
-                   cap: int | None, max_states: int | None, time_limit: float, diff_time: float, max_pairs: int,
+                   properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float, diff_time: float, max_pairs: int,
                    workers: int, json_output: bool) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
     spec = load_spec(rules)
@@ -70,7 +72,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
             click.echo(bar, err=True)
 
     run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
-                  limits=limits, budget=budget, workers=workers, progress=progress)
+                  limits=limits, budget=budget, workers=workers, properties=properties or None,
+                  progress=progress)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))
     else:
