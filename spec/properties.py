@@ -285,7 +285,8 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
     """Fit a catalogue entry to a variant that plays fewer player counts or has removed a
     rule the entry's `on` names: the counts and rules it lacks are left out, and an entry
     with none left does not apply (False). What the variant itself wrote is not adapted:
-    its mistakes are reported."""
+    its mistakes are reported; nor is the catalogue under rules without overlays, where a
+    rule name `on` does not know is a misspelling, not a removed rule."""
     if "players" not in changed and entry.get("players") is not None:
         try:
             wanted = parse_players(entry["players"], spec, Location(), strict=False)
@@ -294,7 +295,7 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
         if not wanted:
             return False
         entry["players"] = list(wanted)
-    if "on" not in changed and entry.get("on"):
+    if "on" not in changed and entry.get("on") and spec.overlays:   # the rules themselves: a wrong name is an error
         names = {rule.name for rule in spec.rules}
         kept = [rule for rule in entry["on"] if rule in names]
         if not kept:
