@@ -9,11 +9,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from engine.game import Game
 from spec.loader import load_spec
+from spec.properties import load_properties
 from verify.cli import main
-from verify.diff.mutate import base_verdicts, decide
+from verify.diff.mutate import base_verdicts, baseline_verdicts, decide
 from verify.diff.operators import OPERATORS, mutants
+from verify.explicit.check import check_game
 from verify.explicit.explore import Limits
+from verify.explicit.model import Model
+from verify.report.baseline import baseline_path, load_baseline
 
 LIMITS = Limits(None, 120.0, None)
 
@@ -80,3 +85,32 @@ def test_the_exit_status_says_whether_every_mutant_was_decided(tmp_path: Path, e
     result = CliRunner().invoke(main, args)
     assert result.exit_code == status, result.output
     assert '"schema": "shrules-mutate"' in result.output
+
+
+def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_decides_every_property() -> None:
+    base = load_spec("standard")
+    entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
+    assert entries is not None
+    read = baseline_verdicts(entries, base, (5,))
+    assert set(read) == {5} and read[5]["deadlock_free"] == "proved" and "values_in_range" in read[5]
+    names = ("deadlock_free", "deal_follows_the_table")
+    assert baseline_verdicts(entries, base, (5,), names) == {5: {"deadlock_free": "proved",
+                                                                   "deal_follows_the_table": "proved"}}
+    missing = {key: entry for key, entry in entries.items() if key != ("deadlock_free", 5)}
+    assert baseline_verdicts(missing, base, (5,)) == {}          # one property missing: checked instead
+    assert baseline_verdicts(entries, base, (9,)) == {}          # no entries for 9 players
+
+
+@pytest.mark.parametrize("number", [1, 2, 302])
+def test_the_deal_is_checked_as_dealt_though_the_cone_does_not_keep_the_fascists(number: int) -> None:
+    """deal_follows_the_table reads after_fascists on deal_roles, which assigns it: the cone
+    drops the field (reductions.py) yet a deal that breaks the table is refuted, and so is
+    one that does not assign the seats (the field is kept then)."""
+    base = load_spec("standard")
+    mutant = next(m for m in mutants(base, None, ("deal_roles",)) if m.number == number)
+    (prop,) = (p for p in load_properties(mutant.spec) if p.name == "deal_follows_the_table")
+    game = Game(mutant.spec, 5)
+    # kept only where deal_roles does not assign the seats (302): after_fascists is then the old value
+    assert ("fascists" in Model(game, (prop,)).plan.kept) == (number == 302)
+    (raw,) = check_game(game, (prop,), LIMITS, stop_on=frozenset({prop.name}), fewest_elections=False)
+    assert raw.verdict == "refuted" and raw.moves is not None and raw.moves[0][0] == "deal_roles", raw

@@ -86,6 +86,20 @@ def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) ->
     return props if not names else tuple(p for p in props if p.name in names)
 
 
+def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: tuple[int, ...],
+                      names: tuple[str, ...] | None = None) -> dict[int, dict[str, str]]:
+    """The rules' own verdicts read from a baseline (verify/report/baseline.py entries),
+    for each count where it decides every property asked of the catalogue; other counts
+    are left out (checked instead)."""
+    out: dict[int, dict[str, str]] = {}
+    for count in players:
+        wanted = [p.name for p in catalogue(base, count, names)]
+        got = {name: entries[(name, count)].verdict for name in wanted if (name, count) in entries}
+        if len(got) == len(wanted) and "unknown" not in got.values():
+            out[count] = got
+    return out
+
+
 def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
                   ) -> dict[str, str]:
     """The rules' own verdict of every property, computed once per count."""
@@ -173,6 +187,7 @@ class Run:
     total: int = 0                  # mutants generated (after filters) times counts
     not_run: int = 0                # left out by the cap
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)   # where the verdicts of the rules came from
 
     def count(self, status: str, outcomes: list[Outcome] | None = None) -> int:
         return sum(1 for o in (self.outcomes if outcomes is None else outcomes) if o.status == status)
@@ -202,6 +217,7 @@ class Run:
         """The score per count, operator and rule ID, and every survivor in one line."""
         lines = [f"mutation analysis of {self.rules}: {self.total} mutant checks, {len(self.outcomes)} run "
                  f"in {self.seconds:.0f} s"]
+        lines += [f"  {note}" for note in self.notes]
         lines.append("  " + ", ".join(f"{status} {self.count(status)}" for status in STATUSES))
         lines.append(f"score: {self.score()}")
         for players in self.players:
@@ -229,7 +245,7 @@ class Run:
         return {"schema": "shrules-mutate", "version": 1, "rules": self.rules, "players": list(self.players),
                 "total": self.total, "not_run": self.not_run, "seconds": round(self.seconds, 1),
                 "counts": {status: self.count(status) for status in STATUSES},
-                "score": self.score(), "exit_status": self.exit_status,
+                "score": self.score(), "exit_status": self.exit_status, "notes": self.notes,
                 "outcomes": [o.to_json() for o in self.outcomes]}
 
 
@@ -251,9 +267,11 @@ def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, 
 def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
-            verdicts: dict[int, dict[str, str]] | None = None,
+            verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
             progress: Callable[[int, int, Outcome | None], None] | None = None) -> Run:
-    """Every mutant of `rules` (filtered, at most `cap` per count) at every count."""
+    """Every mutant of `rules` (filtered, at most `cap` per count) at every count. The
+    rules' own verdicts come from `verdicts` (e.g. the baseline) for the counts it has, or
+    from a check with its own budget `base_limits` (default: `limits`), not a mutant's."""
     started = time.monotonic()
     base = load_spec(rules)
     chosen = mutants(base, operators, rule_filter)
@@ -268,10 +286,15 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
     for count in players:
         if verdicts and count in verdicts:
             base_of[count] = verdicts[count]
+            run.notes.append(f"{count} players: the rules' verdicts read from the baseline")
         else:
             if progress:
                 progress(0, len(jobs), None)
-            base_of[count] = base_verdicts(base, count, limits, properties)
+            base_of[count] = base_verdicts(base, count, base_limits or limits, properties)
+            unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
+            if unknown:
+                run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
+                                 f"properties unknown ({', '.join(unknown[:3])}) cannot kill a mutant")
     done = 0
     if workers <= 1:
         for mutant, count in jobs:
