@@ -40,7 +40,11 @@ compares reduced and unreduced verdicts on 5 and 6 players).
     same moves between them. `reveals` (what an investigation shows) is information for
     a player, not state, and does not keep a field (the ordinary Fascists, `fascists`,
     are read only there). The dropped fields are recomputed when a trace is rebuilt, by
-    replaying its moves through the engine.
+    replaying its moves through the engine. A move property reading `after_X` on rules
+    that all assign X reads the value of the assignment, which the engine computes from
+    the kept fields the assignment reads before the successor is reduced: those fields are
+    kept, X is not (so the deal is checked as dealt without keeping `fascists`). Where one
+    of the rules does not assign X, `after_X` is the old value and X is kept.
 
 (d) Fusing forced moves. A move of the game itself (actor `game`) is forced: a state in a
     game phase has no choice. Such states are not stored; each stored transition runs the
