@@ -69,10 +69,12 @@ CARET_WIDTH = 100
 """Characters of an expression shown above a caret."""
 
 
-def caret_lines(text: str, column: int) -> str:
+def caret_lines(text: str, column: int) -> str | None:
     """The expression and a caret under `column`: two lines, whatever the text holds (a
     line break or another control character shows as a space, so the columns still match)."""
     shown_text = "".join(char if char.isprintable() else " " for char in text)
+    if not shown_text.strip():
+        return None                            # nothing visible to point at: the message says it
     if len(shown_text) > CARET_WIDTH:          # a window around the column, marked as cut
         start = max(0, min(column - CARET_WIDTH // 2, len(shown_text) - CARET_WIDTH))
         left = "…" if start else ""
