@@ -10,6 +10,8 @@ Nothing here knows a rule of the game: every number comes from the engine or the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import re
 from typing import Any
 
@@ -178,3 +180,20 @@ def session(players: int = 7, *, chancellor_hand: int = 1, fascist_policies: int
         draw_liberal=6 - liberal_policies - (2 - chancellor_hand))
     fields.update(more)
     return position(players, **fields)
+
+
+BAD_VARIANT_HEADER = 'extends = "standard"\nname = "bad"\ndescription = "a deliberately broken variant"\n\n'
+"""The head of a variant a test breaks on purpose."""
+
+
+def write_bad_variant(tmp_path: Path, body: str) -> Path:
+    """A variant of the standard rules with `body` after the head, as tmp_path/bad.toml."""
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD_VARIANT_HEADER + body, encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The first line of `path` that contains `needle`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(number for number, text in enumerate(lines, start=1) if needle in text)

@@ -18,20 +18,11 @@ import pytest
 from engine import compiled_game, new_game
 from engine.game import Game
 from spec.errors import SpecError
+from tests.helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.loader import load_spec
 
-HEADER = 'extends = "standard"\nname = "bad"\ndescription = "a deliberately broken variant"\n\n'
 
 
-def write(tmp_path: Path, body: str) -> Path:
-    path = tmp_path / "bad.toml"
-    path.write_text(HEADER + body, encoding="utf-8")
-    return path
-
-
-def line_of(path: Path, needle: str) -> int:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return next(number for number, text in enumerate(lines, start=1) if needle in text)
 
 
 def refusal(path: Path) -> SpecError:

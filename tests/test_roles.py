@@ -15,13 +15,13 @@ from click.testing import CliRunner
 from engine.game import compiled_game
 from engine.importers.secrethitler_io import SITE_MOVES
 from spec.errors import SpecError
+from tests.helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.loader import load_spec
 from spec.model import ROLES
 from verify.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDARD = ROOT / "spec" / "rules" / "standard.toml"
-HEADER = 'extends = "standard"\nname = "bad"\ndescription = "a deliberately broken variant"\n\n'
 
 DECLARED_MAPPING = ("engine/importers/secrethitler_io.py", "SITE_MOVES")
 """The one table outside spec/ that may name rules: the site's log fields as the spec's moves."""
@@ -104,15 +104,6 @@ def test_standard_gives_each_role_the_rules_the_tools_need() -> None:
     assert spec.constants["chancellor_hand_size"] == spec.constants["hand_size"] - 1
 
 
-def write(tmp_path: Path, body: str) -> Path:
-    path = tmp_path / "bad.toml"
-    path.write_text(HEADER + body, encoding="utf-8")
-    return path
-
-
-def line_of(path: Path, needle: str) -> int:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return next(number for number, text in enumerate(lines, start=1) if needle in text)
 
 
 BAD_ROLES = [
