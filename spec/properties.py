@@ -10,10 +10,25 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
   vacuous property fails;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
   when it fails;
-- `terminates`, `deadlock_free`: graph properties (no expression).
+- `terminates`, `deadlock_free`: graph properties (no expression);
+- `in_range`: every reachable state has each field inside its declared range (no
+  expression; refuted by the shortest game that puts a value outside).
 
 Each entry names the rule IDs it rests on, its player counts and its expected verdict
-(`holds` or `fails`), so a changed verdict is a regression.
+(`holds` or `fails`), so a changed verdict is a regression. `class` is `conformance` (the
+published game: a variant is expected to refute some) or `soundness` (any playable rule
+set must satisfy it: deck conservation, no deadlock, termination, values in range).
+
+A property is written against the rulebook, not against the rules it checks: the numbers
+it needs come from the catalogue's own `[facts]`, each citing the rule ID it is read
+from, never from the spec's constants, tables or definitions (which a wrong rule would
+move together with the property). A fact is an int (`hitler_zone = { rule = "R-E10",
+value = 3 }`), an int per player count (`{ rule = "R-S2", "5-6" = 1, ... }`) or a list of
+enum members per player count (`{ rule = "R-X7", "5-6" = ["none", ...] }`, used as
+`board[i] == x` or `x != board[i]` with x a member or a field; slots from 0, a slot out of
+range equal to no member). In a property's
+expression a fact's name is replaced by its value before the expression is parsed, so a
+fact shadows a name of the rules spelled the same.
 """
 
 from __future__ import annotations
@@ -29,7 +44,7 @@ from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, Type
 from .model import Spec
 
-KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free")
+KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free", "in_range")
 EXPECTS = ("holds", "fails")
 PROPERTIES_FILE = Path(__file__).parent / "properties.toml"
 
@@ -50,6 +65,7 @@ class Property:
     text: str
     where: Location
     report: str = ""          # what to report besides the verdict, e.g. "elections" for wins
+    group: str = "conformance"   # the entry's `class`: conformance | soundness
 
 
 def state_scope(spec: Spec) -> Scope:
@@ -115,11 +131,119 @@ def parse_players(text: Any, spec: Spec, where: Location, strict: bool = True) -
     return tuple(chosen)
 
 
+CLASSES = ("conformance", "soundness")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A number of the published game, as the catalogue knows it: a value (int) or per
+    player count an int or a list of enum members; the rule ID it is read from."""
+
+    name: str
+    rule_id: str
+    value: int | None
+    by_count: dict[int, Any]
+
+
+def load_facts(data: dict[str, Any], spec: Spec, where: Location) -> dict[str, Fact]:
+    """The `[facts]` of a property file, checked: every fact cites a rule ID of RULES.md."""
+    out: dict[str, Fact] = {}
+    for name, entry in (data.get("facts") or {}).items():
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", str(name)) or not isinstance(entry, dict):
+            raise SpecError(f"fact {name!r}: a fact is name = {{ rule = \"R-..\", value = N }} "
+                            "or per player count", where)
+        rule_id = str(entry.get("rule", ""))
+        if rule_id not in spec.rulebook:
+            raise SpecError(f"fact {name!r}: {rule_id!r} is not a rule ID of RULES.md", where)
+        value = entry.get("value")
+        by_count: dict[int, Any] = {}
+        for key, item in entry.items():
+            if key in ("rule", "value"):
+                continue
+            match = re.fullmatch(r"(\d+)(?:-(\d+))?", str(key))
+            if not match:
+                raise SpecError(f"fact {name!r}: {key!r} is not a player count or a range a-b", where)
+            for count in range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1):
+                by_count[count] = item
+        if (value is None) == (not by_count):
+            raise SpecError(f"fact {name!r}: give either value = N or a value per player count", where)
+        for item in [value, *by_count.values()]:
+            if item is None:
+                continue
+            ok = isinstance(item, int) and not isinstance(item, bool) or (
+                isinstance(item, list) and all(isinstance(x, str) and re.fullmatch(r"[a-z_]+", x) for x in item))
+            if not ok:
+                raise SpecError(f"fact {name!r}: a value is an int or a list of enum member names", where)
+        out[str(name)] = Fact(str(name), rule_id, value, by_count)
+    return out
+
+
+def _by_players(options: list[tuple[int, str]]) -> str:
+    """`(a if players == 5 else b if players == 6 else ...)`; the last count is the default."""
+    if len(options) == 1 or len({text for _, text in options}) == 1:
+        return options[0][1]
+    parts = [f"{text} if players == {count} else" for count, text in options[:-1]]
+    return "(" + " ".join(parts) + f" {options[-1][1]})"
+
+
+def _slot_test(items: list[str], index: str, op: str, other: str) -> str:
+    """`items[index] OP other` as a bool expression (a list fact compared with a member or a
+    field; a slot out of range equals no member)."""
+    if other.startswith("'"):
+        member = other.strip("'")
+        slots = [number for number, item in enumerate(items) if item == member]
+        test = f"(({index}) in [{', '.join(map(str, slots))}])" if slots else "False"
+    else:
+        parts = [f"{other} == '{item}' if ({index}) == {number} else" for number, item in enumerate(items)]
+        test = "(" + " ".join(parts) + " False)"
+    return test if op == "==" else f"(not {test})"
+
+
+def _list_facts(text: str, fact: Fact, wanted: list[int]) -> str:
+    """Every `fact[i] == x` / `x != fact[i]` of a list fact as a bool expression per count."""
+    token = r"('[^']*'|[a-z_][a-z0-9_]*)"
+    index = r"\[([^\[\]]*)\]"
+
+    def per_count(index_text: str, op: str, other: str) -> str:
+        return _by_players([(count, _slot_test(fact.by_count[count], index_text, op, other)) for count in wanted])
+    text = re.sub(rf"\b{fact.name}{index}\s*(==|!=)\s*{token}",
+                  lambda m: per_count(m.group(1), m.group(2), m.group(3)), text)
+    text = re.sub(rf"{token}\s*(==|!=)\s*\b{fact.name}{index}",
+                  lambda m: per_count(m.group(3), m.group(2), m.group(1)), text)
+    if re.search(rf"\b{fact.name}\b", re.sub(r"'[^']*'", "''", text)):
+        raise SpecError(f"fact {fact.name!r} is a list: use it as {fact.name}[slot] == x or x != {fact.name}[slot]")
+    return text
+
+
+def substitute_facts(text: str, facts: dict[str, Fact], counts: tuple[int, ...]) -> str:
+    """The expression with every fact replaced by its value (outside string literals)."""
+    for fact in facts.values():
+        wanted = [count for count in counts if count in fact.by_count] or sorted(fact.by_count)
+        if any(isinstance(fact.by_count.get(count), list) for count in wanted):
+            if re.search(rf"\b{fact.name}\b", re.sub(r"'[^']*'", "''", text)):
+                text = _list_facts(text, fact, wanted)
+    pieces = re.split(r"('[^']*')", text)
+    for number in range(0, len(pieces), 2):
+        piece = pieces[number]
+        for fact in facts.values():
+            if fact.value is not None:
+                piece = re.sub(rf"\b{fact.name}\b(?!\s*\()", f"({fact.value})", piece)
+                continue
+            wanted = [count for count in counts if count in fact.by_count] or sorted(fact.by_count)
+            if any(isinstance(fact.by_count.get(count), list) for count in wanted):
+                continue
+            options = [(count, f"({fact.by_count[count]})") for count in wanted]
+            piece = re.sub(rf"\b{fact.name}\b", lambda _m, options=options: _by_players(options), piece)
+        pieces[number] = piece
+    return "".join(pieces)
+
+
 def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, Any] | None = None) -> tuple[Property, ...]:
     """The property catalogue checked against `spec`; `overrides` maps a property name to a
     table of keys replacing the catalogue's (a variant's `[properties]`)."""
     path = path or PROPERTIES_FILE
     data, text = read_toml(path)
+    facts = load_facts(data, spec, Location(str(path), None, "facts"))
     lines = text.splitlines()
     entries = [dict(entry) for entry in data.get("property", [])]
     by_name = {entry.get("name"): entry for entry in entries}
@@ -139,7 +263,7 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
         else:
             line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)
             where = Location(str(path), line, f"property '{name}'")
-        out.append(_property(spec, entry, where))
+        out.append(_property(spec, entry, where, facts))
     names = [p.name for p in out]
     for prop in out:
         if names.count(prop.name) > 1:
@@ -164,7 +288,8 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
     """Fit a catalogue entry to a variant that plays fewer player counts or has removed a
     rule the entry's `on` names: the counts and rules it lacks are left out, and an entry
     with none left does not apply (False). What the variant itself wrote is not adapted:
-    its mistakes are reported."""
+    its mistakes are reported; nor is the catalogue under rules without overlays, where a
+    rule name `on` does not know is a misspelling, not a removed rule."""
     if "players" not in changed and entry.get("players") is not None:
         try:
             wanted = parse_players(entry["players"], spec, Location(), strict=False)
@@ -173,7 +298,7 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
         if not wanted:
             return False
         entry["players"] = list(wanted)
-    if "on" not in changed and entry.get("on"):
+    if "on" not in changed and entry.get("on") and spec.overlays:   # the rules themselves: a wrong name is an error
         names = {rule.name for rule in spec.rules}
         kept = [rule for rule in entry["on"] if rule in names]
         if not kept:
@@ -182,8 +307,8 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
     return True
 
 
-def _property(spec: Spec, entry: dict[str, Any], where: Location) -> Property:
-    allowed = {"name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report"}
+def _property(spec: Spec, entry: dict[str, Any], where: Location, facts: dict[str, Fact] | None = None) -> Property:
+    allowed = {"name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report", "class"}
     unknown = set(entry) - allowed
     if unknown:
         raise SpecError(f"unknown key '{sorted(unknown)[0]}'; a property has {', '.join(sorted(allowed))}", where)
@@ -200,6 +325,10 @@ def _property(spec: Spec, entry: dict[str, Any], where: Location) -> Property:
     for rule_id in rule_ids:
         if rule_id not in spec.rulebook:
             raise SpecError(f"'{rule_id}' is not a rule ID of RULES.md", where)
+    group = entry.get("class", "conformance")
+    if group not in CLASSES:
+        raise SpecError(f"class must be conformance or soundness, got {group!r}", where)
+    counts = parse_players(entry.get("players"), spec, where)
     state = move = None
     on: tuple[str, ...] = ()
     text = ""
@@ -208,15 +337,15 @@ def _property(spec: Spec, entry: dict[str, Any], where: Location) -> Property:
             raise SpecError(f"a {kind} property has exactly one of state = \"...\" or move = \"...\"", where)
         if "state" in entry:
             text = str(entry["state"])
-            state = parse(text, state_scope(spec), where, BOOL)
+            state = parse(substitute_facts(text, facts or {}, counts), state_scope(spec), where, BOOL)
         else:
             on = tuple(str(r) for r in entry.get("on", []))
             if not on:
                 raise SpecError("a move property needs on = [rule names]", where)
             text = str(entry["move"])
-            move = parse(text, move_scope(spec, on, where), where, BOOL)
+            move = parse(substitute_facts(text, facts or {}, counts), move_scope(spec, on, where), where, BOOL)
     elif "state" in entry or "move" in entry:
         raise SpecError(f"a {kind} property takes no expression", where)
     return Property(name, str(kind), str(entry.get("description", "")), rule_ids,
-                    parse_players(entry.get("players"), spec, where), str(expect), state, move, on, text, where,
-                    str(entry.get("report", "")))
+                    counts, str(expect), state, move, on, text, where,
+                    str(entry.get("report", "")), str(group))

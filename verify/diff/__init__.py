@@ -7,7 +7,10 @@
   counts as a difference (legality, outcome, forced moves, reveals, odds);
 - reductions.py: the exact reductions that are sound for a pair of rule sets;
 - mutants.py: the mutation score, every deliberate mistake of spec/variants/mistakes/
-  told apart from the rules by a property it breaks or by `diff`.
+  told apart from the rules by a property it breaks or by `diff`;
+- operators.py: mutation operators over the typed tree, mutants as in-memory specs;
+- mutate.py: mutation analysis (`shrules mutate`): each mutant killed by the catalogue,
+  proved equivalent by a complete product search, or surviving with the game.
 
 Built on the explicit-state checker's codec and reductions (verify/explicit/) and, for
 the property verdicts of a mutant, on verify/checker.py.

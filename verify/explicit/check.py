@@ -36,7 +36,7 @@ from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, symmetry_blockers
 
-GRAPH_KINDS = ("terminates", "deadlock_free")
+GRAPH_KINDS = ("terminates", "deadlock_free", "in_range")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +81,19 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, l
                   reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None
                   ) -> list[Raw]:
     """Every selected property for one player count, as plain data (see module docstring)."""
-    started = time.perf_counter()
     game = compiled_game(players, spec_name)
     props = tuple(p for p in select(spec_name, names) if players in p.players)
+    return check_game(game, props, limits, reductions, progress)
+
+
+def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
+               progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
+               fewest_elections: bool = True) -> list[Raw]:
+    """The properties for one compiled game (the rules need not be a file: the mutation
+    analysis checks rule sets built in memory). `stop_on`: properties whose first hit ends
+    a search (explore.py); `fewest_elections`: also count the elections of each win."""
+    started = time.perf_counter()
+    players = game.players
     out: list[Raw] = []
     graph_props = [p for p in props if p.kind in GRAPH_KINDS]
     state_props = tuple(p for p in props if p.kind not in GRAPH_KINDS)
@@ -108,7 +118,8 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, l
                      f"properties")
         model = Model(game, group, group_reductions)
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
-        exploration = explore(model, group, remaining(), deadlocks=with_graph, record_edges=record)
+        exploration = explore(model, group, remaining(), deadlocks=with_graph, record_edges=record,
+                              stop_on=stop_on)
         note = model.plan.describe(game.spec)
         start = len(out)
         out += _state_verdicts(exploration, group, note)
@@ -119,7 +130,8 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, l
             raw.extra["reductions"] = model.plan.labels()
             if exploration.complete and number == 0:
                 raw.extra["reachable_states"] = exploration.states
-    wins = tuple(p for p in state_props if p.kind == "sometimes" and p.report == "elections")
+    wins = tuple(p for p in state_props if p.kind == "sometimes" and p.report == "elections"
+                 and fewest_elections)
     if wins:
         if progress:
             progress(f"{players} players: fewest elections for {len(wins)} properties")
@@ -166,7 +178,9 @@ def _graph_verdicts(exploration: Exploration, props: list[Property], facts: Grap
     for prop in props:
         evidence = _evidence(exploration, note)
         deadlock = exploration.deadlock
-        if deadlock is not None:
+        if prop.kind == "in_range":
+            out.append(_range_verdict(exploration, prop, evidence))
+        elif deadlock is not None:
             trace = exploration.trace_to(deadlock)
             message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
             out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace), message=message))
@@ -189,6 +203,19 @@ def _graph_verdicts(exploration: Exploration, props: list[Property], facts: Grap
             out.append(Raw(prop.name, players, "unknown", evidence,
                            message=exploration.limit or "limit: search stopped"))
     return out
+
+
+def _range_verdict(exploration: Exploration, prop: Property, evidence: dict[str, Any]) -> Raw:
+    """`in_range`: refuted by the shortest game that puts a field outside its declared
+    range (the search stops there), proved by a complete search."""
+    players = exploration.model.game.players
+    if exploration.out_of_range is not None:
+        trace = exploration.trace_to(exploration.out_of_range)
+        return Raw(prop.name, players, "refuted", {**evidence, "depth": len(trace.steps)}, _moves(trace),
+                   message=f"{exploration.range_error} after {len(trace.steps)} moves")
+    if exploration.complete:
+        return Raw(prop.name, players, "proved", evidence)
+    return Raw(prop.name, players, "unknown", evidence, message=exploration.limit or "limit: search stopped")
 
 
 # ---------------------------------------------------------------- plain data -> verdicts

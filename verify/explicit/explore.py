@@ -17,6 +17,13 @@ and elections it stands for) for graphs.py.
 Limits (`verify.results.Limits`): states, seconds, resident memory, BFS depth. A search
 stopped by a limit says so in `limit`; nothing it did not see is ever reported as proved
 (check.py).
+
+A successor with a field outside its declared range (codec.OutOfRange) is not a limit
+but a finding: the search stops there and keeps where (`out_of_range`, a `Hit` whose
+trace is the shortest game reaching the value, breadth-first) and what (`range_error`);
+check.py reports it as the refutation of the `in_range` property. `stop_on` names
+properties whose first hit ends the search (the mutation analysis stops at the first
+verdict that differs from the rules').
 """
 
 from __future__ import annotations
@@ -97,6 +104,8 @@ class Exploration:
     limit: str = ""
     hits: dict[str, Hit] = field(default_factory=dict)
     deadlock: Hit | None = None
+    out_of_range: Hit | None = None
+    range_error: str = ""
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array[int] = field(default_factory=lambda: array("q"))
@@ -161,7 +170,8 @@ class Exploration:
 
 def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits = Limits(), *,
             deadlocks: bool = True, record_edges: bool = False, stop_when_decided: bool = True,
-            by_elections: bool = False, progress: Callable[[int, int], object] | None = None) -> Exploration:
+            by_elections: bool = False, progress: Callable[[int, int], object] | None = None,
+            stop_on: frozenset[str] = frozenset()) -> Exploration:
     """Breadth-first search of `model`, checking `properties` (state and move kinds) on the
     fly; see the module docstring. `progress(states, depth)` is called now and then.
 
@@ -171,7 +181,8 @@ def explore(model: Model, properties: tuple[Property, ...] = (), limits: Limits 
     fewest elections it needs. Election steps are held back, properties inside them
     included, until the level they lead to.
     """
-    search = _Search(model, properties, limits, deadlocks, record_edges, stop_when_decided, by_elections, progress)
+    search = _Search(model, properties, limits, deadlocks, record_edges, stop_when_decided, by_elections, progress,
+                     stop_on)
     return search.run()
 
 
@@ -180,7 +191,7 @@ class _Search:
 
     def __init__(self, model: Model, properties: tuple[Property, ...], limits: Limits, deadlocks: bool,
                  record_edges: bool, stop_when_decided: bool, by_elections: bool,
-                 progress: Callable[[int, int], object] | None) -> None:
+                 progress: Callable[[int, int], object] | None, stop_on: frozenset[str] = frozenset()) -> None:
         self.properties = tuple(p for p in properties if p.state is not None or p.move is not None)
         self.result = Exploration(model, self.properties)
         self.model = model
@@ -188,6 +199,8 @@ class _Search:
         self.deadlocks, self.record_edges, self.stop_when_decided = deadlocks, record_edges, stop_when_decided
         self.by_elections = by_elections
         self.progress = progress
+        self.stop_on = stop_on
+        self.stopped = False
         self.open_mask = (1 << len(self.properties)) - 1
         checks = compile_checks(model.game, self.properties)
         self.state_checks, self.move_checks = checks.state, checks.move
@@ -235,7 +248,9 @@ class _Search:
                     break
                 self.expand(position, decode(keys[position]), len(layers) - 1)
                 position += 1
-            result.complete = position == len(keys) and not self.deferred and not result.limit
+            result.complete = position == len(keys) and not self.deferred and not result.limit and not self.stopped
+            if self.stopped:
+                result.limit = "stopped at a decisive hit"
         except OutOfRange as error:
             result.limit = f"state out of range: {error}"
             result.complete = False
@@ -276,7 +291,13 @@ class _Search:
                 continue
             self.inside(state, step, position, code, depth + (0 if by_elections else 1))
             final = step.final
-            key = encode(final)
+            try:
+                key = encode(final)
+            except OutOfRange as error:
+                result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain),
+                                          depth + (0 if by_elections else 1))
+                result.range_error = str(error)
+                raise
             target = index.get(key)
             if target is None:
                 target = self.store(final, key, position, code, depth + (0 if by_elections else 1))
@@ -308,11 +329,15 @@ class _Search:
             if bits >> bit & 1 and self.open_mask >> bit & 1:
                 self.result.hits[prop.name] = hit
                 self.open_mask &= ~(1 << bit)
+                self.stopped = self.stopped or prop.name in self.stop_on
         recompiled = compile_checks(self.model.game, self.properties, self.open_mask)
         self.state_checks, self.move_checks = recompiled.state, recompiled.move
 
     def decided(self) -> bool:
-        """Whether the search may stop: every property fired and nothing else is asked."""
+        """Whether the search may stop: a property of `stop_on` fired, or every property
+        fired and nothing else is asked."""
+        if self.stopped:
+            return True
         return self.stop_when_decided and not self.open_mask and not self.record_edges and (
             not self.deadlocks or self.result.deadlock is not None)
 

@@ -40,7 +40,11 @@ compares reduced and unreduced verdicts on 5 and 6 players).
     same moves between them. `reveals` (what an investigation shows) is information for
     a player, not state, and does not keep a field (the ordinary Fascists, `fascists`,
     are read only there). The dropped fields are recomputed when a trace is rebuilt, by
-    replaying its moves through the engine.
+    replaying its moves through the engine. A move property reading `after_X` on rules
+    that all assign X reads the value of the assignment, which the engine computes from
+    the kept fields the assignment reads before the successor is reduced: those fields are
+    kept, X is not (so the deal is checked as dealt without keeping `fascists`). Where one
+    of the rules does not assign X, `after_X` is the old value and X is kept.
 
 (d) Fusing forced moves. A move of the game itself (actor `game`) is forced: a state in a
     game phase has no choice. Such states are not stored; each stored transition runs the
@@ -224,9 +228,11 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
     guard, weight, let, actor or domain, closed under the effects that assign them."""
     kept = {"phase"}
     for prop in properties:
-        kept |= fields_read(prop.state, spec) | fields_read(prop.move, spec)
+        kept |= fields_read(prop.state, spec) | _move_reads(prop, spec)
         if prop.kind in ("terminates", "deadlock_free"):
             pass  # the graph itself: the phase decides what "over" means
+        if prop.kind == "in_range":
+            kept |= {field.name for field in spec.fields if field.low is not None}   # every bounded value
     for rule in spec.rules:
         for node in [req.when for req in rule.requires] + [node for _, node in rule.lets]:
             kept |= fields_read(node, spec)
@@ -251,6 +257,38 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
                     kept |= reads
                     changed = True
     return frozenset(kept)
+
+
+def _move_reads(prop: Property, spec: Spec) -> set[str]:
+    """The fields a move property needs kept. `after_X` on moves that all assign X is the
+    value of the assignment, computed from the fields it reads (the successor is built
+    from the whole rule before the state is reduced), so X itself need not be kept: the
+    deal's seats are checked as dealt without keeping them for the rest of the game."""
+    if prop.move is None:
+        return set()
+    rules = {rule.name: rule for rule in spec.rules}
+    on = [rules[name] for name in prop.on if name in rules]
+    out: set[str] = set()
+    for item in n.walk(prop.move):
+        if not isinstance(item, n.Name):
+            continue
+        if item.kind == "after":
+            target = item.name[len("after_"):]
+            assigned = [dict(rule.effect).get(target) for rule in on]
+            if not on or len(on) != len(prop.on) or any(node is None for node in assigned):
+                out.add(target)
+                continue
+            for rule, node in zip(on, assigned):
+                assert node is not None          # checked above: every rule of `on` assigns it
+                lets = dict(rule.lets)
+                out |= fields_read(node, spec)
+                for inner in n.walk(node):
+                    if isinstance(inner, n.Name) and inner.kind == "let" and inner.name in lets:
+                        out |= fields_read(lets[inner.name], spec)
+        else:
+            out |= fields_read(item, spec) if item.kind == "definition" else (
+                {item.name} if item.kind == "field" else set())
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,119 @@
+"""Mutation analysis (verify/diff/operators.py, verify/diff/mutate.py, `shrules mutate`):
+the operators make the expected mutants; a mutant the catalogue notices is killed; one no
+game can tell apart is proved equivalent by a complete product search; the exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.game import Game
+from spec.loader import load_spec
+from spec.properties import load_properties
+from verify.cli import main
+from verify.diff.mutate import base_verdicts, baseline_verdicts, decide
+from verify.diff.operators import OPERATORS, mutants
+from verify.explicit.check import check_game
+from verify.explicit.explore import Limits
+from verify.explicit.model import Model
+from verify.report.baseline import baseline_path, load_baseline
+
+LIMITS = Limits(None, 120.0, None)
+
+
+def _short_game(folder: Path) -> str:
+    """A 6-player custom game starting with 3 Liberal and 4 Fascist policies: small
+    enough to search completely (as in test_diff.py)."""
+    path = folder / "short.toml"
+    path.write_text('extends = "custom"\n[settings]\nstart_liberal = 3\nstart_fascist = 4\nplayers = "6"\n',
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_the_operators_make_the_expected_mutants_in_a_fixed_order() -> None:
+    spec = load_spec("standard")
+    (boundary,) = mutants(spec, ("boundary",), ("nominate",))
+    assert boundary.rule == "nominate" and boundary.rule_ids == ("R-E4",)
+    assert "alive_count <= few_alive -> alive_count < few_alive" in boundary.description
+    dropped = mutants(spec, ("drop_requirement",), ("nominate",))
+    assert [m.rule_ids for m in dropped] == [("R-E2",), ("R-E2",), ("R-E3",), ("R-E4",)]
+    everything = mutants(spec)
+    assert [m.number for m in everything] == list(range(1, len(everything) + 1))
+    assert [m.operator for m in everything] == sorted((m.operator for m in everything), key=OPERATORS.index)
+    by_number = {m.number: m for m in everything}
+    assert all(by_number[m.number].description == m.description for m in dropped + [boundary])
+    shifted = mutants(spec, ("table_shift",), ("R-X7",))
+    assert len(shifted) == 6 and all(m.counts for m in shifted)
+    assert "board[5-6] shifted left: none, peek, execution, execution, none" in shifted[0].description
+    assert mutants(spec, ("seat",), ("execute",))   # the target replaced by another seat
+
+
+def test_a_mutant_the_catalogue_notices_is_killed() -> None:
+    base = load_spec("standard")
+    (negated,) = [m for m in mutants(base, ("negate",), ("elect",)) if "2 * count(ja)" in m.description]
+    outcome = decide(base, negated, 5, {"only_the_living_vote": "proved"}, LIMITS)
+    assert outcome.status == "killed", outcome.line
+    assert outcome.detail.startswith("only_the_living_vote: proved -> refuted") and outcome.game
+
+
+def test_a_mutant_no_game_tells_apart_is_proved_equivalent(tmp_path: Path) -> None:
+    base = load_spec(_short_game(tmp_path))
+    (mutant,) = mutants(base, ("boundary",), ("hitler_elected",))   # >= 3 is > 3 when 4 are enacted
+    verdicts = base_verdicts(base, 6, LIMITS, ("hitler_elected_wins", "hitler_zone_decides"))
+    outcome = decide(base, mutant, 6, verdicts, LIMITS)
+    assert outcome.status == "equivalent" and "complete product search" in outcome.detail, outcome.line
+
+
+def test_a_change_for_other_player_counts_is_equivalent_without_a_search() -> None:
+    base = load_spec("standard")
+    mutant = next(m for m in mutants(base, ("table_shift",)) if m.counts == (7, 8))
+    assert decide(base, mutant, 5, {}, LIMITS).status == "equivalent"
+
+
+@pytest.mark.parametrize("extra, status", [
+    ([], 0),                                            # the one boundary mutant: equivalent
+    (["--operator", "negate", "--cap", "1"], 1),        # Hitler never wins: this property alone misses it
+    (["--operator", "drop_requirement", "--cap", "1"], 3),   # equivalent, but one mutant not run
+])
+def test_the_exit_status_says_whether_every_mutant_was_decided(tmp_path: Path, extra: list[str],
+                                                               status: int) -> None:
+    args = ["mutate", "--rules", _short_game(tmp_path), "-n", "6", "--rule", "hitler_elected", "--json",
+            "--property", "hitler_elected_wins"]
+    args += extra or ["--operator", "boundary"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == status, result.output
+    assert '"schema": "shrules-mutate"' in result.output
+
+
+def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_decides_every_property() -> None:
+    base = load_spec("standard")
+    entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
+    assert entries is not None
+    read = baseline_verdicts(entries, base, (5,))
+    assert set(read) == {5} and read[5]["deadlock_free"] == "proved" and "values_in_range" in read[5]
+    names = ("deadlock_free", "deal_follows_the_table")
+    assert baseline_verdicts(entries, base, (5,), names) == {5: {"deadlock_free": "proved",
+                                                                   "deal_follows_the_table": "proved"}}
+    missing = {key: entry for key, entry in entries.items() if key != ("deadlock_free", 5)}
+    assert baseline_verdicts(missing, base, (5,)) == {}          # one property missing: checked instead
+    assert baseline_verdicts(entries, base, (9,)) == {}          # no entries for 9 players
+
+
+@pytest.mark.parametrize("description", ["requirement 'count(fascist_seats) == ordinary_fascists' dropped",
+                                         "requirement 'hitler_seat not in fascist_seats' dropped",
+                                         "effect fascists = fascist_seats dropped"])
+def test_the_deal_is_checked_as_dealt_though_the_cone_does_not_keep_the_fascists(description: str) -> None:
+    """deal_follows_the_table reads after_fascists on deal_roles, which assigns it: the cone
+    drops the field (reductions.py) yet a deal that breaks the table is refuted, and so is
+    one that does not assign the seats (the field is kept then)."""
+    base = load_spec("standard")
+    mutant = next(m for m in mutants(base, None, ("deal_roles",)) if m.description == description)
+    drops_the_seats = description.startswith("effect fascists")
+    (prop,) = (p for p in load_properties(mutant.spec) if p.name == "deal_follows_the_table")
+    game = Game(mutant.spec, 5)
+    # kept only where deal_roles does not assign the seats: after_fascists is then the old value
+    assert ("fascists" in Model(game, (prop,)).plan.kept) == drops_the_seats
+    (raw,) = check_game(game, (prop,), LIMITS, stop_on=frozenset({prop.name}), fewest_elections=False)
+    assert raw.verdict == "refuted" and raw.moves is not None and raw.moves[0][0] == "deal_roles", raw

@@ -1,0 +1,111 @@
+"""`shrules mutate`: mutation analysis of the rules against the property catalogue.
+
+Generates the mutants of the rules (verify/diff/operators.py), checks the catalogue under
+each at each player count asked, and reports each as killed (a verdict changed),
+equivalent (no game tells it apart: proved), survived (the shortest game telling it
+apart, the rule ID, the mutation in one line) or unknown (a limit). A progress bar on
+stderr; the summary on stdout: the score killed/(killed+survived) per player count, per
+operator and per rule ID, every survivor in one line. `--json` prints the whole run.
+
+Exit status: 0 every mutant killed or equivalent, 1 a survivor, 2 bad input, 3 a mutant
+unknown or left out by --cap.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from spec.errors import SpecError
+from spec.loader import load_spec
+
+from ..diff.compare import Budget
+from pathlib import Path
+
+from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
+from ..report.baseline import baseline_path, load_baseline
+from ..diff.operators import OPERATORS
+from ..explicit.explore import Limits
+from .options import COUNT, SECONDS, counts_among, max_states_option, rules_option, time_limit_option
+
+
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
+"""The repository's baselines: the standard rules' verdicts, kept in step by CI."""
+
+
+@click.command("mutate")
+@rules_option()
+@click.option("--players", "-n", "players_text", default="5", show_default=True,
+              help="Player counts, e.g. 5 or 5,7,9.")
+@click.option("--operator", "operators", multiple=True, type=click.Choice(OPERATORS),
+              help="Only mutants of this operator (repeatable).")
+@click.option("--rule", "rule_filter", multiple=True,
+              help="Only mutants of this rule name or rule ID, e.g. nominate or R-E7 (repeatable).")
+@click.option("--property", "properties", multiple=True,
+              help="Check only this property of the catalogue (repeatable; default: all).")
+@click.option("--cap", type=COUNT, default=None, help="At most this many mutants per player count; "
+              "the rest are counted as not run.")
+@max_states_option(None)
+@time_limit_option(600.0, "Seconds per catalogue check of one mutant.")
+@click.option("--base-time-limit", type=SECONDS, default=1800.0, show_default=True,
+              help="Seconds for the catalogue check of the rules themselves (when the baseline has no "
+                   "verdicts for them).")
+@click.option("--baseline", "baseline_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Read the rules' own verdicts from DIRECTORY/RULES/verdicts.json where it decides every "
+                   "property (default: the repository's reports/ for the standard rules).")
+@click.option("--no-baseline", is_flag=True, help="Check the rules themselves instead of reading the baseline.")
+@click.option("--diff-time", type=SECONDS, default=MUTATE_DIFF.seconds, show_default=True,
+              help="Seconds of product search deciding equivalent or survived.")
+@click.option("--max-pairs", type=COUNT, default=MUTATE_DIFF.max_pairs, show_default=True,
+              help="State pairs the product search may store.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes deciding mutants in parallel.")
+@click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
+def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
+                   properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float, diff_time: float, max_pairs: int,
+                   workers: int, json_output: bool, base_time_limit: float = 1800.0,
+                   baseline_dir: Path | None = None, no_baseline: bool = False) -> None:
+    """Mutation analysis: does the catalogue notice every small change to the rules?"""
+    spec = load_spec(rules)
+    counts = counts_among(players_text, list(spec.player_counts))
+    limits = Limits(max_states, time_limit, None)
+    verdicts = None
+    if baseline_dir is None and rules == "standard":
+        baseline_dir = REPORTS
+    if baseline_dir is not None and not no_baseline:
+        try:
+            entries = load_baseline(baseline_path(baseline_dir, rules))
+        except SpecError as error:
+            raise click.BadParameter(error.message, param_hint="--baseline") from None
+        if entries:
+            verdicts = baseline_verdicts(entries, spec, counts, properties or None)
+    budget = Budget(max_pairs, diff_time, MUTATE_DIFF.random_games, MUTATE_DIFF.random_seconds,
+                    first_only=True)
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int, outcome: Outcome | None) -> None:
+        if outcome is None:
+            click.echo(f"checking the catalogue under {rules} ...", err=True)
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} #{outcome.number} {outcome.status}"
+        if tty:
+            click.echo("\r" + bar.ljust(70), nl=done == total, err=True)
+        else:
+            click.echo(bar, err=True)
+
+    run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
+                  limits=limits, budget=budget, workers=workers, properties=properties or None,
+                  verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None), progress=progress)
+    if json_output:
+        click.echo(json.dumps(run.to_json(), indent=1))
+    else:
+        for line in run.summary():
+            click.echo(line)
+    raise SystemExit(run.exit_status)
+
+
+COMMANDS = (mutate_command,)

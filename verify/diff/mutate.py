@@ -1,0 +1,317 @@
+"""Mutation analysis: is every rule pinned down by the property catalogue?
+
+Each mutant (operators.py: one small change to the typed tree of the rules) is decided
+for one player count:
+
+1. its rules are compiled (`Game`); a mutant whose numbers break the state's declared
+   ranges is `invalid` (not counted);
+2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
+   count: `equivalent`;
+3. the catalogue is checked under the mutant (explicit/check.py `check_game`, the same
+   search as `shrules check`), each search stopping at the first hit of a property the
+   rules prove (or leave without a witness): a verdict that differs from the rules' own
+   is `killed`;
+4. otherwise the product search of `shrules diff` (compare.py) runs: a complete search
+   with no difference proves the mutant `equivalent`; a difference is the shortest game
+   telling the two apart, and the mutant `survived` (the catalogue has a gap there);
+5. a check or a search stopped by a limit leaves the mutant `unknown`, never counted as
+   killed or equivalent.
+
+The score is killed / (killed + survived); unknown mutants and those not run (a cap) are
+reported beside it, so a cut-short run never reads as 100%.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game
+from spec.errors import SpecError
+from spec.loader import load_spec
+from spec.model import Spec
+from spec.properties import Property, load_properties
+
+from ..explicit.check import Raw, check_game
+from ..explicit.explore import Limits
+from .compare import Budget, diff
+from .operators import Mutant, mutants
+from .reductions import semantic_signature
+
+STATUSES = ("killed", "equivalent", "survived", "unknown", "invalid")
+DECISIVE = ("proved", "no-witness")
+"""Base verdicts a single hit under the mutant overturns: the search can stop there."""
+
+MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
+"""The product search deciding equivalent or survived: complete when it can be."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What became of one mutant at one player count."""
+
+    number: int
+    operator: str
+    rule: str
+    rule_ids: tuple[str, ...]
+    description: str
+    players: int
+    status: str
+    detail: str = ""
+    game: list[str] = field(default_factory=list)      # the distinguishing game (survived) or the killing trace
+    decisions: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def line(self) -> str:
+        """The mutant and its outcome in one line."""
+        rule_ids = ", ".join(self.rule_ids) or "-"
+        return f"#{self.number} [{rule_ids}] {self.operator} {self.rule}: {self.description} — {self.status}" + (
+            f" ({self.detail})" if self.detail else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as plain data."""
+        return {"number": self.number, "operator": self.operator, "rule": self.rule, "rule_ids": list(self.rule_ids),
+                "description": self.description, "players": self.players, "status": self.status,
+                "detail": self.detail, "game": self.game, "decisions": self.decisions,
+                "seconds": round(self.seconds, 3)}
+
+
+def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
+    """The catalogue's properties for `players` under `spec` (optionally only those named)."""
+    props = tuple(p for p in load_properties(spec) if players in p.players)
+    return props if not names else tuple(p for p in props if p.name in names)
+
+
+def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: tuple[int, ...],
+                      names: tuple[str, ...] | None = None) -> dict[int, dict[str, str]]:
+    """The rules' own verdicts read from a baseline (verify/report/baseline.py entries),
+    for each count where it decides every property asked of the catalogue; other counts
+    are left out (checked instead)."""
+    out: dict[int, dict[str, str]] = {}
+    for count in players:
+        wanted = [p.name for p in catalogue(base, count, names)]
+        got = {name: entries[(name, count)].verdict for name in wanted if (name, count) in entries}
+        if len(got) == len(wanted) and "unknown" not in got.values():
+            out[count] = got
+    return out
+
+
+def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
+                  ) -> dict[str, str]:
+    """The rules' own verdict of every property, computed once per count."""
+    raws = check_game(Game(base, players), catalogue(base, players, names), limits, fewest_elections=False)
+    return {raw.property: raw.verdict for raw in raws}
+
+
+def _moves(moves: Any) -> list[str]:
+    return [f"{rule}{tuple(args)}" for rule, args in (moves or ())]
+
+
+def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], limits: Limits,
+           budget: Budget = MUTATE_DIFF) -> Outcome:
+    """One mutant at one player count (see the module docstring)."""
+    started = time.monotonic()
+    outcome = Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description, players,
+                      "unknown")
+
+    def done(status: str, detail: str = "", game: list[str] | None = None, decisions: int | None = None) -> Outcome:
+        outcome.status, outcome.detail = status, detail
+        outcome.game = game or []
+        outcome.decisions = decisions
+        outcome.seconds = time.monotonic() - started
+        return outcome
+
+    if mutant.counts is not None and players not in mutant.counts:
+        return done("equivalent", f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
+    try:
+        game = Game(mutant.spec, players)
+    except (SpecError, ValueError, KeyError, IndexError) as error:
+        return done("invalid", f"does not compile: {str(error)[:100]}")
+    if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
+        return done("equivalent", "the same rules and numbers for this count")
+    props = catalogue(mutant.spec, players, tuple(verdicts))
+    stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
+    raws = check_game(game, props, limits, stop_on=stop_on, fewest_elections=False)
+    killer = _killer(raws, verdicts)
+    if killer is not None:
+        raw, before = killer
+        size = f", {len(raw.moves)} moves" if raw.moves else ""
+        return done("killed", f"{raw.property}: {before} -> {raw.verdict}{size}", _moves(raw.moves),
+                    len(raw.moves) if raw.moves else None)
+    unknown = [raw for raw in raws if raw.verdict == "unknown"]
+    if unknown:
+        return done("unknown", f"{unknown[0].property}: {unknown[0].message}")
+    result = diff(base, mutant.spec, [players], budget)
+    (entry,) = result.counts
+    if entry.difference is not None:
+        difference = entry.difference
+        parting = difference.parting
+        moves = [str(step) for step in _difference_moves(difference)]
+        kind = "shortest" if difference.shortest else "by random play"
+        return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
+                                f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
+    if entry.complete:
+        return done("equivalent", f"complete product search, {entry.pairs:,} pairs")
+    return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
+
+
+def _difference_moves(difference: Any) -> list[str]:
+    """The moves of the game telling the two apart, under the rule set that allows them all."""
+    return [f"{move.rule}{tuple(move.args)}" for move, _ in difference.legal_trace.steps]
+
+
+def _killer(raws: list[Raw], verdicts: dict[str, str]) -> tuple[Raw, str] | None:
+    for raw in raws:
+        before = verdicts.get(raw.property)
+        if before is None or raw.verdict == "unknown" or before == "unknown":
+            continue
+        if raw.verdict != before:
+            return raw, before
+    return None
+
+
+# ---------------------------------------------------------------- a run
+
+
+@dataclass(slots=True)
+class Run:
+    """A mutation analysis: every outcome, and what was not run."""
+
+    rules: str
+    players: tuple[int, ...]
+    outcomes: list[Outcome] = field(default_factory=list)
+    total: int = 0                  # mutants generated (after filters) times counts
+    not_run: int = 0                # left out by the cap
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)   # where the verdicts of the rules came from
+
+    def count(self, status: str, outcomes: list[Outcome] | None = None) -> int:
+        return sum(1 for o in (self.outcomes if outcomes is None else outcomes) if o.status == status)
+
+    def score(self, outcomes: list[Outcome] | None = None) -> str:
+        """killed/(killed+survived) as `k/n (p%)`, with unknown and not-run beside it."""
+        killed, survived = self.count("killed", outcomes), self.count("survived", outcomes)
+        unknown = self.count("unknown", outcomes)
+        total = killed + survived
+        text = f"{killed}/{total} ({100 * killed / total:.1f}%)" if total else "0/0 (-)"
+        if unknown:
+            text += f", {unknown} unknown"
+        if outcomes is None and self.not_run:
+            text += f", {self.not_run} not run (cap)"
+        return text
+
+    @property
+    def exit_status(self) -> int:
+        """0 all killed or equivalent, 1 a survivor, 3 unknown or not run."""
+        if self.count("survived"):
+            return 1
+        if self.count("unknown") or self.not_run:
+            return 3
+        return 0
+
+    def summary(self) -> list[str]:
+        """The score per count, operator and rule ID, and every survivor in one line."""
+        lines = [f"mutation analysis of {self.rules}: {self.total} mutant checks, {len(self.outcomes)} run "
+                 f"in {self.seconds:.0f} s"]
+        lines += [f"  {note}" for note in self.notes]
+        lines.append("  " + ", ".join(f"{status} {self.count(status)}" for status in STATUSES))
+        lines.append(f"score: {self.score()}")
+        for players in self.players:
+            lines.append(f"  {players} players: {self.score([o for o in self.outcomes if o.players == players])}")
+        lines.append("per operator:")
+        for operator in sorted({o.operator for o in self.outcomes}):
+            lines.append(f"  {operator:18} {self.score([o for o in self.outcomes if o.operator == operator])}")
+        lines.append("per rule ID:")
+        ids = sorted({rule_id for o in self.outcomes for rule_id in (o.rule_ids or ("-",))}, key=_id_order)
+        for rule_id in ids:
+            chosen = [o for o in self.outcomes if rule_id in (o.rule_ids or ("-",))]
+            lines.append(f"  {rule_id:8} {self.score(chosen)}")
+        survivors = [o for o in self.outcomes if o.status == "survived"]
+        if survivors:
+            lines.append("survivors:")
+            lines += [f"  {o.players}p {o.line}" for o in survivors]
+        unknown = [o for o in self.outcomes if o.status == "unknown"]
+        if unknown:
+            lines.append("unknown:")
+            lines += [f"  {o.players}p {o.line}" for o in unknown]
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as plain data (`shrules mutate --json`)."""
+        return {"schema": "shrules-mutate", "version": 1, "rules": self.rules, "players": list(self.players),
+                "total": self.total, "not_run": self.not_run, "seconds": round(self.seconds, 1),
+                "counts": {status: self.count(status) for status in STATUSES},
+                "score": self.score(), "exit_status": self.exit_status, "notes": self.notes,
+                "outcomes": [o.to_json() for o in self.outcomes]}
+
+
+def _id_order(rule_id: str) -> tuple[str, int]:
+    letters = "".join(c for c in rule_id if c.isalpha())
+    digits = "".join(c for c in rule_id if c.isdigit())
+    return (letters, int(digits) if digits else 0)
+
+
+def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,
+                     budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None
+                     ) -> Outcome:
+    """For a worker process: rebuild the mutants (deterministic) and decide number `number`."""
+    base = load_spec(rules)
+    mutant = next(m for m in mutants(base, operators, rule_filter) if m.number == number)
+    return decide(base, mutant, players, verdicts, limits, budget)
+
+
+def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
+            rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
+            budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
+            verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
+            progress: Callable[[int, int, Outcome | None], None] | None = None) -> Run:
+    """Every mutant of `rules` (filtered, at most `cap` per count) at every count. The
+    rules' own verdicts come from `verdicts` (e.g. the baseline) for the counts it has, or
+    from a check with its own budget `base_limits` (default: `limits`), not a mutant's."""
+    started = time.monotonic()
+    base = load_spec(rules)
+    chosen = mutants(base, operators, rule_filter)
+    run = Run(rules, players)
+    run.total = len(chosen) * len(players)
+    jobs: list[tuple[Mutant, int]] = []
+    for count in players:
+        for_count = chosen if cap is None else chosen[:cap]
+        run.not_run += len(chosen) - len(for_count)
+        jobs += [(mutant, count) for mutant in for_count]
+    base_of: dict[int, dict[str, str]] = {}
+    for count in players:
+        if verdicts and count in verdicts:
+            base_of[count] = verdicts[count]
+            run.notes.append(f"{count} players: the rules' verdicts read from the baseline")
+        else:
+            if progress:
+                progress(0, len(jobs), None)
+            base_of[count] = base_verdicts(base, count, base_limits or limits, properties)
+            unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
+            if unknown:
+                run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
+                                 f"properties unknown ({', '.join(unknown[:3])}) cannot kill a mutant")
+    done = 0
+    if workers <= 1:
+        for mutant, count in jobs:
+            outcome = decide(base, mutant, count, base_of[count], limits, budget)
+            run.outcomes.append(outcome)
+            done += 1
+            if progress:
+                progress(done, len(jobs), outcome)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_decide_numbered, rules, mutant.number, count, base_of[count], limits, budget,
+                                   operators, rule_filter) for mutant, count in jobs]
+            for future in futures:
+                outcome = future.result()
+                run.outcomes.append(outcome)
+                done += 1
+                if progress:
+                    progress(done, len(jobs), outcome)
+    run.seconds = time.monotonic() - started
+    return run
