@@ -75,6 +75,12 @@ class IllegalMove(Exception):
         return f"{self.rule_id}: {self.reason}"
 
 
+MAX_FORCED = 1_000
+"""The most forced moves in a row: the game's own bookkeeping between two decisions takes
+a handful, so a chain this long is rules whose forced moves never hand the turn back (a
+forced rule that leaves its phase as it was). Every loop over forced moves stops here,
+so such rules are a finding (a deadlock, a refused move), never a hang."""
+
 MAX_MOVES = 20_000
 """The most moves one game is taken to have: random play gives up after it, and a logged
 game or trace longer than it is refused before it is replayed. A game of the published
@@ -380,9 +386,12 @@ class Game:
 
     def advance(self, state: State) -> tuple[State, list[Move]]:
         """Run the game's forced moves until a seat, the table or chance must act."""
-        steps = []
+        steps: list[Move] = []
         move = self.forced_move(state)
         while move is not None:
+            if len(steps) >= MAX_FORCED:
+                raise AssertionError(f"the game's own moves never end: {move.rule} in phase {self.phase(state)} "
+                                     f"after {MAX_FORCED} forced moves")
             state = self.by_name[move.rule].effect(state)
             steps.append(move)
             move = self.forced_move(state)

@@ -33,7 +33,7 @@ from spec.errors import SpecError
 from spec.lang import nodes
 from spec.lang.types import decode_tiles
 
-from .game import Game, IllegalMove, Move, compiled_game
+from .game import MAX_FORCED, Game, IllegalMove, Move, compiled_game
 from .transcript import DECK, VOTE, Entry, Setup, Transcript
 
 LEGAL, ILLEGAL, UNSUPPORTED = "legal", "illegal", "unsupported"
@@ -221,6 +221,8 @@ def _run_forced(game: Game, world: _World, until: str | None = None) -> tuple[li
     state = world.state
     forced = game.forced_move(state)
     while forced is not None:
+        if len(implied) >= MAX_FORCED:
+            raise AssertionError(f"the game's own moves never end: {forced.rule} in phase {game.phase(state)}")
         after = game.by_name[forced.rule].effect(state)
         implied.append((state, forced))
         world.visited.append((state, forced.rule))

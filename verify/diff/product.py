@@ -19,7 +19,7 @@ from itertools import product
 from random import Random
 from typing import Any
 
-from engine.game import Game, IllegalMove, Move
+from engine.game import MAX_FORCED, Game, IllegalMove, Move
 from engine.pycompile import CompiledRule, compile_expression
 from engine.trace import Trace
 
@@ -159,6 +159,8 @@ class Side:
         chain: list[tuple[Move, Any]] = []
         game = self.game
         while game.actor(state) == "game":
+            if len(chain) >= MAX_FORCED:
+                return chain, state, f"the game's own moves never end at phase '{game.phase(state)}'"
             try:
                 move = game.forced_move(state)
             except AssertionError:

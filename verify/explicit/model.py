@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from itertools import product
 from typing import Any, NamedTuple
 
-from engine.game import Game
+from engine.game import MAX_FORCED, Game
 from engine.pycompile import CompiledRule, compile_expression
 from spec.properties import Property
 
@@ -151,7 +151,9 @@ class Model:
         """The forced chains from `state` to the next state that is not in a game phase
         (one chain unless two game rules are enabled at once). A game phase where no game
         rule applies ends the chain there: that state is stored and has no successor, so
-        the explorer reports it as a deadlock."""
+        the explorer reports it as a deadlock. A forced move that leaves the state as it
+        was ends the chain too (stored, it steps to itself: a cycle, the game never ends),
+        and so do chains longer than MAX_FORCED moves."""
         if not self.fuse or not self.game_phase[state[self.phase_index]]:
             return [()]
         done: list[tuple[tuple[CompiledRule, Any], ...]] = []
@@ -159,8 +161,14 @@ class Model:
         by_phase = self.game.by_phase
         game_phase = self.game_phase
         phase_index = self.phase_index
+        work = 0
         while pending:
             current, chain = pending.pop()
+            work += 1
+            if work > MAX_FORCED:
+                done.append(chain)  # forced moves that never end: stuck, found as a deadlock
+                done += [rest for _, rest in pending]
+                break
             enabled = [c for c in by_phase[current[phase_index]] if c.guard(current)]
             if not enabled:
                 done.append(chain)  # stuck in a game phase: stored, then found as a deadlock
@@ -168,7 +176,7 @@ class Model:
             for compiled in enabled:
                 after = compiled.effect(current)
                 longer = chain + ((compiled, after),)
-                if game_phase[after[phase_index]]:
+                if game_phase[after[phase_index]] and after != current:
                     pending.append((after, longer))
                 else:
                     done.append(longer)
