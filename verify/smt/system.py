@@ -183,8 +183,10 @@ class System:
         successor = after is not None
         env = Env(state.fields, self.constant(after).fields if successor else None,
                   ranges={**(self.after_ranges if successor else {}), **(ranges or {})})
+        kinds = {item.name: item.type.kind for item in n.walk(node)
+                 if isinstance(item, n.Name) and item.kind == "param"}
         for name, value in (params or {}).items():
-            env.local[name] = self.translator.number(value)
+            env.local[name] = self.translator.constant(kinds.get(name, "int"), value)
         term = self.translator_for(node, env.ranges, successor=successor).term(node, env)
         return self.decode_value(node.type.kind, z3.simplify(term))
 
