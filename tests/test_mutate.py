@@ -15,7 +15,7 @@ from spec.properties import load_properties
 from verify.cli import main
 from verify.diff.mutate import base_verdicts, baseline_verdicts, decide
 from verify.diff.operators import OPERATORS, mutants
-from verify.explicit.check import check_game
+from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
 from verify.report.baseline import baseline_path, load_baseline
@@ -56,6 +56,27 @@ def test_a_mutant_the_catalogue_notices_is_killed() -> None:
     outcome = decide(base, negated, 5, {"only_the_living_vote": "proved"}, LIMITS)
     assert outcome.status == "killed", outcome.line
     assert outcome.detail.startswith("only_the_living_vote: proved -> refuted") and outcome.game
+
+
+def test_random_games_kill_first_with_a_game_the_mutant_plays() -> None:
+    """The first stage: random games under the mutant, the catalogue checked on every state
+    and move; the killing game replays move by move under the mutant."""
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    props = tuple(p for p in load_properties(dropped.spec) if p.name == "deck_conservation_fascist")
+    (raw,) = probe_game(Game(dropped.spec, 5), props, 400, 60.0, 1, stop_on=frozenset({props[0].name}))
+    assert raw.verdict == "refuted" and raw.moves, raw
+    replay(Game(dropped.spec, 5), raw.moves)
+    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, LIMITS)
+    assert outcome.status == "killed" and "(a random game" in outcome.detail, outcome.line
+
+
+def test_random_games_alone_leave_what_they_do_not_kill_unknown(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["mutate", "--rules", _short_game(tmp_path), "-n", "6", "--rule",
+                                       "hitler_elected", "--operator", "boundary", "--property",
+                                       "hitler_elected_wins", "--random-only", "--json"])
+    assert result.exit_code == 3, result.output
+    assert '"unknown": 1' in result.output and '"equivalent": 0' in result.output
 
 
 def test_a_mutant_no_game_tells_apart_is_proved_equivalent(tmp_path: Path) -> None:
@@ -117,3 +138,16 @@ def test_the_deal_is_checked_as_dealt_though_the_cone_does_not_keep_the_fascists
     assert ("fascists" in Model(game, (prop,)).plan.kept) == drops_the_seats
     (raw,) = check_game(game, (prop,), LIMITS, stop_on=frozenset({prop.name}), fewest_elections=False)
     assert raw.verdict == "refuted" and raw.moves is not None and raw.moves[0][0] == "deal_roles", raw
+
+
+def test_forced_moves_that_never_end_are_a_finding_not_a_hang() -> None:
+    """Rules whose forced move leaves its phase as it was (Hitler elected, but the game not
+    over) would loop for ever: the chain stops where the state stays as it was, and the
+    game is found never to end."""
+    base = load_spec("standard")
+    (mutant,) = [m for m in mutants(base, ("drop_effect",), ("hitler_elected",)) if "effect phase =" in m.description]
+    props = tuple(p for p in load_properties(mutant.spec) if p.name == "terminates")
+    (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 7, stop_on=frozenset({"terminates"}))
+    assert raw.verdict == "refuted" and "go on forever" in raw.message, raw
+    (raw,) = check_game(Game(mutant.spec, 5), props, LIMITS, fewest_elections=False)
+    assert raw.verdict == "refuted" and "cycle" in raw.message, raw

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -22,12 +23,10 @@ from spec.errors import SpecError
 from spec.loader import load_spec
 
 from ..diff.compare import Budget
-from pathlib import Path
-
 from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
-from ..report.baseline import baseline_path, load_baseline
 from ..diff.operators import OPERATORS
 from ..explicit.explore import Limits
+from ..report.baseline import baseline_path, load_baseline
 from .options import COUNT, SECONDS, counts_among, max_states_option, rules_option, time_limit_option
 
 
@@ -62,11 +61,15 @@ REPORTS = Path(__file__).resolve().parents[2] / "reports"
               help="State pairs the product search may store.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes deciding mutants in parallel.")
+@click.option("--random-only", is_flag=True,
+              help="Only the random games under each mutant (seconds each): a mutant they do not kill is "
+                   "left unknown, never counted as equivalent or survived.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
-                   properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float, diff_time: float, max_pairs: int,
+                   properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float,
+                   diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
-                   baseline_dir: Path | None = None, no_baseline: bool = False) -> None:
+                   baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
     spec = load_spec(rules)
     counts = counts_among(players_text, list(spec.player_counts))
@@ -99,7 +102,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
 
     run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
-                  verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None), progress=progress)
+                  verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
+                  complete=not random_only, progress=progress)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))
     else:

@@ -7,14 +7,17 @@ for one player count:
    ranges is `invalid` (not counted);
 2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
    count: `equivalent`;
-3. the catalogue is checked under the mutant (explicit/check.py `check_game`, the same
-   search as `shrules check`), each search stopping at the first hit of a property the
-   rules prove (or leave without a witness): a verdict that differs from the rules' own
-   is `killed`;
-4. otherwise the product search of `shrules diff` (compare.py) runs: a complete search
-   with no difference proves the mutant `equivalent`; a difference is the shortest game
-   telling the two apart, and the mutant `survived` (the catalogue has a gap there);
-5. a check or a search stopped by a limit leaves the mutant `unknown`, never counted as
+3. random games under the mutant (explicit/check.py `probe_game`, a few hundred, seconds)
+   check the catalogue on every state and move: a refutation or witness of a property
+   whose verdict under the rules differs is `killed` at once, with that game;
+4. the product search of `shrules diff` (compare.py): a complete search with no
+   difference proves the mutant `equivalent`;
+5. otherwise the catalogue is checked under the mutant (explicit/check.py `check_game`,
+   the same search as `shrules check`), each search stopping at the first hit of a
+   property the rules prove (or leave without a witness): a verdict that differs from the
+   rules' own is `killed`, with the shortest game; none is `survived`, with the shortest
+   game telling the two apart that step 4 found (the catalogue has a gap there);
+6. a check or a search stopped by a limit leaves the mutant `unknown`, never counted as
    killed or equivalent.
 
 The score is killed / (killed + survived); unknown mutants and those not run (a cap) are
@@ -35,7 +38,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property, load_properties
 
-from ..explicit.check import Raw, check_game
+from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from .compare import Budget, diff
 from .operators import Mutant, mutants
@@ -47,6 +50,10 @@ DECISIVE = ("proved", "no-witness")
 
 MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
 """The product search deciding equivalent or survived: complete when it can be."""
+
+PROBE_GAMES, PROBE_SECONDS = 400, 10.0
+"""Random games under a mutant before any complete search: most rule bugs show within a
+few hundred games, and a game that shows one kills the mutant in seconds."""
 
 
 @dataclass(slots=True)
@@ -112,7 +119,7 @@ def _moves(moves: Any) -> list[str]:
 
 
 def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], limits: Limits,
-           budget: Budget = MUTATE_DIFF) -> Outcome:
+           budget: Budget = MUTATE_DIFF, complete: bool = True) -> Outcome:
     """One mutant at one player count (see the module docstring)."""
     started = time.monotonic()
     outcome = Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description, players,
@@ -135,18 +142,22 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("equivalent", "the same rules and numbers for this count")
     props = catalogue(mutant.spec, players, tuple(verdicts))
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
+    killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
+    if killer is not None:
+        return _killed(done, *killer, "a random game")
+    if not complete:
+        return done("unknown", "not killed by random games; no complete search asked")
+    result = diff(base, mutant.spec, [players], budget)
+    (entry,) = result.counts
+    if entry.difference is None and entry.complete:
+        return done("equivalent", f"complete product search, {entry.pairs:,} pairs")
     raws = check_game(game, props, limits, stop_on=stop_on, fewest_elections=False)
     killer = _killer(raws, verdicts)
     if killer is not None:
-        raw, before = killer
-        size = f", {len(raw.moves)} moves" if raw.moves else ""
-        return done("killed", f"{raw.property}: {before} -> {raw.verdict}{size}", _moves(raw.moves),
-                    len(raw.moves) if raw.moves else None)
+        return _killed(done, *killer, "the shortest game")
     unknown = [raw for raw in raws if raw.verdict == "unknown"]
     if unknown:
         return done("unknown", f"{unknown[0].property}: {unknown[0].message}")
-    result = diff(base, mutant.spec, [players], budget)
-    (entry,) = result.counts
     if entry.difference is not None:
         difference = entry.difference
         parting = difference.parting
@@ -154,9 +165,13 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         kind = "shortest" if difference.shortest else "by random play"
         return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
                                 f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
-    if entry.complete:
-        return done("equivalent", f"complete product search, {entry.pairs:,} pairs")
     return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
+
+
+def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:
+    size = f", {len(raw.moves)} moves" if raw.moves else ""
+    return done("killed", f"{raw.property}: {before} -> {raw.verdict} ({found_by}{size})", _moves(raw.moves),
+                len(raw.moves) if raw.moves else None)
 
 
 def _difference_moves(difference: Any) -> list[str]:
@@ -256,19 +271,19 @@ def _id_order(rule_id: str) -> tuple[str, int]:
 
 
 def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,
-                     budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None
-                     ) -> Outcome:
+                     budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None,
+                     complete: bool) -> Outcome:
     """For a worker process: rebuild the mutants (deterministic) and decide number `number`."""
     base = load_spec(rules)
     mutant = next(m for m in mutants(base, operators, rule_filter) if m.number == number)
-    return decide(base, mutant, players, verdicts, limits, budget)
+    return decide(base, mutant, players, verdicts, limits, budget, complete)
 
 
 def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
-            progress: Callable[[int, int, Outcome | None], None] | None = None) -> Run:
+            complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None) -> Run:
     """Every mutant of `rules` (filtered, at most `cap` per count) at every count. The
     rules' own verdicts come from `verdicts` (e.g. the baseline) for the counts it has, or
     from a check with its own budget `base_limits` (default: `limits`), not a mutant's."""
@@ -298,7 +313,7 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
     done = 0
     if workers <= 1:
         for mutant, count in jobs:
-            outcome = decide(base, mutant, count, base_of[count], limits, budget)
+            outcome = decide(base, mutant, count, base_of[count], limits, budget, complete)
             run.outcomes.append(outcome)
             done += 1
             if progress:
@@ -306,7 +321,7 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_decide_numbered, rules, mutant.number, count, base_of[count], limits, budget,
-                                   operators, rule_filter) for mutant, count in jobs]
+                                   operators, rule_filter, complete) for mutant, count in jobs]
             for future in futures:
                 outcome = future.result()
                 run.outcomes.append(outcome)

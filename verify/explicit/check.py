@@ -31,7 +31,7 @@ from spec.loader import load_spec
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .explore import Exploration, explore, trace_along
+from .explore import Exploration, explore, trace_along, walk
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, symmetry_blockers
@@ -145,6 +145,41 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                 raw.extra["fewest_elections_moves"] = _moves(trace)
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
+    return out
+
+
+def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: float, seed: int = 0, *,
+               stop_on: frozenset[str] = frozenset()) -> list[Raw]:
+    """What random games find (explore.py `walk`): a refutation, a witness, a deadlock or
+    a value out of range, each with the game that found it; every property not hit is
+    `unknown` (a walk decides nothing it did not see). Explored without symmetry, so a
+    property naming seats is checked as written."""
+    model = Model(game, tuple(p for p in props if p.kind not in GRAPH_KINDS), Reductions(symmetry=False))
+    exploration = walk(model, tuple(p for p in props if p.kind not in GRAPH_KINDS), walks, seconds, seed,
+                       stop_on=stop_on)
+    note = f"{walks} random games at most, not a complete search"
+    players = game.players
+    out: list[Raw] = []
+    for prop in props:
+        hit = exploration.hits.get(prop.name)
+        if prop.kind == "in_range" and exploration.out_of_range is not None:
+            out.append(_range_verdict(exploration, prop, _evidence(exploration, note)))
+        elif prop.kind in ("deadlock_free", "terminates") and exploration.deadlock is not None:
+            trace = exploration.trace_to(exploration.deadlock)
+            out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
+                           _moves(trace), message=f"deadlock: no legal move in phase {game.phase(trace.end)}"))
+        elif prop.kind == "terminates" and exploration.loop is not None:
+            trace = exploration.trace_to(exploration.loop)
+            out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
+                           _moves(trace), message="a move leaves the state as it was: the game can go on forever"))
+        elif hit is not None:
+            trace = exploration.trace_to(hit)
+            verdict = "witness" if prop.kind == "sometimes" else "refuted"
+            out.append(Raw(prop.name, players, verdict, _evidence(exploration, note, len(trace.steps)),
+                           _moves(trace), message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves "
+                                                  f"of a random game"))
+        else:
+            out.append(Raw(prop.name, players, "unknown", _evidence(exploration, note), message=exploration.limit))
     return out
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import time
 from array import array
+from random import Random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,6 +107,7 @@ class Exploration:
     deadlock: Hit | None = None
     out_of_range: Hit | None = None
     range_error: str = ""
+    loop: Hit | None = None         # random games (`walk`): a state whose move leads back to it
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array[int] = field(default_factory=lambda: array("q"))
@@ -262,6 +264,51 @@ class _Search:
             result.graph = Graph(self.offsets, self.targets, self.edge_moves, self.edge_elections, self.over)
         return result
 
+    def walks(self, walks: int, max_length: int, rng: Random) -> Exploration:
+        """`walk`: up to `walks` random games, each stopped at `max_length` steps."""
+        result, model = self.result, self.model
+        encode, decode = model.codec.encode, model.codec.decode
+        try:
+            initial = model.initial()
+            self.store(initial, encode(initial), -1, 0, 0)
+            for number in range(walks):
+                if self.stopped or self.clock_or_memory():
+                    break
+                position, state, depth = 0, initial, 0
+                for _ in range(max_length):
+                    steps = list(model.steps(state))
+                    result.transitions += len(steps)
+                    if not steps:
+                        if not model.is_over(state) and result.deadlock is None:
+                            result.deadlock = Hit(position, depth=depth)
+                            self.stopped = True
+                        break
+                    step = steps[rng.randrange(len(steps))]
+                    code = model.encode_move(step.rule, step.args)
+                    depth += 1
+                    self.inside(state, step, position, code, depth)
+                    try:
+                        key = encode(step.final)
+                    except OutOfRange as error:
+                        result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain), depth)
+                        result.range_error = str(error)
+                        self.stopped = True
+                        break
+                    target = self.index.get(key)
+                    if target == position and result.loop is None:
+                        result.loop = Hit(position, depth=depth)   # a move that changes nothing: no end
+                        self.stopped = True
+                    position = target if target is not None else self.store(step.final, key, position, code, depth)
+                    if self.stopped:
+                        break
+                    state = decode(key)
+        finally:
+            result.limit = "random games: no complete search"
+            result.complete = False
+            result.states = len(result.keys)
+            result.seconds = time.perf_counter() - self.started
+        return result
+
     def clock_or_memory(self) -> str:
         """The limit the clock or the resident memory has reached ('' for none)."""
         limits = self.limits
@@ -380,6 +427,19 @@ class _Search:
             if bits:
                 self.fire(bits, Hit(target, depth=depth))
         return target
+
+
+def walk(model: Model, properties: tuple[Property, ...], walks: int, seconds: float, seed: int = 0, *,
+         stop_on: frozenset[str] = frozenset(), max_length: int = 2_000) -> Exploration:
+    """Random games through `model` (each step uniform among the state's transitions), the
+    properties checked on every state and move exactly as the breadth-first search checks
+    them; states are stored with their parents, so a hit's trace is the game that found it
+    (not the shortest). Deadlocks and values out of range are found as in `explore`.
+
+    A walk can only find: it never completes, so nothing it did not hit is decided. The
+    mutation analysis uses it to kill a mutant in seconds before any complete search."""
+    search = _Search(model, properties, Limits(None, seconds, None), True, False, True, False, None, stop_on)
+    return search.walks(walks, max_length, Random(seed))
 
 
 def trace_along(exploration: Exploration, ids: list[int] | tuple[int, ...]) -> Trace:
