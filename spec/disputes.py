@@ -33,7 +33,6 @@ The checkers receive each formal entry as an ordinary `Property`.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -120,18 +119,7 @@ def reveal_nodes(spec: Spec, rules: tuple[str, ...]) -> dict[str, n.Node]:
 
 def substitute(node: n.Node, values: dict[str, n.Node]) -> n.Node:
     """The expression with every reveal name replaced by the expression it stands for."""
-    if isinstance(node, n.Name):
-        return values[node.name] if node.kind == REVEAL else node
-    changes: dict[str, Any] = {}
-    for slot in ("operand", "left", "right", "condition", "then", "otherwise", "table", "index"):
-        child = getattr(node, slot, None)
-        if isinstance(child, n.Node):
-            changes[slot] = substitute(child, values)
-    for slot in ("operands", "args", "items"):
-        children = getattr(node, slot, None)
-        if isinstance(children, tuple):
-            changes[slot] = tuple(substitute(child, values) for child in children)
-    return dataclasses.replace(node, **changes) if changes else node
+    return n.replace_names(node, REVEAL, values)
 
 
 def query_scope(spec: Spec, on: tuple[str, ...], where: Location) -> tuple[Scope, dict[str, n.Node]]:

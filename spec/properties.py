@@ -10,6 +10,21 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
   vacuous property fails;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
   when it fails;
+- `allows`: a permission of the rules. In every reachable state where `state = "..."`
+  holds, some legal move of the rules `on` satisfies `move = "..."` (a move expression as
+  above). Safety properties only see what is played; this kind sees what may be played,
+  so a rule that forbids a legal move (a term limit too many, a missing veto) is refuted
+  by the shortest game reaching a state where the move is wanting. A rule of `on` that a
+  variant removes allows nothing;
+- `only`: an obligation, the dual of `allows`. In every reachable state where `state`
+  holds, every legal move is of a rule in `on` and satisfies `move`: a rule that adds a
+  way out (a power declined, a veto by the President alone) is refuted by the shortest
+  game that takes it;
+- `shows`: what a move shows its actor. `on` names one rule, `shows = { NAME =
+  "expression" }` what it reveals by name and the value the rulebook gives it (an empty
+  table: the move shows nothing); every such move reveals exactly those names with those
+  values. A variant whose rule reveals other names, or values of another type, breaks the
+  property at its first such move;
 - `terminates`, `deadlock_free`: graph properties (no expression);
 - `in_range`: every reachable state has each field inside its declared range (no
   expression; refuted by the shortest game that puts a value outside).
@@ -40,11 +55,14 @@ from typing import Any
 
 from .errors import Location, SpecError, read_toml, shown
 from .lang.check import Scope, parse
+from .lang import nodes as n
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, Type
 from .model import Spec
 
-KINDS = ("always", "sometimes", "never", "terminates", "deadlock_free", "in_range")
+KINDS = ("always", "sometimes", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
+PERMISSIONS = ("allows", "only")
+"""Kinds over all the moves of a state at once: what may be played, what alone may be."""
 EXPECTS = ("holds", "fails")
 PROPERTIES_FILE = Path(__file__).parent / "properties.toml"
 
@@ -271,6 +289,36 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
     return tuple(out)
 
 
+def _shown(spec: Spec, rule_name: str, shows: dict[str, Any], facts: dict[str, Fact], counts: tuple[int, ...],
+           where: Location) -> Node:
+    """A `shows` property as a move expression over its rule: each reveal of the rule equal
+    to the value the property gives it. Under the rules themselves a difference in the
+    names or types is the catalogue's mistake (an error); under a variant it is the
+    variant's, and the expression is false (every such move breaks the property)."""
+    scope = move_scope(spec, (rule_name,), where)
+    rule = spec.rule(rule_name)
+    lets = dict(rule.lets)
+    reveals = {name: n.replace_names(node, "let", lets) for name, node in rule.reveals}
+    broken: Node = n.Lit(BOOL, False)
+    if set(reveals) != set(shows):
+        if spec.overlays:
+            return broken
+        raise SpecError(f"rule '{rule_name}' reveals {', '.join(sorted(reveals)) or 'nothing'}; the property "
+                        f"expects {', '.join(sorted(shows)) or 'nothing'}", where)
+    parts: list[Node] = []
+    for name, text in shows.items():
+        try:
+            expected = parse(substitute_facts(str(text), facts, counts), scope, where, reveals[name].type)
+        except SpecError:
+            if spec.overlays:
+                return broken
+            raise
+        parts.append(n.Compare(BOOL, "==", reveals[name], expected))
+    if not parts:
+        return n.Lit(BOOL, True)
+    return parts[0] if len(parts) == 1 else n.BoolOp(BOOL, "and", tuple(parts))
+
+
 def _overlay_line(path: str, name: str) -> int | None:
     """The line of a variant file that changes property `name` (None if not found)."""
     try:
@@ -301,14 +349,15 @@ def _adapt(spec: Spec, entry: dict[str, Any], changed: set[str]) -> bool:
     if "on" not in changed and entry.get("on") and spec.overlays:   # the rules themselves: a wrong name is an error
         names = {rule.name for rule in spec.rules}
         kept = [rule for rule in entry["on"] if rule in names]
-        if not kept:
+        if not kept and entry.get("kind") not in PERMISSIONS:   # gone rules allow nothing: refuted
             return False
         entry["on"] = kept
     return True
 
 
 def _property(spec: Spec, entry: dict[str, Any], where: Location, facts: dict[str, Fact] | None = None) -> Property:
-    allowed = {"name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report", "class"}
+    allowed = {"name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report", "class",
+               "shows"}
     unknown = set(entry) - allowed
     if unknown:
         raise SpecError(f"unknown key '{sorted(unknown)[0]}'; a property has {', '.join(sorted(allowed))}", where)
@@ -344,6 +393,26 @@ def _property(spec: Spec, entry: dict[str, Any], where: Location, facts: dict[st
                 raise SpecError("a move property needs on = [rule names]", where)
             text = str(entry["move"])
             move = parse(substitute_facts(text, facts or {}, counts), move_scope(spec, on, where), where, BOOL)
+    elif kind in PERMISSIONS:
+        if "state" not in entry or "move" not in entry:
+            raise SpecError(f"an {kind} property has state = \"...\" (where) and move = \"...\" (which moves)",
+                            where)
+        text = str(entry["state"])
+        state = parse(substitute_facts(text, facts or {}, counts), state_scope(spec), where, BOOL)
+        on = tuple(str(r) for r in entry.get("on", []))
+        if "on" not in entry:
+            raise SpecError(f"an {kind} property needs on = [rule names]", where)
+        # No rule left (a variant removed them all): nothing is allowed, whatever the move says.
+        move = (parse(substitute_facts(str(entry["move"]), facts or {}, counts), move_scope(spec, on, where), where,
+                      BOOL) if on else parse("False", state_scope(spec), where, BOOL))
+    elif kind == "shows":
+        on = tuple(str(r) for r in entry.get("on", []))
+        shows = entry.get("shows")
+        if len(on) != 1 or not isinstance(shows, dict) or "state" in entry or "move" in entry:
+            raise SpecError('a shows property has on = ["rule"] (one rule) and shows = { NAME = "expression" } '
+                            '(an empty table: the move shows nothing)', where)
+        text = ", ".join(f"{key} = {value}" for key, value in shows.items()) or "nothing"
+        move = _shown(spec, on[0], {str(k): v for k, v in shows.items()}, facts or {}, counts, where)
     elif "state" in entry or "move" in entry:
         raise SpecError(f"a {kind} property takes no expression", where)
     return Property(name, str(kind), str(entry.get("description", "")), rule_ids,

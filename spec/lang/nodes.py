@@ -6,6 +6,7 @@ translator (verify/) never re-derive types and cannot disagree about them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -159,3 +160,20 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Index):
         return (node.table, node.index)
     return ()
+
+
+def replace_names(node: Node, kind: str, values: Mapping[str, Node]) -> Node:
+    """The expression with every name of `kind` replaced by the expression it stands for
+    (what a move reveals in a query, a rule's `let` inside a reveal)."""
+    if isinstance(node, Name):
+        return values[node.name] if node.kind == kind and node.name in values else node
+    changes: dict[str, object] = {}
+    for slot in ("operand", "left", "right", "condition", "then", "otherwise", "table", "index"):
+        child = getattr(node, slot, None)
+        if isinstance(child, Node):
+            changes[slot] = replace_names(child, kind, values)
+    for slot in ("operands", "args", "items"):
+        items = getattr(node, slot, None)
+        if isinstance(items, tuple):
+            changes[slot] = tuple(replace_names(item, kind, values) for item in items)
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]

@@ -8,7 +8,9 @@ President are chance moves, so every deal is explored. States are stored packed
 those moves through the engine (`trace_to`), which also re-checks every move's legality.
 
 Each property fires at most once, at the first (shallowest) state or move where it does:
-an `always`/`never` then has its counterexample, a `sometimes` its witness. When every
+an `always`/`never` then has its counterexample, a `sometimes` its witness, an `allows`
+the state where the move it asks for is wanting (checked once all of a state's moves are
+seen). When every
 property has fired and no graph property is asked, the search stops early. Deadlocks
 (a stored state that is not over and has no move) are found on the fly. With
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
@@ -43,7 +45,7 @@ from spec.properties import Property
 from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from .codec import OutOfRange
 from .model import Model, Step
-from .propcheck import compile_checks
+from .propcheck import compile_allowances, compile_checks
 
 ELECTION_ROLE = "election"
 """The role of the rules whose moves count as elected governments (as `Trace.elections`
@@ -206,6 +208,7 @@ class _Search:
         self.open_mask = (1 << len(self.properties)) - 1
         checks = compile_checks(model.game, self.properties)
         self.state_checks, self.move_checks = checks.state, checks.move
+        self.allowances = compile_allowances(model.game, self.properties)
         self.index: dict[int, int] = {}
         self.offsets, self.targets = array("q"), array("i")
         self.edge_moves, self.edge_elections, self.over = array("B"), array("B"), array("B")
@@ -278,6 +281,7 @@ class _Search:
                 for _ in range(max_length):
                     steps = list(model.steps(state))
                     result.transitions += len(steps)
+                    self.permissions(state, steps, position, depth)
                     if not steps:
                         if not model.is_over(state) and result.deadlock is None:
                             result.deadlock = Hit(position, depth=depth)
@@ -329,10 +333,20 @@ class _Search:
             self.offsets.append(len(targets))
             self.over.append(1 if model.is_over(state) else 0)
         successors = 0
+        wanted_in = self.allowances.wanted[state[model.phase_index]]
+        wanted = wanted_in(state) if wanted_in is not None else 0
+        given, allowed_by, only = 0, self.allowances.given, self.allowances.only
         for step in model.steps(state):
             successors += 1
             compiled = step.rule
             code = model.encode_move(compiled, step.args)
+            if wanted:
+                allowed = allowed_by[compiled.index]
+                this = allowed(state, step.after, *step.args) if allowed is not None else 0
+                given |= this
+                if wanted & only & ~this:
+                    self.fire(wanted & only & ~this, Hit(None, position, code, step.chain_number, 0,
+                                                         depth + (0 if by_elections else 1)))
             if by_elections and compiled.index in election_rules:
                 self.deferred.append((position, step, code))
                 continue
@@ -353,8 +367,28 @@ class _Search:
                 self.edge_moves.append(1 + len(step.chain))
                 self.edge_elections.append(1 if compiled.index in election_rules else 0)
         result.transitions += successors
+        if wanted & ~only & ~given:
+            self.fire(wanted & ~only & ~given, Hit(position, depth=depth))
         if successors == 0 and not model.is_over(state) and result.deadlock is None and self.deadlocks:
             result.deadlock = Hit(position, depth=depth)
+
+    def permissions(self, state: Any, steps: list[Step], position: int, depth: int) -> None:
+        """Fire the permissions (`allows`) wanted in `state` that none of its `steps` gives,
+        and the obligations (`only`) wanted there that one of them breaks (at that move)."""
+        wanted_in = self.allowances.wanted[state[self.model.phase_index]]
+        wanted = wanted_in(state) if wanted_in is not None else 0
+        if not wanted:
+            return
+        given, only, model = 0, self.allowances.only, self.model
+        for step in steps:
+            allowed = self.allowances.given[step.rule.index]
+            this = allowed(state, step.after, *step.args) if allowed is not None else 0
+            given |= this
+            if wanted & only & ~this:
+                code = model.encode_move(step.rule, step.args)
+                self.fire(wanted & only & ~this, Hit(None, position, code, step.chain_number, 0, depth + 1))
+        if wanted & ~only & ~given:
+            self.fire(wanted & ~only & ~given, Hit(position, depth=depth))
 
     def release_elections(self) -> None:
         """A search by elections ran out of states at this level: the held-back election
@@ -379,6 +413,7 @@ class _Search:
                 self.stopped = self.stopped or prop.name in self.stop_on
         recompiled = compile_checks(self.model.game, self.properties, self.open_mask)
         self.state_checks, self.move_checks = recompiled.state, recompiled.move
+        self.allowances = compile_allowances(self.model.game, self.properties, self.open_mask)
 
     def decided(self) -> bool:
         """Whether the search may stop: a property of `stop_on` fired, or every property

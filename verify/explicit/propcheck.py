@@ -9,6 +9,12 @@ properties that *fire*: an `always` that is false, a `never` or `sometimes` that
 Phases where a property folds to its harmless constant never evaluate it. Move properties
 get one such function per rule, over (before, after, parameters).
 
+`allows` and `only` properties (permissions and obligations) are compiled differently:
+per phase, a mask of those whose `state` holds there, and per rule of their `on`, a mask
+of those a legal move satisfies (`Allowances`). The explorer sees all the moves of a
+state at once: it fires an `allows` wanted and satisfied by no move, and an `only` wanted
+and not satisfied by some move.
+
 Nothing here decides a verdict; explore.py does, from the bits that fire.
 """
 
@@ -23,7 +29,7 @@ from engine.game import Game
 from engine.pycompile import Emitter, bounded_helpers, load_source
 from spec.lang import nodes as n
 from spec.lang.types import BOOL
-from spec.properties import Property
+from spec.properties import PERMISSIONS, Property
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -91,7 +97,7 @@ def fires_when(prop: Property) -> tuple[n.Node, bool]:
     true (`never`, `sometimes`) or false (`always`)."""
     node = prop.state if prop.state is not None else prop.move
     assert node is not None
-    return node, prop.kind != "always"
+    return node, prop.kind not in ("always", "shows")   # `shows`: an always over its moves
 
 
 @dataclass(slots=True)
@@ -107,6 +113,65 @@ class Checks:
     move: list[Callable[..., int] | None]
 
 
+@dataclass(slots=True)
+class Allowances:
+    """Per-phase and per-rule functions for the open `allows` properties.
+
+    `wanted[phase](s)`: bits of the permissions whose `state` holds in s; `given[rule_index]
+    (s, t, *args)`: bits of those the move satisfies. None where no bit can be set.
+    """
+
+    wanted: list[Callable[[Any], int] | None]
+    given: list[Callable[..., int] | None]
+    only: int = 0       # bits of the `only` properties (the rest are `allows`)
+
+    @property
+    def any(self) -> bool:
+        """Whether some permission is open at all (the explorer skips the work otherwise)."""
+        return any(f is not None for f in self.wanted)
+
+
+def compile_allowances(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Allowances:
+    """The functions for the `allows` properties whose bit is set in `open_mask`."""
+    emitter = Emitter(game.spec, game.players)
+    namespace = bounded_helpers(None)
+    phases = game.phase_names
+    chosen = [(bit, prop) for bit, prop in enumerate(properties)
+              if prop.kind in PERMISSIONS and (open_mask is None or open_mask >> bit & 1)]
+    wanted: list[Callable[[Any], int] | None] = []
+    for phase in range(len(phases)):
+        lines = []
+        for bit, prop in chosen:
+            assert prop.state is not None
+            folded = specialise(prop.state, game, phase)
+            if isinstance(folded, n.Lit):
+                if folded.value:
+                    lines.append(f"    r |= {1 << bit}")
+                continue
+            lines.append(f"    if {emitter.emit(folded)}: r |= {1 << bit}")
+        wanted.append(_function(["def f(s):", "    r = 0", *lines, "    return r"], namespace) if lines else None)
+    given: list[Callable[..., int] | None] = []
+    for compiled in game.rules:
+        rule = compiled.rule
+        bound = emitter.for_rule(rule)
+        lines = []
+        for bit, prop in chosen:
+            if rule.name not in prop.on:
+                continue
+            assert prop.move is not None
+            folded = specialise(prop.move, game, phases.index(rule.phase))
+            if isinstance(folded, n.Lit):
+                if folded.value:
+                    lines.append(f"    r |= {1 << bit}")
+                continue
+            lines.append(f"    if {bound.emit(folded)}: r |= {1 << bit}")
+        params = ", ".join(["s", "t", *bound.params()])
+        given.append(_function([f"def f({params}):", "    r = 0", *lines, "    return r"], namespace)
+                     if lines else None)
+    only = sum(1 << bit for bit, prop in chosen if prop.kind == "only")
+    return Allowances(wanted, given, only)
+
+
 def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Checks:
     """The check functions for the properties whose bit is set in `open_mask` (all by default)."""
     emitter = Emitter(game.spec, game.players)
@@ -116,7 +181,7 @@ def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int 
     for phase in range(len(phases)):
         lines = []
         for bit, prop in enumerate(properties):
-            if prop.state is None or (open_mask is not None and not open_mask >> bit & 1):
+            if prop.state is None or prop.kind in PERMISSIONS or (open_mask is not None and not open_mask >> bit & 1):
                 continue
             node, on_true = fires_when(prop)
             folded = specialise(node, game, phase)
@@ -134,7 +199,8 @@ def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int 
         bound = emitter.for_rule(rule)
         lines = []
         for bit, prop in enumerate(properties):
-            if prop.move is None or rule.name not in prop.on or (open_mask is not None and not open_mask >> bit & 1):
+            if prop.move is None or prop.kind in PERMISSIONS or rule.name not in prop.on \
+                    or (open_mask is not None and not open_mask >> bit & 1):
                 continue
             node, on_true = fires_when(prop)
             phase = phases.index(rule.phase)

@@ -13,7 +13,9 @@
   the support, `Unknown` when a limit stops the search;
 - `terminates`: `Proved` by the ranking of spec/invariants.toml;
 - `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
-  support makes every rule's guard false for all parameter values.
+  support makes every rule's guard false for all parameter values;
+- `allows` / `only`: `Proved` when no state satisfying the support and the property's
+  state lacks the move it allows (for all parameter values) or has another move.
 
 `check_players(spec_name, players, names, limits)` decides a list of catalogue properties
 for one player count as `PropertyResult`s, the form `shrules check --backend smt` uses.
@@ -203,7 +205,7 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     backend = backend_for(spec, players)
     if prop.kind in ("always", "never") and prop.state is not None:
         return _state_invariant(backend, prop, limits)
-    if prop.kind in ("always", "never"):
+    if prop.kind in ("always", "never", "shows"):
         return _move_invariant(backend, prop, limits)
     if prop.kind == "sometimes":
         return _witness(backend, prop, limits)
@@ -211,6 +213,8 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
         return _terminates(backend)
     if prop.kind == "deadlock_free":
         return _deadlock_free(backend)
+    if prop.kind in ("allows", "only"):
+        return _permission(backend, prop)
     return Unknown(Evidence("k-induction"), f"{prop.kind}: not a kind of property the solver decides")
 
 
@@ -267,7 +271,7 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
     note = f"one step from every state satisfying the {len(support.kept)} proved strengthening invariants"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
-    found = backend.search(backend.move_target(prop, prop.kind == "always"), limits, _deadline(limits))
+    found = backend.search(backend.move_target(prop, prop.kind != "never"), limits, _deadline(limits))
     seconds = time.perf_counter() - start
     if found.trace is not None:
         return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
@@ -323,6 +327,20 @@ def _deadlock_free(backend: Backend) -> Verdict:
                                note="every state satisfying the proved invariants, but a finished game, has a move"))
     return Unknown(Evidence("k-induction", seconds=outcome.seconds),
                    _cti(outcome, backend.game, "a state satisfying the proved invariants has no move"))
+
+
+def _permission(backend: Backend, prop: Property) -> Verdict:
+    """`allows` and `only`: proved from the strengthening invariants in one step; a
+    counterexample there may be unreachable, so it leaves the verdict unknown (the
+    explicit search finds the reachable ones, with their games)."""
+    induction = backend.induction
+    outcome = induction.allowed(prop) if prop.kind == "allows" else induction.obliged(prop)
+    note = f"in every state satisfying the {len(induction.support().kept)} proved strengthening invariants"
+    if outcome.proved:
+        return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds, note=note))
+    what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
+    return Unknown(Evidence("k-induction", seconds=outcome.seconds),
+                   _cti(outcome, backend.game, f"a state satisfying the proved invariants where {what}"))
 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),

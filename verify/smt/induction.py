@@ -370,6 +370,52 @@ class Induction:
         result, part = self.ask_all(self.support().kept, bad, [r for r in prop.on if r in self.system.rule_index])
         return self._outcome(start, result, part, prop.name)
 
+    def obliged(self, prop: Property) -> Outcome:
+        """An `only` property over one step from any state satisfying the support: where
+        its state holds, no step is of a rule outside `on` or breaks its move expression."""
+        assert prop.state is not None and prop.move is not None
+        start = time.perf_counter()
+        system = self.system
+        on = [rule for rule in prop.on if rule in system.rule_index]
+
+        def bad(step: Step) -> z3.BoolRef:
+            assert prop.state is not None and prop.move is not None
+            kept = z3.And(step.fires_any(on), system.holds_on_move(prop.move, step, on)) if on else z3.BoolVal(False)
+            return z3.And(system.holds(prop.state, step.before), z3.Not(kept))
+
+        result, part = self.ask_all(self.support().kept, bad)
+        return self._outcome(start, result, part, prop.name)
+
+    def allowed(self, prop: Property, timeout_ms: int = 120_000) -> Outcome:
+        """An `allows` property in every state satisfying the support: where its state
+        holds, some move of `on` is legal and satisfies its move expression (a quantifier
+        over the parameters, which are finite, as for deadlock freedom)."""
+        assert prop.state is not None and prop.move is not None
+        start = time.perf_counter()
+        system = self.system
+        options, bound = [], []
+        for name in prop.on:
+            if name not in system.rule_index:
+                continue
+            rule = system.spec.rule(name)
+            guard, variables, effects = system.rule_parts(rule, self.before, "allows")
+            options.append(z3.And(guard, system.holds_for_rule(prop.move, rule, self.before, variables, effects)))
+            bound += list(variables.values())
+        stuck = z3.Not(z3.Or(options)) if options else z3.BoolVal(True)
+        solver = z3.Solver()
+        solver.set("timeout", timeout_ms)
+        solver.add(*[c.before for c in self.support().kept])
+        solver.add(system.holds(prop.state, self.before))
+        solver.add(z3.ForAll(bound, stuck) if bound else stuck)
+        result = solver.check()
+        seconds = time.perf_counter() - start
+        if result == z3.unsat:
+            return Outcome(True, 1, seconds)
+        if result == z3.unknown:
+            return Outcome(False, 1, seconds, unknown=f"solver: {solver.reason_unknown()}")
+        state = system.decode_state(solver.model(), self.before)
+        return Outcome(False, 1, seconds, Counterexample((state,), (), (f"{prop.name}: no such move is legal here",)))
+
     def distance(self) -> Outcome:
         """The distance measure grows by at most one on every step from the support."""
         distance = self.strengthening.distance

@@ -205,6 +205,19 @@ class System:
         term: z3.BoolRef = self.translator_for(node, env.ranges, successor=True).term(node, env)
         return term
 
+    def holds_for_rule(self, node: n.Node, rule: Rule, before: State, variables: Mapping[str, Term],
+                       effects: Mapping[str, Term]) -> z3.BoolRef:
+        """A move expression for one rule's move from `before` (its parameter `variables`
+        and `effects` from `rule_parts`): the permissions of spec/properties.py, which ask
+        about a move of a given rule without a step relation around it."""
+        after = {name: effects.get(name, term) for name, term in before.fields.items()}
+        env = Env(before.fields, after, ranges=dict(self.after_ranges))
+        for name, variable in variables.items():
+            env.local[name] = variable
+            env.ranges[name] = self._rule_ranges[rule.name][name]
+        term: z3.BoolRef = self.translator_for(node, env.ranges, successor=True).term(node, env)
+        return term
+
     # ------------------------------------------------------------------ transitions
 
     def rule_parts(self, rule: Rule, before: State, tag: str) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term]]:
