@@ -392,10 +392,13 @@ def test_every_mistake_is_told_apart_from_the_rules() -> None:
 
 
 def test_check_mutants_prints_the_score() -> None:
-    lines = score_lines([Catch("mistakes/a", "", "property", "property x (5 players: refuted)", 0.1),
+    lines = score_lines([Catch("mistakes/a", "", "property", "property x (5 players: refuted)", 0.1,
+                               "property y (7 players: refuted, a random game, 12 moves)"),
                          Catch("mistakes/b", "", "", "not told apart (unknown)", 0.2)])
     assert lines[0] == "mutation score: 1/2 (50%)"
-    assert "MISSED" in lines[2] and "caught" in lines[1]
+    assert lines[1] == "the catalogue alone, without [expect] or diff: 1/2 (50%)"
+    assert "caught" in lines[2] and "catalogue alone: property y" in lines[3]
+    assert "MISSED" in lines[4] and "catalogue alone: not caught" in lines[5]
 
 
 @pytest.mark.slow

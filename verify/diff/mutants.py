@@ -12,6 +12,12 @@ rules. A mutant is *caught* when
 The score is caught / total, with what caught each. A mutant nobody catches is either a
 gap in the property catalogue and the diff, or a mutant that changes nothing: both need
 looking at, so the test suite requires 100%.
+
+That score leans on each mutant's own `[expect]` and on `diff`, which tells any change
+apart. Beside it stands the figure that measures the catalogue: the mutant is caught by
+the catalogue alone (`catch_by_catalogue`) when some property the standard rules satisfy
+is refuted, or loses its witness in a complete search, under the mutant, with no help
+from the mutant file.
 """
 
 from __future__ import annotations
@@ -22,14 +28,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.game import Game
+from spec.errors import SpecError
 from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
 from ..checker import check
+from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed
 from .compare import Budget, diff
+from .mutate import PROBE_GAMES, PROBE_SECONDS
 
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
@@ -47,6 +57,7 @@ class Catch:
     catcher: str                # "property" | "diff" | "" (not caught)
     detail: str                 # the property and count, or the diff's game in brief
     seconds: float
+    catalogue: str = ""         # the catalogue's own catch, without [expect] or diff ('' none)
 
     @property
     def caught(self) -> bool:
@@ -91,6 +102,50 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
     return ""
 
 
+CATALOGUE_COUNTS = (5, 7, 9)
+"""The player counts of the three boards (R-X7): a rule bug shows on at least one of them."""
+
+BROKEN = ("refuted", "no-witness")
+"""Verdicts that contradict a property the rules satisfy: a refutation, or a complete
+search that finds no witness of something the rules make possible."""
+
+def catch_by_catalogue(spec: Spec, base: Spec, counts: tuple[int, ...] = CATALOGUE_COUNTS,
+                       seconds: float = 20.0) -> str:
+    """The first property of the standard catalogue that the base rules satisfy and the
+    mutant breaks ('' when none does within the limits). The mutant file's `[expect]` and
+    `[properties]` are not read: this measures the catalogue itself. Random games come
+    first at every count (seconds each); then a search of `seconds` per count, stopping
+    at the first refutation; a `sometimes` property counts only when that search is
+    complete and finds no witness."""
+    games = []
+    for count in counts:
+        try:
+            game = Game(spec, count)
+        except (SpecError, ValueError, KeyError, IndexError):
+            continue
+        kept = {p.name for p in load_properties(base) if count in p.players and p.expect == "holds"}
+        props = tuple(p for p in load_properties(spec) if p.name in kept and count in p.players)
+        games.append((game, props, frozenset(p.name for p in props if p.kind != "sometimes")))
+    for game, props, stop_on in games:
+        found = _broken(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, stop_on=stop_on), "a random game")
+        if found:
+            return found
+    for game, props, stop_on in games:
+        found = _broken(check_game(game, props, Limits(None, seconds, 8_000), stop_on=stop_on,
+                                   fewest_elections=False), "the shortest game")
+        if found:
+            return found
+    return ""
+
+
+def _broken(raws: list[Raw], found_by: str) -> str:
+    for raw in raws:
+        if raw.verdict in BROKEN:
+            size = f", {len(raw.moves)} moves" if raw.moves else ""
+            return f"property {raw.property} ({raw.players} players: {raw.verdict}, {found_by}{size})"
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Effort:
     """How hard to try: the property counts, kinds and seconds, and the diff budget."""
@@ -99,12 +154,15 @@ class Effort:
     property_seconds: float = 20.0
     property_kinds: tuple[str, ...] = KINDS
     budget: Budget = FAST_DIFF
+    catalogue_counts: tuple[int, ...] = CATALOGUE_COUNTS
+    catalogue_seconds: float = 20.0
 
     @classmethod
     def quick(cls) -> "Effort":
         """Invariants on 5 players only (their counterexamples come early), then a small diff."""
         return cls((5,), 3.0, ("always", "never"),
-                   Budget(max_pairs=12_000, seconds=10.0, random_games=2_000, random_seconds=15.0, first_only=True))
+                   Budget(max_pairs=12_000, seconds=10.0, random_games=2_000, random_seconds=15.0, first_only=True),
+                   CATALOGUE_COUNTS, 10.0)
 
 
 def catch_mutant(name: str, base_name: str = "standard", effort: Effort = Effort()) -> Catch:
@@ -112,11 +170,13 @@ def catch_mutant(name: str, base_name: str = "standard", effort: Effort = Effort
     started = time.monotonic()
     spec, base = load_spec(name), load_spec(base_name)
     budget = effort.budget
+    alone = (catch_by_catalogue(spec, base, effort.catalogue_counts, effort.catalogue_seconds)
+             if effort.catalogue_counts else "")
     if effort.property_counts and effort.property_kinds:
         found = catch_by_property(name, spec, base, effort.property_counts, effort.property_seconds,
                                   effort.property_kinds)
         if found:
-            return Catch(name, spec.description, "property", found, time.monotonic() - started)
+            return Catch(name, spec.description, "property", found, time.monotonic() - started, alone)
     result = diff(base, spec, None, budget)
     if result.differences:
         difference = result.differences[0]
@@ -124,8 +184,9 @@ def catch_mutant(name: str, base_name: str = "standard", effort: Effort = Effort
         shortest = "shortest" if difference.shortest else "found by random play"
         detail = (f"diff ({difference.players} players, {parting.kind} after {difference.decisions} decisions, "
                   f"{shortest}; {', '.join(parting.rule_ids)})")
-        return Catch(name, spec.description, "diff", detail, time.monotonic() - started)
-    return Catch(name, spec.description, "", f"not told apart ({result.verdict})", time.monotonic() - started)
+        return Catch(name, spec.description, "diff", detail, time.monotonic() - started, alone)
+    return Catch(name, spec.description, "", f"not told apart ({result.verdict})", time.monotonic() - started,
+                 alone)
 
 
 def mutation_score(names: list[str] | None = None, base_name: str = "standard", effort: Effort = Effort(),
@@ -155,10 +216,13 @@ def score_lines(catches: list[Catch]) -> list[str]:
     caught = sum(1 for c in catches if c.caught)
     total = len(catches)
     width = max([len(c.mutant) for c in catches] + [6])
-    lines = [f"mutation score: {caught}/{total} ({100 * caught // max(total, 1)}%)"]
+    alone = sum(1 for c in catches if c.catalogue)
+    lines = [f"mutation score: {caught}/{total} ({100 * caught // max(total, 1)}%)",
+             f"the catalogue alone, without [expect] or diff: {alone}/{total} ({100 * alone // max(total, 1)}%)"]
     for c in catches:
         mark = "caught" if c.caught else "MISSED"
         lines.append(f"  {c.mutant.ljust(width)}  {mark}  {c.detail}  [{c.seconds:.1f} s]")
+        lines.append(f"  {''.ljust(width)}  catalogue alone: {c.catalogue or 'not caught'}")
     return lines
 
 
