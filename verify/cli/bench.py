@@ -1,5 +1,5 @@
-"""`shrules bench`: throughput of random play, of the explicit-state checker (--explore) and
-of judging logged games (--judge DIR)."""
+"""`shrules bench`: throughput of random play, of the explicit-state checker (--explore), of
+judging logged games (--judge DIR) and of the mutation analysis (--mutate)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from engine.judge import judge_benchmark
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
+from ..diff.bench import bench_mutate
 from ..explicit.bench import bench_explore, describe
 from .options import SECONDS, parse_counts
 
@@ -25,11 +26,26 @@ from .options import SECONDS, parse_counts
                    "per player count, against SPIN (--seconds is then the time limit per count).")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
-def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None) -> None:
+@click.option("--mutate", is_flag=True,
+              help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
+                   "mutants, projected to all of them (--seconds is the CPU time per count).")
+def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None,
+          mutate: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
-    With --explore, the model checker; with --judge DIR, the judge of logged games."""
+    With --explore, the model checker; with --judge DIR, the judge of logged games; with
+    --mutate, the mutation analysis."""
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
+    if mutate:
+        for players in numbers:
+            measured = bench_mutate(players, seconds)
+            if measured is None:
+                click.echo(json.dumps({"players": players, "measured": False}) if as_json else
+                           f"mutation analysis, {players} players: not measured (the baseline has no verdicts "
+                           f"of the rules for {players} players)")
+            else:
+                click.echo(json.dumps(measured.as_dict()) if as_json else measured.line())
+        return
     if judge_dir:
         rate = judge_benchmark(judge_dir, seconds=seconds)
         click.echo(json.dumps({"judge_games_per_second": round(rate, 1)}) if as_json
