@@ -8,7 +8,8 @@ stderr; the summary on stdout: the score killed/(killed+survived) per player cou
 operator and per rule ID, every survivor in one line. `--json` prints the whole run.
 
 Exit status: 0 every mutant killed or equivalent, 1 a survivor, 2 bad input, 3 a mutant
-unknown or left out by --cap.
+unknown or left out by --cap. `--record FILE` keeps what a run found; `--gate FILE` is
+the CI gate over such a record (verify/diff/gate.py): exit 0 passed, 1 failed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from spec.errors import SpecError
 from spec.loader import load_spec
 
 from ..diff.compare import Budget
+from ..diff.gate import explain, judge, load_record, names, record_of, to_run
 from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
 from ..diff.operators import OPERATORS
 from ..explicit.explore import Limits
@@ -65,14 +67,37 @@ REPORTS = Path(__file__).resolve().parents[2] / "reports"
               help="Only the random games under each mutant (seconds each): a mutant they do not kill is "
                    "left unknown, never counted as equivalent or survived.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write what the run found (killed, and the status of the others) as the mutation gate's "
+                   "record FILE (one player count).")
+@click.option("--gate", "gate_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The CI gate: random games only, on the mutants FILE records as killed (each must still "
+                   "be killed) and on those it does not know (each must be killed); exit 1 otherwise, with "
+                   "the game telling each apart.")
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
                    properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float,
                    diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
-                   baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False) -> None:
+                   baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
+                   record_file: Path | None = None, gate_file: Path | None = None) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
     spec = load_spec(rules)
     counts = counts_among(players_text, list(spec.player_counts))
+    record, numbers, named = None, None, names(spec)
+    if (record_file or gate_file) and len(counts) != 1:
+        raise click.BadParameter("a mutation record is for one player count, e.g. -n 5", param_hint="--players")
+    if gate_file is not None:
+        try:
+            record = load_record(gate_file)
+        except SpecError as error:
+            raise click.BadParameter(str(error), param_hint="--gate") from None
+        if (record.rules, record.players) != (rules, counts[0]):
+            raise click.BadParameter(f"{gate_file} records {record.rules} at {record.players} players, not "
+                                     f"{rules} at {counts[0]}", param_hint="--gate")
+        if operators or rule_filter or cap is not None:
+            raise click.BadParameter("the gate runs every mutant its record asks for: no --operator, --rule "
+                                     "or --cap", param_hint="--gate")
+        numbers, random_only = to_run(record, named), True
     limits = Limits(max_states, time_limit, None)
     verdicts = None
     if baseline_dir is None and rules == "standard":
@@ -97,13 +122,22 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
         bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} #{outcome.number} {outcome.status}"
         if tty:
             click.echo("\r" + bar.ljust(70), nl=done == total, err=True)
-        else:
+        elif done == total or done % max(1, total // 20) == 0:   # a log: every 5%, not every mutant
             click.echo(bar, err=True)
 
     run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
-                  complete=not random_only, progress=progress)
+                  complete=not random_only, progress=progress, numbers=numbers)
+    if record is not None:
+        verdict = judge(run, record, named)
+        explain(spec, verdict.lost + verdict.new, record.players)
+        for line in verdict.lines():
+            click.echo(line)
+        raise SystemExit(0 if verdict.passed else 1)
+    if record_file is not None:
+        record_file.write_text(json.dumps(record_of(run, counts[0], named), indent=1) + "\n", encoding="utf-8")
+        click.echo(f"mutation record written to {record_file}", err=True)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))
     else:

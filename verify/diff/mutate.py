@@ -161,7 +161,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     if entry.difference is not None:
         difference = entry.difference
         parting = difference.parting
-        moves = [str(step) for step in _difference_moves(difference)]
+        moves = [str(step) for step in difference_moves(difference)]
         kind = "shortest" if difference.shortest else "by random play"
         return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
                                 f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
@@ -174,7 +174,7 @@ def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) 
                 len(raw.moves) if raw.moves else None)
 
 
-def _difference_moves(difference: Any) -> list[str]:
+def difference_moves(difference: Any) -> list[str]:
     """The moves of the game telling the two apart, under the rule set that allows them all."""
     return [f"{move.rule}{tuple(move.args)}" for move, _ in difference.legal_trace.steps]
 
@@ -283,13 +283,15 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
-            complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None) -> Run:
-    """Every mutant of `rules` (filtered, at most `cap` per count) at every count. The
-    rules' own verdicts come from `verdicts` (e.g. the baseline) for the counts it has, or
-    from a check with its own budget `base_limits` (default: `limits`), not a mutant's."""
+            complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None,
+            numbers: frozenset[int] | None = None) -> Run:
+    """Every mutant of `rules` (filtered, only `numbers` when given, at most `cap` per
+    count) at every count. The rules' own verdicts come from `verdicts` (e.g. the baseline)
+    for the counts it has, or from a check with its own budget `base_limits` (default:
+    `limits`), not a mutant's."""
     started = time.monotonic()
     base = load_spec(rules)
-    chosen = mutants(base, operators, rule_filter)
+    chosen = [m for m in mutants(base, operators, rule_filter) if numbers is None or m.number in numbers]
     run = Run(rules, players)
     run.total = len(chosen) * len(players)
     jobs: list[tuple[Mutant, int]] = []
