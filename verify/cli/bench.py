@@ -12,6 +12,8 @@ from engine.play import bench_random_play
 from spec.loader import load_spec
 
 from ..diff.bench import bench_mutate
+from ..diff.mutate import baseline_verdicts
+from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..explicit.bench import bench_explore, describe
 from .options import SECONDS, parse_counts
 
@@ -37,8 +39,10 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
     --mutate, the mutation analysis."""
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
     if mutate:
+        standard = load_spec("standard")
+        baseline = baseline_verdicts(load_baseline(baseline_path(REPOSITORY_BASELINES, "standard")) or {}, standard, numbers)
         for players in numbers:
-            measured = bench_mutate(players, seconds)
+            measured = bench_mutate(players, seconds, baseline[players]) if players in baseline else None
             if measured is None:
                 click.echo(json.dumps({"players": players, "measured": False}) if as_json else
                            f"mutation analysis, {players} players: not measured (the baseline has no verdicts "

@@ -5,7 +5,9 @@ each at each player count asked, and reports each as killed (a verdict changed),
 equivalent (no game tells it apart: proved), survived (the shortest game telling it
 apart, the rule ID, the mutation in one line) or unknown (a limit). A progress bar on
 stderr; the summary on stdout: the score killed/(killed+survived) per player count, per
-operator and per rule ID, every survivor in one line. `--json` prints the whole run.
+operator and per rule ID, every survivor in one line. `--json` prints the whole run;
+`--report DIR` writes it as DIR/mutation.json, mutation.md and mutation.html
+(verify/report/mutation.py), the directory checked before the run starts.
 
 Exit status: 0 every mutant killed or equivalent, 1 a survivor, 2 bad input, 3 a mutant
 unknown or left out by --cap. `--record FILE` keeps what a run found; `--gate FILE` is
@@ -28,12 +30,13 @@ from ..diff.gate import explain, judge, load_record, names, record_of, to_run
 from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
 from ..diff.operators import OPERATORS
 from ..explicit.explore import Limits
-from ..report.baseline import baseline_path, load_baseline
+from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
+from ..report.writer import write_mutation_report
 from .options import COUNT, SECONDS, counts_among, max_states_option, rules_option, time_limit_option
+from .outputs import writable
 
 
-REPORTS = Path(__file__).resolve().parents[2] / "reports"
-"""The repository's baselines: the standard rules' verdicts, kept in step by CI."""
+REPORTS = REPOSITORY_BASELINES
 
 
 @click.command("mutate")
@@ -74,13 +77,18 @@ REPORTS = Path(__file__).resolve().parents[2] / "reports"
               help="The CI gate: random games only, on the mutants FILE records as killed (each must still "
                    "be killed) and on those it does not know (each must be killed); exit 1 otherwise, with "
                    "the game telling each apart.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write mutation.json, mutation.md and mutation.html into this directory.")
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
                    properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float,
                    diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
-                   record_file: Path | None = None, gate_file: Path | None = None) -> None:
+                   record_file: Path | None = None, gate_file: Path | None = None,
+                   report_dir: Path | None = None) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
+    writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
+    writable(record_file, "--record")
     spec = load_spec(rules)
     counts = counts_among(players_text, list(spec.player_counts))
     record, numbers, named = None, None, names(spec)
@@ -143,6 +151,9 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     else:
         for line in run.summary():
             click.echo(line)
+    if report_dir is not None:
+        written = write_mutation_report(run.to_json(), report_dir)
+        click.echo(f"report written to {report_dir}: {', '.join(written.files)}", err=json_output)
     raise SystemExit(run.exit_status)
 
 

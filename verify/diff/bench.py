@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from spec.loader import load_spec
 
 from ..explicit.explore import Limits
-from ..report.baseline import baseline_path, load_baseline
-from .mutate import baseline_verdicts, decide
+from .mutate import decide
 from .operators import mutants
 
-REPORTS = Path(__file__).resolve().parents[2] / "reports"
 SAMPLE = 60
 """Mutants in the sample at most (spread evenly over all of them)."""
 
@@ -50,14 +47,10 @@ class MutateFigure:
                 f"~{self.projected_cpu_seconds / 60:.0f} min CPU on one core")
 
 
-def bench_mutate(players: int, seconds: float) -> MutateFigure | None:
-    """The random stage on an even sample for up to `seconds` CPU seconds (None: the
-    baseline does not decide the catalogue at this count)."""
+def bench_mutate(players: int, seconds: float, verdicts: dict[str, str]) -> MutateFigure:
+    """The random stage on an even sample for up to `seconds` CPU seconds, against the
+    rules' own `verdicts` (the baseline's)."""
     base = load_spec("standard")
-    entries = load_baseline(baseline_path(REPORTS, "standard")) or {}
-    verdicts = baseline_verdicts(entries, base, (players,)).get(players)
-    if verdicts is None:
-        return None
     chosen = mutants(base)
     sample = chosen[::max(1, len(chosen) // SAMPLE)]
     started = time.process_time()

@@ -30,18 +30,19 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.game import Game
 from spec.errors import SpecError
-from spec.loader import load_spec
+from spec.loader import load_rulebook, load_spec
 from spec.model import Spec
 from spec.properties import Property, load_properties
 
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from .compare import Budget, diff
-from .operators import Mutant, mutants
+from .operators import OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
 
 STATUSES = ("killed", "equivalent", "survived", "unknown", "invalid")
@@ -235,15 +236,13 @@ class Run:
         lines += [f"  {note}" for note in self.notes]
         lines.append("  " + ", ".join(f"{status} {self.count(status)}" for status in STATUSES))
         lines.append(f"score: {self.score()}")
-        for players in self.players:
-            lines.append(f"  {players} players: {self.score([o for o in self.outcomes if o.players == players])}")
+        for players, chosen in self.by_players():
+            lines.append(f"  {players} players: {self.score(chosen)}")
         lines.append("per operator:")
-        for operator in sorted({o.operator for o in self.outcomes}):
-            lines.append(f"  {operator:18} {self.score([o for o in self.outcomes if o.operator == operator])}")
+        for operator, chosen in self.by_operator():
+            lines.append(f"  {operator:18} {self.score(chosen)}")
         lines.append("per rule ID:")
-        ids = sorted({rule_id for o in self.outcomes for rule_id in (o.rule_ids or ("-",))}, key=_id_order)
-        for rule_id in ids:
-            chosen = [o for o in self.outcomes if rule_id in (o.rule_ids or ("-",))]
+        for rule_id, chosen in self.by_rule_id():
             lines.append(f"  {rule_id:8} {self.score(chosen)}")
         survivors = [o for o in self.outcomes if o.status == "survived"]
         if survivors:
@@ -255,19 +254,66 @@ class Run:
             lines += [f"  {o.players}p {o.line}" for o in unknown]
         return lines
 
+    def by_players(self) -> list[tuple[int, list[Outcome]]]:
+        """The outcomes of each player count of the run, ascending."""
+        return [(players, [o for o in self.outcomes if o.players == players]) for players in self.players]
+
+    def by_operator(self) -> list[tuple[str, list[Outcome]]]:
+        """The outcomes of each operator that made one, in the operators' own order."""
+        present = {o.operator for o in self.outcomes}
+        names = [name for name in OPERATORS if name in present] + sorted(present - set(OPERATORS))
+        return [(name, [o for o in self.outcomes if o.operator == name]) for name in names]
+
+    def by_rule_id(self) -> list[tuple[str, list[Outcome]]]:
+        """The outcomes touching each rule ID, in rulebook order; `-` gathers the mutants of
+        definitions, constants and tables no rule ID names. A mutant touching several rule
+        IDs is in each of their groups: it tests each of those rules."""
+        ids = sorted({rule_id for o in self.outcomes for rule_id in (o.rule_ids or ("-",))}, key=_id_order)
+        return [(rule_id, [o for o in self.outcomes if rule_id in (o.rule_ids or ("-",))]) for rule_id in ids]
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """The tallies per player count, per rule ID and per operator, for reports and --json."""
+        return {"by_players": [{"players": key, **tally(chosen)} for key, chosen in self.by_players()],
+                "by_rule_id": [{"rule_id": key, **tally(chosen)} for key, chosen in self.by_rule_id()],
+                "by_operator": [{"operator": key, **tally(chosen)} for key, chosen in self.by_operator()]}
+
     def to_json(self) -> dict[str, Any]:
-        """The run as plain data (`shrules mutate --json`)."""
+        """The run as plain data (`shrules mutate --json` and `--report`'s mutation.json;
+        schema in verify/report/mutation.schema.json)."""
         return {"schema": "shrules-mutate", "version": 1, "rules": self.rules, "players": list(self.players),
                 "total": self.total, "not_run": self.not_run, "seconds": round(self.seconds, 1),
                 "counts": {status: self.count(status) for status in STATUSES},
                 "score": self.score(), "exit_status": self.exit_status, "notes": self.notes,
-                "outcomes": [o.to_json() for o in self.outcomes]}
+                **self.tables(), "outcomes": [o.to_json() for o in self.outcomes]}
 
 
-def _id_order(rule_id: str) -> tuple[str, int]:
+def tally(outcomes: list[Outcome]) -> dict[str, Any]:
+    """How many outcomes there are, how many of each status, and the score
+    killed/(killed+survived) as a fraction (None when neither happened: no score, not 0)."""
+    counts = {status: sum(1 for o in outcomes if o.status == status) for status in STATUSES}
+    decided = counts["killed"] + counts["survived"]
+    score = round(counts["killed"] / decided, 4) if decided else None
+    return {"mutants": len(outcomes), **counts, "score": score}
+
+
+@lru_cache(maxsize=1)
+def _rulebook_positions() -> dict[str, int]:
+    """Each rule ID's position in spec/rulebook.toml, which lists them as RULES.md does."""
+    return {rule_id: index for index, rule_id in enumerate(load_rulebook())}
+
+
+def _id_order(rule_id: str) -> tuple[int, int, str, int]:
+    """The rulebook's order of rule IDs (R-S1 ... R-W5, then D-1 ... D-5; R-E9 before
+    R-E10), which a string sort breaks; an ID the rulebook lacks comes after them, and `-`
+    (no rule ID) last, so the rules a reader looks up come first."""
+    if rule_id == "-":
+        return (2, 0, "", 0)
+    position = _rulebook_positions().get(rule_id)
+    if position is not None:
+        return (0, position, "", 0)
     letters = "".join(c for c in rule_id if c.isalpha())
     digits = "".join(c for c in rule_id if c.isdigit())
-    return (letters, int(digits) if digits else 0)
+    return (1, 0, letters, int(digits) if digits else 0)
 
 
 def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,

@@ -75,6 +75,10 @@ class Change:
                 "old": self.old, "new": self.new}
 
 
+REPOSITORY_BASELINES = Path(__file__).resolve().parents[2] / "reports"
+"""The repository's baselines: the standard rules' verdicts, kept in step by CI."""
+
+
 def baseline_path(directory: str | Path, rules: str) -> Path:
     """Where the baseline of the rules named `rules` lives under a baseline directory (a
     name is one folder: a separator or anything unusual in it becomes `_`)."""

@@ -42,7 +42,8 @@ def _escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    """A Markdown table, each cell on one line with its pipes escaped, so data never splits a row."""
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(_escape(str(value)) for value in row) + " |" for row in rows]
     return lines
@@ -71,29 +72,29 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
     out = [f"# shrules: the {run.rules} rules", "",
            f"Backend **{run.backend}**, player counts {', '.join(str(n) for n in counts_of_players)}.", "",
            _outcome_line(code, summary, len(changes)), ""]
-    out += _table(["verdict", *VERDICTS], [["checks", *(summary["verdicts"][v] for v in VERDICTS)]]) + [""]
+    out += table(["verdict", *VERDICTS], [["checks", *(summary["verdicts"][v] for v in VERDICTS)]]) + [""]
     if changes:
         out += ["## Changed since the baseline", ""]
-        out += _table(["property", "players", "change"],
-                      [[c.property, c.players, str(c).split(": ", 1)[1]] for c in changes]) + [""]
+        out += table(["property", "players", "change"],
+                     [[c.property, c.players, str(c).split(": ", 1)[1]] for c in changes]) + [""]
     out += ["## Verdicts", ""]
     rows = [[f"`{name}`", kind, *(cell(by_count.get(n)) for n in counts_of_players)]
             for name, kind, by_count in matrix_rows(ordered)]
-    out += _table(["property", "kind", *(f"{n} players" for n in counts_of_players)], rows)
+    out += table(["property", "kind", *(f"{n} players" for n in counts_of_players)], rows)
     out += ["", "*proved* an invariant holds · *witness* a game where it happens (elections to reach it) · "
             "*refuted* a counterexample · *no-witness* it never happens · *unknown* a limit was hit", ""]
     unknown = [r for r in ordered if isinstance(r.verdict, Unknown)]
     if unknown:
         out += ["## Unknown verdicts", ""]
-        out += _table(["property", "players", "method", "reason"],
-                      [[r.property, r.players, r.verdict.evidence.method, r.verdict.reason]
-                       for r in unknown if isinstance(r.verdict, Unknown)]) + [""]
+        out += table(["property", "players", "method", "reason"],
+                     [[r.property, r.players, r.verdict.evidence.method, r.verdict.reason]
+                      for r in unknown if isinstance(r.verdict, Unknown)]) + [""]
     out += ["## Slowest checks", "",
             "Checks of one player count with the same evidence were decided by one shared search.", ""]
-    out += _table(["property", "players", "method", "states", "seconds"],
-                  [[search.label, search.players, search.method,
-                    "" if search.states is None else f"{search.states:,}",
-                    f"{search.seconds:.2f}"] for search in slowest(ordered)]) + [""]
+    out += table(["property", "players", "method", "states", "seconds"],
+                 [[search.label, search.players, search.method,
+                   "" if search.states is None else f"{search.states:,}",
+                   f"{search.seconds:.2f}"] for search in slowest(ordered)]) + [""]
     refuted = [r for r in ordered if isinstance(r.verdict, Refuted)]
     if refuted:
         out += ["## Counterexamples", ""]

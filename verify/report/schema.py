@@ -1,8 +1,9 @@
-"""A small JSON Schema validator for the report's own schema (report.schema.json).
+"""A small JSON Schema validator for the reports' own schemas (report.schema.json for
+`shrules check`, mutation.schema.json for `shrules mutate`).
 
-The report is checked against its published schema before it is written, so a field
+A report is checked against its published schema before it is written, so a field
 added to the code but not to the schema (or the other way round) fails at once. The
-keywords implemented are exactly those report.schema.json uses — type, const, enum,
+keywords implemented are exactly those the schemas use — type, const, enum,
 properties, required, additionalProperties, items, minimum, minLength, pattern and local
 $ref — which keeps the project free of a dependency for 100 lines of checking; any other
 keyword in the schema is refused rather than silently ignored. Tools that want full JSON
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_FILE = Path(__file__).parent / "report.schema.json"
+MUTATION_SCHEMA_FILE = Path(__file__).parent / "mutation.schema.json"
 KNOWN = {"$schema", "$id", "$defs", "$ref", "title", "description", "type", "const", "enum", "properties",
          "required", "additionalProperties", "items", "minimum", "minLength", "pattern"}
 TYPES: dict[str, Any] = {
@@ -35,11 +37,21 @@ class SchemaViolation(ValueError):
     """A document that does not match its schema: the JSON path and what is wrong."""
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def _schema(path: Path) -> dict[str, Any]:
+    """A published schema, read once: every report written validates against it."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
 def report_schema() -> dict[str, Any]:
     """The published schema of report.json."""
-    data: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-    return data
+    return _schema(SCHEMA_FILE)
+
+
+def mutation_schema() -> dict[str, Any]:
+    """The published schema of mutation.json (and of `shrules mutate --json`)."""
+    return _schema(MUTATION_SCHEMA_FILE)
 
 
 def validate(document: Any, schema: dict[str, Any], root: dict[str, Any] | None = None, path: str = "$") -> None:
@@ -87,3 +99,8 @@ def validate(document: Any, schema: dict[str, Any], root: dict[str, Any] | None 
 def validate_report(document: Any) -> None:
     """Raise `SchemaViolation` unless `document` is a valid report.json."""
     validate(document, report_schema())
+
+
+def validate_mutation(document: Any) -> None:
+    """Raise `SchemaViolation` unless `document` is a valid mutation.json."""
+    validate(document, mutation_schema())

@@ -1,8 +1,10 @@
 """Writing a report directory: every file of a run, or none presented as complete.
 
-`write_report` computes each file's text first and writes afterwards, so a formatting
-error leaves the directory as it was rather than half rewritten. Trace files of an earlier
-run that this run did not produce are removed, so the directory describes one run only.
+`write_report` (a `shrules check` run) and `write_mutation_report` (a `shrules mutate`
+run) compute each file's text first and write afterwards, so a formatting error leaves
+the directory as it was rather than half rewritten. Trace files of an earlier check that
+this run did not produce are removed, so the directory describes one run only; the two
+reports' files have different names and can share a directory.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from verify.results import PropertyResult
 from .html import report_html
 from .junit import junit_xml
 from .markdown import report_markdown
+from .mutation import mutation_texts
 from .records import (RunInfo, dumps, exit_status, fewest_trace_name, fewest_trace_of, report_document,
                       sorted_results, timings_document, trace_name, trace_of)
 from .schema import validate_report
@@ -78,6 +81,21 @@ def write_report(results: Sequence[PropertyResult], directory: str | Path, run: 
     for stale in sorted(traces.glob("*.itf.json")):
         if f"{TRACES_DIR}/{stale.name}" not in texts:
             stale.unlink()
+    _write_texts(directory, texts)
+    return WrittenReport(directory, tuple(sorted(texts)), exit_status(results, changes))
+
+
+def write_mutation_report(document: dict[str, Any], directory: str | Path) -> WrittenReport:
+    """Write mutation.json, mutation.md and mutation.html of a mutation analysis (the run
+    as `Run.to_json()` gives it) into `directory` (created if needed)."""
+    texts = mutation_texts(document)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_texts(directory, texts)
+    return WrittenReport(directory, tuple(sorted(texts)), int(document["exit_status"]))
+
+
+def _write_texts(directory: Path, texts: dict[str, str]) -> None:
+    """Write every file only once all their texts exist: a failure before leaves no half report."""
     for name, text in texts.items():
         (directory / name).write_text(text, encoding="utf-8")
-    return WrittenReport(directory, tuple(sorted(texts)), exit_status(results, changes))
