@@ -23,7 +23,7 @@ ROOMS: dict[str, set[str]] = {
     "smt":      {"results"},                                # the Z3 backend
     "checker":  {"results", "explicit", "smt"},             # the catalogue, by either backend
     "lawyer":   {"results", "explicit", "smt"},             # shrules ask
-    "diff":     {"results", "explicit", "checker"},         # shrules diff, the mutation score
+    "diff":     {"results", "explicit", "smt", "checker"},  # shrules diff, the mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report"},
 }

@@ -6,7 +6,9 @@ for one player count:
 1. its rules are compiled (`Game`); a mutant whose numbers break the state's declared
    ranges is `invalid` (not counted);
 2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
-   count: `equivalent`;
+   count: `equivalent`; so does a change to one rule that the solver proves can never
+   fire at the count, as written or mutated (`only_rule_changed`, smt `rules_never_fire`:
+   an investigation where no board of 5 players has one);
 3. random games under the mutant (explicit/check.py `probe_game`, a few hundred, seconds)
    check the catalogue on every state and move: a refutation or witness of a property
    whose verdict under the rules differs is `killed` at once, with that game;
@@ -41,6 +43,7 @@ from spec.properties import Property, load_properties
 
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
+from ..smt.check import rules_never_fire
 from .compare import Budget, diff
 from .operators import OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
@@ -141,6 +144,10 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("invalid", f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
         return done("equivalent", "the same rules and numbers for this count")
+    if only_rule_changed(base, mutant.spec, mutant.rule) and rules_never_fire(
+            base, players, [base.rule(mutant.rule), mutant.spec.rule(mutant.rule)]):
+        return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
+                                  f"(proved from the rules' strengthening invariants)")
     props = catalogue(mutant.spec, players, tuple(verdicts))
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
@@ -167,6 +174,21 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
                                 f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
     return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
+
+
+def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
+    """Whether `spec` is `base` but for the rule named `rule` (same numbers, fields,
+    definitions and every other rule): then, if that rule never fires in any state the
+    rules' strengthening invariants allow, neither as written nor mutated, the two rule
+    sets have the same reachable states and moves, and the mutant is equivalent. (The
+    invariants are inductive for the rules; from a state satisfying them every move of
+    the mutant is a move of the rules, so its states satisfy them too.)"""
+    same = (spec.constants, spec.tables, spec.enums, spec.fields, spec.definitions) == (
+        base.constants, base.tables, base.enums, base.fields, base.definitions)
+    names = [r.name for r in base.rules]
+    if not same or rule not in names or [r.name for r in spec.rules] != names:
+        return False
+    return all(mine == theirs for mine, theirs in zip(spec.rules, base.rules) if mine.name != rule)
 
 
 def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:

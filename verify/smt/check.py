@@ -26,13 +26,14 @@ deciding the whole catalogue costs one support computation.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
 from spec.invariants import Strengthening, load_invariants
 from spec.loader import load_spec
-from spec.model import Spec
+from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
@@ -164,6 +165,7 @@ class Backend:
 
 _BACKENDS: dict[tuple[int, int], tuple[Spec, Backend]] = {}
 _SPECS: dict[str, Spec] = {}
+_BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int], Backend] = {}
 
 
 def backend_for(spec: Spec, players: int) -> Backend:
@@ -174,10 +176,24 @@ def backend_for(spec: Spec, players: int) -> Backend:
     return _BACKENDS[key][1]
 
 
+def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
+    """Whether none of `rules` (rules of `spec`, or rule-local changes of them) is enabled
+    in any state satisfying its proved strengthening invariants at `players`, hence in any
+    reachable state: the mutation analysis's proof that a mutated rule, before and after
+    the change, never fires there (say a power no board of that count has). The backend
+    is kept per rules file, so the support is proved once however often the rules are
+    loaded again."""
+    key = (spec.name, spec.source, spec.overlays, players)
+    if key not in _BY_SOURCE:
+        _BY_SOURCE[key] = Backend(spec, players)
+    return _BY_SOURCE[key].induction.never_fires(rules)
+
+
 def clear_cache() -> None:
     """Forget every backend built so far (a benchmark's cold start)."""
     _BACKENDS.clear()
     _SPECS.clear()
+    _BY_SOURCE.clear()
 
 
 def _deadline(limits: Limits) -> float | None:

@@ -31,6 +31,7 @@ from engine.game import Game, Move
 from engine.trace import changed_fields
 from spec.errors import SpecError
 from spec.invariants import Strengthening
+from spec.model import Rule
 from spec.properties import Property
 
 from .system import State, Step, System
@@ -415,6 +416,21 @@ class Induction:
             return Outcome(False, 1, seconds, unknown=f"solver: {solver.reason_unknown()}")
         state = system.decode_state(solver.model(), self.before)
         return Outcome(False, 1, seconds, Counterexample((state,), (), (f"{prop.name}: no such move is legal here",)))
+
+    def never_fires(self, rules: Sequence[Rule], timeout_ms: int = 30_000) -> bool:
+        """Whether no state satisfying the support enables any of `rules` (rules of this
+        system's spec, or rule-local changes of them with the same parameters): True only
+        when the solver proves it; a state found, an error or a timeout is False."""
+        system = self.system
+        try:
+            guards = [system.rule_parts(rule, self.before, f"fires{number}")[0] for number, rule in enumerate(rules)]
+        except (KeyError, ValueError, TypeError, z3.Z3Exception):
+            return False
+        solver = z3.Solver()
+        solver.set("timeout", timeout_ms)
+        solver.add(*[c.before for c in self.support().kept])
+        solver.add(z3.Or(guards))
+        return bool(solver.check() == z3.unsat)
 
     def distance(self) -> Outcome:
         """The distance measure grows by at most one on every step from the support."""
