@@ -151,3 +151,16 @@ def test_forced_moves_that_never_end_are_a_finding_not_a_hang() -> None:
     assert raw.verdict == "refuted" and "go on forever" in raw.message, raw
     (raw,) = check_game(Game(mutant.spec, 5), props, LIMITS, fewest_elections=False)
     assert raw.verdict == "refuted" and "cycle" in raw.message, raw
+
+
+def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
+    """A refused veto that does not stick (the mutant drops `veto_refused = True`) lets the
+    Chancellor propose and the President refuse for ever: a cycle of two moves, not a move
+    that changes nothing. A random game that comes back to one of its own states finds it,
+    and the game it shows replays through the engine up to the move that closes the cycle."""
+    base = load_spec("standard")
+    (mutant,) = [m for m in mutants(base, ("drop_effect",), ("refuse_veto",)) if "veto_refused" in m.description]
+    props = tuple(p for p in load_properties(mutant.spec) if p.name == "terminates")
+    (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 3, stop_on=frozenset({"terminates"}))
+    assert raw.verdict == "refuted" and "earlier state of the same game" in raw.message, raw
+    assert raw.moves is not None and raw.moves[-1][0] in ("propose_veto", "refuse_veto"), raw.moves[-3:]

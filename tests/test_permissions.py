@@ -52,7 +52,7 @@ def test_a_permission_the_mistake_takes_away_is_refuted(rules: str, players: int
 
 
 @pytest.mark.parametrize("rules, players, name, extra", [
-    ("mistakes/power_optional", 5, "the_power_must_be_used", "decline_power"),
+    ("mistakes/power_optional", 5, "the_peek_granted_is_used", "decline_power"),
     ("mistakes/president_vetoes_alone", 5, "the_president_only_discards", "president_veto"),
 ])
 def test_an_obligation_the_mistake_escapes_is_refuted_at_the_move(rules: str, players: int, name: str,

@@ -171,7 +171,7 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
         elif prop.kind == "terminates" and exploration.loop is not None:
             trace = exploration.trace_to(exploration.loop)
             out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
-                           _moves(trace), message="a move leaves the state as it was: the game can go on forever"))
+                           _moves(trace), message="a move returns to an earlier state of the same game: the game can go on forever"))
         elif hit is not None:
             trace = exploration.trace_to(hit)
             verdict = "witness" if prop.kind == "sometimes" else "refuted"

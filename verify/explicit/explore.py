@@ -109,7 +109,7 @@ class Exploration:
     deadlock: Hit | None = None
     out_of_range: Hit | None = None
     range_error: str = ""
-    loop: Hit | None = None         # random games (`walk`): a state whose move leads back to it
+    loop: Hit | None = None         # random games (`walk`): a state whose move returns to an earlier state of the game
     graph: Graph | None = None
     keys: list[int] = field(default_factory=list)
     parent: array[int] = field(default_factory=lambda: array("q"))
@@ -278,6 +278,7 @@ class _Search:
                 if self.stopped or self.clock_or_memory():
                     break
                 position, state, depth = 0, initial, 0
+                seen_in_game = {0}     # a game that comes back to one of its states can go on for ever
                 for _ in range(max_length):
                     steps = list(model.steps(state))
                     result.transitions += len(steps)
@@ -299,10 +300,11 @@ class _Search:
                         self.stopped = True
                         break
                     target = self.index.get(key)
-                    if target == position and result.loop is None:
-                        result.loop = Hit(position, depth=depth)   # a move that changes nothing: no end
+                    if target in seen_in_game and result.loop is None:
+                        result.loop = Hit(position, depth=depth)   # the move closes a cycle: no end
                         self.stopped = True
                     position = target if target is not None else self.store(step.final, key, position, code, depth)
+                    seen_in_game.add(position)
                     if self.stopped:
                         break
                     state = decode(key)
