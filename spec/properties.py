@@ -4,8 +4,8 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
 
 - `always`: an expression over states (`state = "..."`) true in every reachable state, or
   over moves (`move = "..."` with `on = [rule names]`): true for every such move, where
-  field names mean the state before the move, `after_FIELD` the state after it, and the
-  move's parameters are in scope by name;
+  field names mean the state before the move, `after_FIELD` the state after it, the
+  move's parameters are in scope by name, and `actor` is the seat whose move it is;
 - `sometimes`: an expression (state or move) true somewhere: it needs a witness, so a
   vacuous property fails;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
@@ -57,10 +57,12 @@ from .errors import Location, SpecError, read_toml, shown
 from .lang.check import Scope, parse
 from .lang import nodes as n
 from .lang.nodes import Node
-from .lang.types import BOOL, INT, SEATS, Type
+from .lang.types import BOOL, INT, SEAT, SEATS, Type
 from .model import Spec
 
 KINDS = ("always", "sometimes", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
+ACTOR = "actor"
+"""The kind of the name `actor` in a move expression (replaced before checking)."""
 PERMISSIONS = ("allows", "only")
 """Kinds over all the moves of a state at once: what may be played, what alone may be."""
 EXPECTS = ("holds", "fails")
@@ -103,10 +105,13 @@ def state_scope(spec: Spec) -> Scope:
     return scope
 
 
-def move_scope(spec: Spec, rules: tuple[str, ...], where: Location) -> Scope:
+def move_scope(spec: Spec, rules: tuple[str, ...], where: Location, actor: bool = False) -> Scope:
     """Names an expression over a move may use: the state scope, `after_FIELD`, and the
-    parameters the listed rules have in common (with the same type)."""
+    parameters the listed rules have in common (with the same type); with `actor`, also
+    `actor`, the seat whose move it is (`_with_actor`)."""
     scope = state_scope(spec)
+    if actor:
+        scope.add("actor", ACTOR, SEAT)
     for field in spec.fields:
         scope.add(f"after_{field.name}", "after", field.type)
     common: dict[str, Type] | None = None
@@ -289,6 +294,21 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
     return tuple(out)
 
 
+def _with_actor(spec: Spec, on: tuple[str, ...], node: Node, where: Location) -> Node:
+    """A move expression with `actor` replaced by the seat whose move it is: the seat
+    expression of the rules' `actor` (the same in every rule of `on`, so one expression
+    serves them all). A rule played by the table, by chance or by the game has no seat to
+    name; rules with different seats need a property each."""
+    if not any(isinstance(item, n.Name) and item.kind == ACTOR for item in n.walk(node)):
+        return node
+    seats = {spec.rule(name).actor_seat for name in on}
+    if None in seats or len(seats) != 1:
+        raise SpecError(f"'actor' needs rules played by one seat, the same for all of {', '.join(on)}", where)
+    (seat,) = seats
+    assert seat is not None
+    return n.replace_names(node, ACTOR, {"actor": seat})
+
+
 def _shown(spec: Spec, rule_name: str, shows: dict[str, Any], facts: dict[str, Fact], counts: tuple[int, ...],
            where: Location) -> Node:
     """A `shows` property as a move expression over its rule: each reveal of the rule equal
@@ -392,7 +412,8 @@ def _property(spec: Spec, entry: dict[str, Any], where: Location, facts: dict[st
             if not on:
                 raise SpecError("a move property needs on = [rule names]", where)
             text = str(entry["move"])
-            move = parse(substitute_facts(text, facts or {}, counts), move_scope(spec, on, where), where, BOOL)
+            move = _with_actor(spec, on, parse(substitute_facts(text, facts or {}, counts),
+                                               move_scope(spec, on, where, actor=True), where, BOOL), where)
     elif kind in PERMISSIONS:
         if "state" not in entry or "move" not in entry:
             raise SpecError(f"an {kind} property has state = \"...\" (where) and move = \"...\" (which moves)",
