@@ -383,12 +383,15 @@ def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str
 
 def test_every_mistake_is_told_apart_from_the_rules() -> None:
     """The mutation score is 100%: each mutant is caught by a property it says it breaks
-    (invariants on 5 players) or by diff (a small search, then random lockstep play)."""
+    (invariants on 5 players) or by diff (a small search, then random lockstep play); and
+    each is caught by the standard catalogue alone, without its file's help."""
     catches = mutation_score(effort=Effort.quick(), workers=2)
     assert len(catches) == len(MISTAKES) >= 25
     missed = [c.mutant for c in catches if not c.caught]
     assert not missed, "\n".join(score_lines(catches))
     assert {c.catcher for c in catches} == {"property", "diff"}, "both catchers are exercised"
+    alone = [c.mutant for c in catches if not c.catalogue]
+    assert not alone, "the catalogue alone, without the mistakes' [expect], misses: " + ", ".join(alone)
 
 
 def test_check_mutants_prints_the_score() -> None:

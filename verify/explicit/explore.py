@@ -270,50 +270,58 @@ class _Search:
     def walks(self, walks: int, max_length: int, rng: Random) -> Exploration:
         """`walk`: up to `walks` random games, each stopped at `max_length` steps."""
         result, model = self.result, self.model
-        encode, decode = model.codec.encode, model.codec.decode
         try:
             initial = model.initial()
-            self.store(initial, encode(initial), -1, 0, 0)
-            for number in range(walks):
+            self.store(initial, model.codec.encode(initial), -1, 0, 0)
+            for _ in range(walks):
                 if self.stopped or self.clock_or_memory():
                     break
-                position, state, depth = 0, initial, 0
-                seen_in_game = {0}     # a game that comes back to one of its states can go on for ever
-                for _ in range(max_length):
-                    steps = list(model.steps(state))
-                    result.transitions += len(steps)
-                    self.permissions(state, steps, position, depth)
-                    if not steps:
-                        if not model.is_over(state) and result.deadlock is None:
-                            result.deadlock = Hit(position, depth=depth)
-                            self.stopped = True
-                        break
-                    step = steps[rng.randrange(len(steps))]
-                    code = model.encode_move(step.rule, step.args)
-                    depth += 1
-                    self.inside(state, step, position, code, depth)
-                    try:
-                        key = encode(step.final)
-                    except OutOfRange as error:
-                        result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain), depth)
-                        result.range_error = str(error)
-                        self.stopped = True
-                        break
-                    target = self.index.get(key)
-                    if target in seen_in_game and result.loop is None:
-                        result.loop = Hit(position, depth=depth)   # the move closes a cycle: no end
-                        self.stopped = True
-                    position = target if target is not None else self.store(step.final, key, position, code, depth)
-                    seen_in_game.add(position)
-                    if self.stopped:
-                        break
-                    state = decode(key)
+                self.one_game(initial, max_length, rng)
         finally:
             result.limit = "random games: no complete search"
             result.complete = False
             result.states = len(result.keys)
             result.seconds = time.perf_counter() - self.started
         return result
+
+    def one_game(self, initial: Any, max_length: int, rng: Random) -> None:
+        """One random game from `initial`, each state and move checked, each new state
+        stored; it ends when the game does, at `max_length` steps, or at a finding: a
+        deadlock, a value out of range, or a return to one of its own states (the game
+        can go on for ever), which stops the walks (`stopped`)."""
+        result, model = self.result, self.model
+        encode, decode = model.codec.encode, model.codec.decode
+        position, state, depth = 0, initial, 0
+        seen_in_game = {0}
+        for _ in range(max_length):
+            steps = list(model.steps(state))
+            result.transitions += len(steps)
+            self.permissions(state, steps, position, depth)
+            if not steps:
+                if not model.is_over(state) and result.deadlock is None:
+                    result.deadlock = Hit(position, depth=depth)
+                    self.stopped = True
+                return
+            step = steps[rng.randrange(len(steps))]
+            code = model.encode_move(step.rule, step.args)
+            depth += 1
+            self.inside(state, step, position, code, depth)
+            try:
+                key = encode(step.final)
+            except OutOfRange as error:
+                result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain), depth)
+                result.range_error = str(error)
+                self.stopped = True
+                return
+            target = self.index.get(key)
+            if target in seen_in_game and result.loop is None:
+                result.loop = Hit(position, depth=depth)   # the move closes a cycle: no end
+                self.stopped = True
+            position = target if target is not None else self.store(step.final, key, position, code, depth)
+            seen_in_game.add(position)
+            if self.stopped:
+                return
+            state = decode(key)
 
     def clock_or_memory(self) -> str:
         """The limit the clock or the resident memory has reached ('' for none)."""
