@@ -13,8 +13,10 @@ from engine.game import Game
 from spec.loader import load_spec
 from spec.properties import load_properties
 from verify.cli import main
-from verify.diff.mutate import base_verdicts, baseline_verdicts, decide
+from verify.diff.gate import load_record, names
+from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, same_shape
 from verify.diff.operators import OPERATORS, mutants
+from verify.smt.check import rule_makes_the_same_moves, rules_never_fire
 from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
@@ -164,3 +166,23 @@ def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
     (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 3, stop_on=frozenset({"terminates"}))
     assert raw.verdict == "refuted" and "earlier state of the same game" in raw.message, raw
     assert raw.moves is not None and raw.moves[-1][0] in ("propose_veto", "refuse_veto"), raw.moves[-3:]
+
+
+def test_the_solver_never_calls_a_killed_mutant_equivalent() -> None:
+    """The two proofs of equivalence by the solver (a rule that never fires, a rule that
+    makes the same moves where the strengthening invariants hold) are checked against
+    the mutants random games kill at 5 players (reports/standard/mutation-5.json): a
+    game tells each of those apart from the rules, so no proof may claim otherwise."""
+    base = load_spec("standard")
+    record = load_record(Path(__file__).resolve().parents[1] / "reports" / "standard" / "mutation-5.json")
+    named = names(base)
+    checked = 0
+    for mutant in mutants(base):
+        if named[mutant.number] not in record.killed or not only_rule_changed(base, mutant.spec, mutant.rule):
+            continue
+        written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
+        checked += 1
+        assert not rules_never_fire(base, 5, [written, mutated]), mutant.description
+        assert not (same_shape(written, mutated) and rule_makes_the_same_moves(base, 5, written, mutated)), \
+            mutant.description
+    assert checked >= 300

@@ -8,7 +8,9 @@ for one player count:
 2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
    count: `equivalent`; so does a change to one rule that the solver proves can never
    fire at the count, as written or mutated (`only_rule_changed`, smt `rules_never_fire`:
-   an investigation where no board of 5 players has one);
+   an investigation where no board of 5 players has one), or makes the same moves with
+   the same effects wherever the rules' strengthening invariants hold (smt
+   `rule_makes_the_same_moves`: a requirement the others imply);
 3. random games under the mutant (explicit/check.py `probe_game`, a few hundred, seconds)
    check the catalogue on every state and move: a refutation or witness of a property
    whose verdict under the rules differs is `killed` at once, with that game;
@@ -31,19 +33,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from engine.game import Game
 from spec.errors import SpecError
 from spec.loader import load_rulebook, load_spec
-from spec.model import Spec
+from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
 
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
-from ..smt.check import rules_never_fire
+from ..smt.check import rule_makes_the_same_moves, rules_never_fire
 from .compare import Budget, diff
 from .operators import OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
@@ -144,10 +146,14 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("invalid", f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
         return done("equivalent", "the same rules and numbers for this count")
-    if only_rule_changed(base, mutant.spec, mutant.rule) and rules_never_fire(
-            base, players, [base.rule(mutant.rule), mutant.spec.rule(mutant.rule)]):
-        return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
-                                  f"(proved from the rules' strengthening invariants)")
+    if only_rule_changed(base, mutant.spec, mutant.rule):
+        written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
+        if rules_never_fire(base, players, [written, mutated]):
+            return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
+                                      f"(proved from the rules' strengthening invariants)")
+        if same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated):
+            return done("equivalent", f"'{mutant.rule}' makes the same moves at {players} players, as written or "
+                                      f"mutated, in every state the rules' strengthening invariants allow (proved)")
     props = catalogue(mutant.spec, players, tuple(verdicts))
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
@@ -189,6 +195,14 @@ def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
     if not same or rule not in names or [r.name for r in spec.rules] != names:
         return False
     return all(mine == theirs for mine, theirs in zip(spec.rules, base.rules) if mine.name != rule)
+
+
+def same_shape(written: Rule, mutated: Rule) -> bool:
+    """Whether a mutated rule differs from the written one in its requirements, lets,
+    weight and effects only (what `rule_makes_the_same_moves` compares): not in its
+    phase, actor, parameters, what it reveals or draws."""
+    return replace(mutated, requires=written.requires, lets=written.lets, weight=written.weight,
+                   effect=written.effect) == written
 
 
 def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:

@@ -189,6 +189,17 @@ def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
     return _BY_SOURCE[key].induction.never_fires(rules)
 
 
+def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
+    """Whether rule `base` of `spec` and a change of it (`mutant`, same name and
+    parameters) make the same moves, with the same effects, in every state satisfying the
+    rules' proved strengthening invariants at `players` (a requirement the others imply,
+    a bound no reachable state meets). The backend is kept as for `rules_never_fire`."""
+    key = (spec.name, spec.source, spec.overlays, players)
+    if key not in _BY_SOURCE:
+        _BY_SOURCE[key] = Backend(spec, players)
+    return _BY_SOURCE[key].induction.same_moves(base, mutant)
+
+
 def clear_cache() -> None:
     """Forget every backend built so far (a benchmark's cold start)."""
     _BACKENDS.clear()

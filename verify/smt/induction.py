@@ -432,6 +432,26 @@ class Induction:
         solver.add(z3.Or(guards))
         return bool(solver.check() == z3.unsat)
 
+    def same_moves(self, base: Rule, mutant: Rule, timeout_ms: int = 30_000) -> bool:
+        """Whether a rule and a change of it make the same moves from every state
+        satisfying the support: enabled for the same parameter values, with the same
+        effects where enabled. True only when the solver proves it."""
+        system, before = self.system, self.before
+        try:
+            guard, _, effects = system.rule_parts(base, before, "same")
+            changed_guard, _, changed_effects = system.rule_parts(mutant, before, "same")
+            differs = [z3.Xor(guard, changed_guard)]
+            for name in set(effects) | set(changed_effects):
+                old, new = effects.get(name, before[name]), changed_effects.get(name, before[name])
+                differs.append(z3.And(guard, old != new))
+            solver = z3.Solver()
+            solver.set("timeout", timeout_ms)
+            solver.add(*[c.before for c in self.support().kept])
+            solver.add(z3.Or(differs))
+            return bool(solver.check() == z3.unsat)
+        except (KeyError, ValueError, TypeError, z3.Z3Exception):
+            return False
+
     def distance(self) -> Outcome:
         """The distance measure grows by at most one on every step from the support."""
         distance = self.strengthening.distance
