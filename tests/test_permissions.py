@@ -140,3 +140,16 @@ def test_a_malformed_shows_property_is_refused(tmp_path: Path, entry: str, messa
     with pytest.raises(SpecError) as error:
         load_properties(load_spec("standard"), path)
     assert message in str(error.value)
+
+
+def test_the_catalogue_says_which_properties_any_playable_game_must_satisfy() -> None:
+    """Soundness (any rule set) against conformance (the published game): deck
+    conservation, values in range, every win reachable, no deadlock and termination are
+    soundness; the rules one by one are conformance."""
+    props = {p.name: p for p in load_properties(load_spec("standard"))}
+    soundness = {name for name, p in props.items() if p.group == "soundness"}
+    assert {"deck_conservation_liberal", "deck_conservation_fascist", "values_in_range", "terminates",
+            "deadlock_free", "liberal_policy_win", "liberal_execution_win", "fascist_policy_win",
+            "fascist_hitler_win"} <= soundness
+    assert props["five_alive_frees_the_last_president"].group == "conformance"
+    assert all(p.group == "conformance" for p in props.values() if p.kind in PERMISSIONS + ("shows",))

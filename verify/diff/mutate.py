@@ -199,10 +199,13 @@ def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
 
 def same_shape(written: Rule, mutated: Rule) -> bool:
     """Whether a mutated rule differs from the written one in its requirements, lets,
-    weight and effects only (what `rule_makes_the_same_moves` compares): not in its
-    phase, actor, parameters, what it reveals or draws."""
+    weight, effects and seat of its actor only (what `rule_makes_the_same_moves`
+    compares): not in its phase, kind of actor, parameters, what it reveals or draws."""
+    seat_to_seat = written.actor == mutated.actor == "seat"
     return replace(mutated, requires=written.requires, lets=written.lets, weight=written.weight,
-                   effect=written.effect) == written
+                   effect=written.effect,
+                   actor_seat=written.actor_seat if seat_to_seat else mutated.actor_seat,
+                   actor_text=written.actor_text if seat_to_seat else mutated.actor_text) == written
 
 
 def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:

@@ -31,6 +31,7 @@ from engine.game import Game, Move
 from engine.trace import changed_fields
 from spec.errors import SpecError
 from spec.invariants import Strengthening
+from spec.lang import nodes as n
 from spec.model import Rule
 from spec.properties import Property
 
@@ -435,12 +436,19 @@ class Induction:
     def same_moves(self, base: Rule, mutant: Rule, timeout_ms: int = 30_000) -> bool:
         """Whether a rule and a change of it make the same moves from every state
         satisfying the support: enabled for the same parameter values, with the same
-        effects where enabled. True only when the solver proves it."""
+        effects and played by the same seat where enabled. True only when the solver
+        proves it."""
         system, before = self.system, self.before
         try:
             guard, _, effects = system.rule_parts(base, before, "same")
             changed_guard, _, changed_effects = system.rule_parts(mutant, before, "same")
             differs = [z3.Xor(guard, changed_guard)]
+            if base.actor_seat != mutant.actor_seat:
+                seats = [seat for seat in (base.actor_seat, mutant.actor_seat) if seat is not None]
+                if len(seats) != 2 or any(isinstance(item, n.Name) and item.kind in ("param", "let")
+                                          for seat in seats for item in n.walk(seat)):
+                    return False    # an actor named by a move's own choice: not compared here
+                differs.append(z3.And(guard, system.value(seats[0], before) != system.value(seats[1], before)))
             for name in set(effects) | set(changed_effects):
                 old, new = effects.get(name, before[name]), changed_effects.get(name, before[name])
                 differs.append(z3.And(guard, old != new))
