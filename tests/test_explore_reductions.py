@@ -56,7 +56,8 @@ def test_symmetry_is_refused_where_a_seat_literal_appears(tmp_path: object) -> N
 @pytest.mark.parametrize("players, depth", [(5, 10), (6, 8)])
 def test_reduced_states_are_the_image_of_the_unreduced(players: int, depth: int) -> None:
     game = compiled_game(players)
-    props = tuple(p for p in load_properties(game.spec) if p.state is not None or p.move is not None)
+    props = tuple(p for p in load_properties(game.spec)
+                  if (p.state is not None or p.move is not None) and players in p.players)
     full = Model(game, props, Reductions(False, False, False, True))
     reduced = Model(game, props, Reductions())
     bounded = Limits(max_depth=depth)

@@ -45,7 +45,6 @@ from spec.properties import Property, load_properties
 
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
-from ..smt.check import rule_makes_the_same_moves, rules_never_fire
 from .compare import Budget, diff
 from .operators import OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
@@ -147,6 +146,8 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
         return done("equivalent", "the same rules and numbers for this count")
     if only_rule_changed(base, mutant.spec, mutant.rule):
+        # The solver is loaded here, not with the module: every command imports this one.
+        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
         written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
         if rules_never_fire(base, players, [written, mutated]):
             return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "

@@ -9,9 +9,9 @@ those moves through the engine (`trace_to`), which also re-checks every move's l
 
 Each property fires at most once, at the first (shallowest) state or move where it does:
 an `always`/`never` then has its counterexample, a `sometimes` its witness, an `allows`
-the state where the move it asks for is wanting (checked once all of a state's moves are
-seen). When every
-property has fired and no graph property is asked, the search stops early. Deadlocks
+the state where the move it asks for is wanting, an `only` the move it does not allow
+(both checked over all of a state's moves at once). When every property has fired and no
+graph property is asked, the search stops early. Deadlocks
 (a stored state that is not over and has no move) are found on the fly. With
 `record_edges` the explorer also keeps the graph (successor ids and, per edge, the moves
 and elections it stands for) for graphs.py.
@@ -296,7 +296,7 @@ class _Search:
         for _ in range(max_length):
             steps = list(model.steps(state))
             result.transitions += len(steps)
-            self.permissions(state, steps, position, depth)
+            self.permissions(state, steps, position, depth, depth + 1)
             if not steps:
                 if not model.is_over(state) and result.deadlock is None:
                     result.deadlock = Hit(position, depth=depth)
@@ -343,20 +343,12 @@ class _Search:
             self.offsets.append(len(targets))
             self.over.append(1 if model.is_over(state) else 0)
         successors = 0
-        wanted_in = self.allowances.wanted[state[model.phase_index]]
-        wanted = wanted_in(state) if wanted_in is not None else 0
-        given, allowed_by, only = 0, self.allowances.given, self.allowances.only
-        for step in model.steps(state):
+        steps = list(model.steps(state))
+        self.permissions(state, steps, position, depth, depth + (0 if by_elections else 1))
+        for step in steps:
             successors += 1
             compiled = step.rule
             code = model.encode_move(compiled, step.args)
-            if wanted:
-                allowed = allowed_by[compiled.index]
-                this = allowed(state, step.after, *step.args) if allowed is not None else 0
-                given |= this
-                if wanted & only & ~this:
-                    self.fire(wanted & only & ~this, Hit(None, position, code, step.chain_number, 0,
-                                                         depth + (0 if by_elections else 1)))
             if by_elections and compiled.index in election_rules:
                 self.deferred.append((position, step, code))
                 continue
@@ -377,14 +369,13 @@ class _Search:
                 self.edge_moves.append(1 + len(step.chain))
                 self.edge_elections.append(1 if compiled.index in election_rules else 0)
         result.transitions += successors
-        if wanted & ~only & ~given:
-            self.fire(wanted & ~only & ~given, Hit(position, depth=depth))
         if successors == 0 and not model.is_over(state) and result.deadlock is None and self.deadlocks:
             result.deadlock = Hit(position, depth=depth)
 
-    def permissions(self, state: Any, steps: list[Step], position: int, depth: int) -> None:
-        """Fire the permissions (`allows`) wanted in `state` that none of its `steps` gives,
-        and the obligations (`only`) wanted there that one of them breaks (at that move)."""
+    def permissions(self, state: Any, steps: list[Step], position: int, depth: int, step_depth: int) -> None:
+        """Fire the permissions (`allows`) wanted in `state` that none of its `steps` gives
+        (at the state, `depth`), and the obligations (`only`) wanted there that one of them
+        breaks (at that move, `step_depth`)."""
         wanted_in = self.allowances.wanted[state[self.model.phase_index]]
         wanted = wanted_in(state) if wanted_in is not None else 0
         if not wanted:
@@ -396,7 +387,7 @@ class _Search:
             given |= this
             if wanted & only & ~this:
                 code = model.encode_move(step.rule, step.args)
-                self.fire(wanted & only & ~this, Hit(None, position, code, step.chain_number, 0, depth + 1))
+                self.fire(wanted & only & ~this, Hit(None, position, code, step.chain_number, 0, step_depth))
         if wanted & ~only & ~given:
             self.fire(wanted & ~only & ~given, Hit(position, depth=depth))
 

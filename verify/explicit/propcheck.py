@@ -115,7 +115,7 @@ class Checks:
 
 @dataclass(slots=True)
 class Allowances:
-    """Per-phase and per-rule functions for the open `allows` properties.
+    """Per-phase and per-rule functions for the open `allows` and `only` properties.
 
     `wanted[phase](s)`: bits of the permissions whose `state` holds in s; `given[rule_index]
     (s, t, *args)`: bits of those the move satisfies. None where no bit can be set.
@@ -125,14 +125,9 @@ class Allowances:
     given: list[Callable[..., int] | None]
     only: int = 0       # bits of the `only` properties (the rest are `allows`)
 
-    @property
-    def any(self) -> bool:
-        """Whether some permission is open at all (the explorer skips the work otherwise)."""
-        return any(f is not None for f in self.wanted)
-
 
 def compile_allowances(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Allowances:
-    """The functions for the `allows` properties whose bit is set in `open_mask`."""
+    """The functions for the `allows` and `only` properties whose bit is set in `open_mask`."""
     emitter = Emitter(game.spec, game.players)
     namespace = bounded_helpers(None)
     phases = game.phase_names
