@@ -298,11 +298,14 @@ def _with_actor(spec: Spec, on: tuple[str, ...], node: Node, where: Location) ->
     """A move expression with `actor` replaced by the seat whose move it is: the seat
     expression of the rules' `actor` (the same in every rule of `on`, so one expression
     serves them all). A rule played by the table, by chance or by the game has no seat to
-    name; rules with different seats need a property each."""
+    name (under a variant that makes it so, the expression is false: the seat the
+    property names does not move); rules with different seats need a property each."""
     if not any(isinstance(item, n.Name) and item.kind == ACTOR for item in n.walk(node)):
         return node
     seats = {spec.rule(name).actor_seat for name in on}
     if None in seats or len(seats) != 1:
+        if spec.overlays:      # a variant gave the move to the table, chance or the game: not that seat
+            return n.Lit(BOOL, False)
         raise SpecError(f"'actor' needs rules played by one seat, the same for all of {', '.join(on)}", where)
     (seat,) = seats
     assert seat is not None
@@ -398,6 +401,8 @@ def _property(spec: Spec, entry: dict[str, Any], where: Location, facts: dict[st
     if group not in CLASSES:
         raise SpecError(f"class must be conformance or soundness, got {group!r}", where)
     counts = parse_players(entry.get("players"), spec, where)
+    if "shows" in entry and kind != "shows":
+        raise SpecError(f"shows = {{...}} belongs to a shows property, not to a {kind} one", where)
     state = move = None
     on: tuple[str, ...] = ()
     text = ""

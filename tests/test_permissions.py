@@ -132,6 +132,8 @@ def test_the_standard_rules_show_what_the_rulebook_says_by_both_backends() -> No
     ('kind = "shows"\non = ["investigate"]', "shows = {"),
     ('kind = "shows"\non = ["investigate"]\nshows = {}', "rule 'investigate' reveals party; the property expects nothing"),
     ('kind = "shows"\non = ["investigate"]\nshows = { party = "\'hitler\'" }', "'hitler' is not a team"),
+    ('kind = "always"\nmove = "True"\non = ["investigate"]\nshows = {}', "belongs to a shows property"),
+    ('kind = "always"\nmove = "actor == president"\non = ["nominate", "enact"]', "'actor' needs rules played by one seat"),
 ])
 def test_a_malformed_shows_property_is_refused(tmp_path: Path, entry: str, message: str) -> None:
     path = tmp_path / "properties.toml"
