@@ -4,6 +4,7 @@ game can tell apart is proved equivalent by a complete product search; the exit 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_the_exit_status_says_whether_every_mutant_was_decided(tmp_path: Path, e
     assert '"schema": "shrules-mutate"' in result.output
 
 
-def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_decides_every_property() -> None:
+def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_has_every_property() -> None:
     base = load_spec("standard")
     entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
     assert entries is not None
@@ -121,7 +122,9 @@ def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_decides_eve
                                                                    "deal_follows_the_table": "proved"}}
     missing = {key: entry for key, entry in entries.items() if key != ("deadlock_free", 5)}
     assert baseline_verdicts(missing, base, (5,)) == {}          # one property missing: checked instead
-    assert baseline_verdicts(entries, base, (9,)) == {}          # no entries for 9 players
+    assert baseline_verdicts(entries, base, (10,)) == {}         # no entries for 10 players
+    unknown = {**entries, ("deadlock_free", 5): replace(entries[("deadlock_free", 5)], verdict="unknown")}
+    assert baseline_verdicts(unknown, base, (5,))[5]["deadlock_free"] == "unknown"   # kept, kills nothing
 
 
 @pytest.mark.parametrize("description", ["requirement 'count(fascist_seats) == ordinary_fascists' dropped",
@@ -186,3 +189,18 @@ def test_the_solver_never_calls_a_killed_mutant_equivalent() -> None:
         assert not (same_shape(written, mutated) and rule_makes_the_same_moves(base, 5, written, mutated)), \
             mutant.description
     assert checked >= 300
+
+
+def test_a_value_out_of_range_is_checked_against_the_other_properties_too() -> None:
+    """At 7 players the solver leaves `values_in_range` unknown, so a discard pile driven
+    below zero cannot kill the mutant through it; the state that goes out of range is
+    still checked against the rest of the catalogue, and deck conservation kills it."""
+    base = load_spec("standard")
+    entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
+    assert entries is not None
+    verdicts = baseline_verdicts(entries, base, (7,))[7]
+    assert verdicts["values_in_range"] == "unknown" and verdicts["deck_conservation_fascist"] == "proved"
+    (mutant,) = [m for m in mutants(base, ("constant",), ("president_discard",))
+                 if m.description == "effect discard_fascist: literal 0 -> -1"]
+    outcome = decide(base, mutant, 7, verdicts, LIMITS, complete=False)
+    assert outcome.status == "killed" and outcome.detail.startswith("deck_conservation_fascist"), outcome.line

@@ -101,13 +101,15 @@ def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) ->
 def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: tuple[int, ...],
                       names: tuple[str, ...] | None = None) -> dict[int, dict[str, str]]:
     """The rules' own verdicts read from a baseline (verify/report/baseline.py entries),
-    for each count where it decides every property asked of the catalogue; other counts
-    are left out (checked instead)."""
+    for each count where it has every property asked of the catalogue (other counts are
+    left out, and checked instead). A verdict the baseline records as unknown (the solver
+    decides no `in_range` at 7 players and more) stays unknown: that property cannot kill
+    a mutant there, and the run says so."""
     out: dict[int, dict[str, str]] = {}
     for count in players:
         wanted = [p.name for p in catalogue(base, count, names)]
         got = {name: entries[(name, count)].verdict for name in wanted if (name, count) in entries}
-        if len(got) == len(wanted) and "unknown" not in got.values():
+        if len(got) == len(wanted):
             out[count] = got
     return out
 
@@ -390,6 +392,10 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
         if verdicts and count in verdicts:
             base_of[count] = verdicts[count]
             run.notes.append(f"{count} players: the rules' verdicts read from the baseline")
+            unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
+            if unknown:
+                run.notes.append(f"{count} players: the baseline leaves {len(unknown)} properties unknown "
+                                 f"({', '.join(unknown[:3])}): they cannot kill a mutant")
         else:
             if progress:
                 progress(0, len(jobs), None)

@@ -311,6 +311,7 @@ class _Search:
             except OutOfRange as error:
                 result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain), depth)
                 result.range_error = str(error)
+                self.unstored(step.final, result.out_of_range)
                 self.stopped = True
                 return
             target = self.index.get(key)
@@ -360,6 +361,7 @@ class _Search:
                 result.out_of_range = Hit(None, position, code, step.chain_number, len(step.chain),
                                           depth + (0 if by_elections else 1))
                 result.range_error = str(error)
+                self.unstored(final, result.out_of_range)
                 raise
             target = index.get(key)
             if target is None:
@@ -448,6 +450,17 @@ class _Search:
                 if bits:
                     self.fire(bits, Hit(None, position, code, step.chain_number, number + 1, depth))
             before = after
+
+    def unstored(self, final: Any, hit: Hit) -> None:
+        """The state checks on a state the codec cannot store (a value out of range): the
+        search ends there, but what else that state breaks (the deck no longer conserved,
+        say) is a finding too, for the properties a checker can decide where the range
+        property itself is left undecided."""
+        check = self.state_checks[final[self.model.phase_index]]
+        if check is not None:
+            bits = check(final)
+            if bits:
+                self.fire(bits, hit)
 
     def store(self, final: Any, key: int, from_id: int, code: int, depth: int) -> int:
         """A new state stored under the next id, with its parent and move; its state checks run."""
