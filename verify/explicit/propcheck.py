@@ -126,89 +126,73 @@ class Allowances:
     only: int = 0       # bits of the `only` properties (the rest are `allows`)
 
 
+Entry = tuple[int, n.Node, bool, tuple[str, ...]]
+"""One bit to compute: its position, the expression, whether the bit is set when the
+expression is true (else when false), and the rules it is about (moves only)."""
+
+
 def compile_allowances(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Allowances:
     """The functions for the `allows` and `only` properties whose bit is set in `open_mask`."""
-    emitter = Emitter(game.spec, game.players)
-    namespace = bounded_helpers(None)
-    phases = game.phase_names
     chosen = [(bit, prop) for bit, prop in enumerate(properties)
               if prop.kind in PERMISSIONS and (open_mask is None or open_mask >> bit & 1)]
-    wanted: list[Callable[[Any], int] | None] = []
-    for phase in range(len(phases)):
-        lines = []
-        for bit, prop in chosen:
-            assert prop.state is not None
-            folded = specialise(prop.state, game, phase)
-            if isinstance(folded, n.Lit):
-                if folded.value:
-                    lines.append(f"    r |= {1 << bit}")
-                continue
-            lines.append(f"    if {emitter.emit(folded)}: r |= {1 << bit}")
-        wanted.append(_function(["def f(s):", "    r = 0", *lines, "    return r"], namespace) if lines else None)
-    given: list[Callable[..., int] | None] = []
-    for compiled in game.rules:
-        rule = compiled.rule
-        bound = emitter.for_rule(rule)
-        lines = []
-        for bit, prop in chosen:
-            if rule.name not in prop.on:
-                continue
-            assert prop.move is not None
-            folded = specialise(prop.move, game, phases.index(rule.phase))
-            if isinstance(folded, n.Lit):
-                if folded.value:
-                    lines.append(f"    r |= {1 << bit}")
-                continue
-            lines.append(f"    if {bound.emit(folded)}: r |= {1 << bit}")
-        params = ", ".join(["s", "t", *bound.params()])
-        given.append(_function([f"def f({params}):", "    r = 0", *lines, "    return r"], namespace)
-                     if lines else None)
+    wanted: list[Entry] = [(bit, prop.state, True, ()) for bit, prop in chosen if prop.state is not None]
+    given: list[Entry] = [(bit, prop.move, True, prop.on) for bit, prop in chosen if prop.move is not None]
     only = sum(1 << bit for bit, prop in chosen if prop.kind == "only")
-    return Allowances(wanted, given, only)
+    return Allowances(_phase_functions(game, wanted), _rule_functions(game, given), only)
 
 
 def compile_checks(game: Game, properties: tuple[Property, ...], open_mask: int | None = None) -> Checks:
     """The check functions for the properties whose bit is set in `open_mask` (all by default)."""
+    states: list[Entry] = []
+    moves: list[Entry] = []
+    for bit, prop in enumerate(properties):
+        if prop.kind in PERMISSIONS or (open_mask is not None and not open_mask >> bit & 1):
+            continue
+        node, on_true = fires_when(prop)
+        if prop.state is not None:
+            states.append((bit, node, on_true, ()))
+        else:
+            moves.append((bit, node, on_true, prop.on))
+    return Checks(properties, _phase_functions(game, states), _rule_functions(game, moves))
+
+
+def _phase_functions(game: Game, entries: list[Entry]) -> list[Callable[[Any], int] | None]:
+    """One function per phase, state -> bits, with each expression specialised for the
+    phase (None where no bit can be set)."""
+    emitter = Emitter(game.spec, game.players)
+    namespace = bounded_helpers(None)
+    out: list[Callable[[Any], int] | None] = []
+    for phase in range(len(game.phase_names)):
+        lines = [line for bit, node, on_true, _ in entries
+                 if (line := _bit_line(bit, specialise(node, game, phase), on_true, emitter.emit))]
+        out.append(_function(["def f(s):", "    r = 0", *lines, "    return r"], namespace) if lines else None)
+    return out
+
+
+def _rule_functions(game: Game, entries: list[Entry]) -> list[Callable[..., int] | None]:
+    """One function per rule, (before, after, parameters) -> bits, for the entries about
+    that rule, specialised for its phase (None where no bit can be set)."""
     emitter = Emitter(game.spec, game.players)
     namespace = bounded_helpers(None)
     phases = game.phase_names
-    state_functions: list[Callable[[Any], int] | None] = []
-    for phase in range(len(phases)):
-        lines = []
-        for bit, prop in enumerate(properties):
-            if prop.state is None or prop.kind in PERMISSIONS or (open_mask is not None and not open_mask >> bit & 1):
-                continue
-            node, on_true = fires_when(prop)
-            folded = specialise(node, game, phase)
-            if isinstance(folded, n.Lit):
-                if bool(folded.value) == on_true:
-                    lines.append(f"    r |= {1 << bit}")
-                continue
-            test = emitter.emit(folded)
-            lines.append(f"    if {'' if on_true else 'not '}{test}: r |= {1 << bit}")
-        state_functions.append(_function(["def f(s):", "    r = 0", *lines, "    return r"], namespace)
-                               if lines else None)
-    move_functions: list[Callable[..., int] | None] = []
+    out: list[Callable[..., int] | None] = []
     for compiled in game.rules:
         rule = compiled.rule
         bound = emitter.for_rule(rule)
-        lines = []
-        for bit, prop in enumerate(properties):
-            if prop.move is None or prop.kind in PERMISSIONS or rule.name not in prop.on \
-                    or (open_mask is not None and not open_mask >> bit & 1):
-                continue
-            node, on_true = fires_when(prop)
-            phase = phases.index(rule.phase)
-            folded = specialise(node, game, phase)
-            if isinstance(folded, n.Lit):
-                if bool(folded.value) == on_true:
-                    lines.append(f"    r |= {1 << bit}")
-                continue
-            lines.append(f"    if {'' if on_true else 'not '}{bound.emit(folded)}: r |= {1 << bit}")
+        phase = phases.index(rule.phase)
+        lines = [line for bit, node, on_true, on in entries if rule.name in on
+                 if (line := _bit_line(bit, specialise(node, game, phase), on_true, bound.emit))]
         params = ", ".join(["s", "t", *bound.params()])
-        move_functions.append(_function([f"def f({params}):", "    r = 0", *lines, "    return r"], namespace)
-                              if lines else None)
-    return Checks(properties, state_functions, move_functions)
+        out.append(_function([f"def f({params}):", "    r = 0", *lines, "    return r"], namespace)
+                   if lines else None)
+    return out
+
+
+def _bit_line(bit: int, folded: n.Node, on_true: bool, emit: Callable[[n.Node], str]) -> str:
+    """The line setting `bit` when the folded expression is `on_true` ('' when it never is)."""
+    if isinstance(folded, n.Lit):
+        return f"    r |= {1 << bit}" if bool(folded.value) == on_true else ""
+    return f"    if {'' if on_true else 'not '}{emit(folded)}: r |= {1 << bit}"
 
 
 def _function(lines: list[str], namespace: dict[str, Any]) -> Callable[..., int]:

@@ -183,10 +183,7 @@ def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
     the change, never fires there (say a power no board of that count has). The backend
     is kept per rules file, so the support is proved once however often the rules are
     loaded again."""
-    key = (spec.name, spec.source, spec.overlays, players)
-    if key not in _BY_SOURCE:
-        _BY_SOURCE[key] = Backend(spec, players)
-    return _BY_SOURCE[key].induction.never_fires(rules)
+    return _backend_of_source(spec, players).induction.never_fires(rules)
 
 
 def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
@@ -194,10 +191,16 @@ def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule
     parameters) make the same moves, with the same effects, in every state satisfying the
     rules' proved strengthening invariants at `players` (a requirement the others imply,
     a bound no reachable state meets). The backend is kept as for `rules_never_fire`."""
+    return _backend_of_source(spec, players).induction.same_moves(base, mutant)
+
+
+def _backend_of_source(spec: Spec, players: int) -> Backend:
+    """The backend of a rules file and count, kept however often the file is loaded again
+    (the mutation analysis loads the rules once per mutant)."""
     key = (spec.name, spec.source, spec.overlays, players)
     if key not in _BY_SOURCE:
         _BY_SOURCE[key] = Backend(spec, players)
-    return _BY_SOURCE[key].induction.same_moves(base, mutant)
+    return _BY_SOURCE[key]
 
 
 def clear_cache() -> None:
