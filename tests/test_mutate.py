@@ -204,3 +204,14 @@ def test_a_value_out_of_range_is_checked_against_the_other_properties_too() -> N
                  if m.description == "effect discard_fascist: literal 0 -> -1"]
     outcome = decide(base, mutant, 7, verdicts, LIMITS, complete=False)
     assert outcome.status == "killed" and outcome.detail.startswith("deck_conservation_fascist"), outcome.line
+
+
+@pytest.mark.parametrize("players", [5, 9])
+def test_a_stale_value_left_in_dead_bookkeeping_is_proved_equivalent(players: int) -> None:
+    """The President's hand is read only while he discards (R-L2): a discard that leaves
+    the old count there instead of 0 changes no game, and the solver proves it from the
+    live fields alone, at any count (no product search is needed)."""
+    base = load_spec("standard")
+    (stale,) = [m for m in mutants(base, ("drop_effect",), ("president_discard",)) if m.description.startswith("effect president_hand")]
+    outcome = decide(base, stale, players, {}, LIMITS, complete=False)
+    assert outcome.status == "equivalent" and "makes the same moves" in outcome.detail, outcome.line

@@ -24,11 +24,12 @@ import click
 
 from spec.errors import SpecError
 from spec.loader import load_spec
+from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
 from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
-from ..diff.operators import OPERATORS
+from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import write_mutation_report
@@ -39,6 +40,10 @@ from .outputs import writable
 REPORTS = REPOSITORY_BASELINES
 
 
+def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, ...]) -> list[Mutant]:
+    return mutants(spec, operators or None, rule_filter or None)
+
+
 @click.command("mutate")
 @rules_option()
 @click.option("--players", "-n", "players_text", default="5", show_default=True,
@@ -47,6 +52,8 @@ REPORTS = REPOSITORY_BASELINES
               help="Only mutants of this operator (repeatable).")
 @click.option("--rule", "rule_filter", multiple=True,
               help="Only mutants of this rule name or rule ID, e.g. nominate or R-E7 (repeatable).")
+@click.option("--mutant", "mutant_numbers", multiple=True, type=click.IntRange(1),
+              help="Only the mutant of this number, as a run lists it, e.g. #39 (repeatable).")
 @click.option("--property", "properties", multiple=True,
               help="Check only this property of the catalogue (repeatable; default: all).")
 @click.option("--cap", type=COUNT, default=None, help="At most this many mutants per player count; "
@@ -85,7 +92,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
-                   report_dir: Path | None = None) -> None:
+                   report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = ()) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
     writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
     writable(record_file, "--record")
@@ -105,7 +112,16 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
         if operators or rule_filter or cap is not None:
             raise click.BadParameter("the gate runs every mutant its record asks for: no --operator, --rule "
                                      "or --cap", param_hint="--gate")
+        if mutant_numbers:
+            raise click.BadParameter("the gate runs every mutant its record asks for: no --mutant",
+                                     param_hint="--gate")
         numbers, random_only = to_run(record, named), True
+    elif mutant_numbers:
+        numbers = frozenset(mutant_numbers)
+        missing = sorted(numbers - {m.number for m in _generated(spec, operators, rule_filter)})
+        if missing:
+            raise click.BadParameter(f"no mutant #{missing[0]} of {rules} (with the filters given)",
+                                     param_hint="--mutant")
     limits = Limits(max_states, time_limit, None)
     verdicts = None
     if baseline_dir is None and rules == "standard":

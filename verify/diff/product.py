@@ -24,7 +24,7 @@ from engine.pycompile import CompiledRule, compile_expression
 from engine.trace import Trace
 
 from ..explicit.codec import Codec, OutOfRange
-from .reductions import hidden_fields, rotate_args, rotator, subset_representatives
+from .reductions import dead_masker, hidden_fields, rotate_args, rotator, subset_representatives
 from ..explicit.reductions import representatives, symmetry_blockers
 
 KINDS = ("legality", "outcome", "forced", "reveal", "odds")
@@ -210,6 +210,8 @@ class ProductSearch:
         self.codec_a = Codec(a, kept_a)
         self.codec_b = Codec(b, kept_b)
         self.bits_b = self.codec_b.bits + 1
+        self.mask_a = dead_masker(a) if reductions else None
+        self.mask_b = dead_masker(b) if reductions else None
         parts = []
         if self.symmetric:
             parts.append("rotation symmetry")
@@ -217,6 +219,8 @@ class ProductSearch:
             parts.append("vote representatives")
         if self.hidden:
             parts.append("hidden fields (" + ", ".join(sorted(self.hidden)) + ")")
+        if self.mask_a or self.mask_b:
+            parts.append("dead fields per phase")
         parts.append("forced moves fused")
         self.reductions = ", ".join(parts) if reductions else "forced moves fused only"
         # search state
@@ -240,9 +244,14 @@ class ProductSearch:
         return state_a, state_b
 
     def key(self, state_a: Any, state_b: Any) -> int:
-        """The pair's key: both packed (hidden fields left out); the low bit says whether
-        the pair is in the canonical frame (a pair whose pivots disagree is kept as is)."""
+        """The pair's key: both packed (hidden fields left out, fields dead at their phase
+        reset); the low bit says whether the pair is in the canonical frame (a pair whose
+        pivots disagree is kept as is)."""
         rotated = self.pivot_a >= 0 and state_a[self.pivot_a] == 0 and state_b[self.pivot_b] == 0
+        if self.mask_a is not None:
+            state_a = self.mask_a(state_a)
+        if self.mask_b is not None:
+            state_b = self.mask_b(state_b)
         return ((self.codec_a.encode(state_a) << self.bits_b) | (self.codec_b.encode(state_b) << 1)) | int(rotated)
 
     def rotation(self, state_a: Any, state_b: Any) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 from engine.game import Game
 from engine.pycompile import CompiledRule, load_source
 from spec.lang import nodes as n
+from spec.liveness import dead_fields
 from spec.model import Spec
 
 from ..explicit.reductions import fields_read, rule_nodes
@@ -97,6 +98,31 @@ def _set_once_alike(a: Spec, b: Spec, name: str) -> bool:
     if found_a != found_b:
         return False
     return all(not fields_read(node, a) for node in found_a.values())
+
+
+def dead_masker(game: Game) -> Callable[[Any], Any] | None:
+    """A function state -> the state with every field dead at its phase (spec/liveness.py)
+    set to its initial value, or None when no phase has a dead field. Two states of a
+    phase with the same mask have the same games from there on, so a pair keyed by its
+    masks stands for every pair that differs only in stale bookkeeping."""
+    dead = dead_fields(game.spec)
+    start = game.initial_state()
+    index = {name: position for position, name in enumerate(game.field_names)}
+    phases = game.spec.enums["phase"]
+    resets = [tuple(sorted((index[name], start[index[name]]) for name in dead[phase])) for phase in phases]
+    if not any(resets):
+        return None
+    phase_index = game.phase_index
+
+    def mask(state: Any) -> Any:
+        reset = resets[state[phase_index]]
+        if not reset:
+            return state
+        values = list(state)
+        for position, value in reset:
+            values[position] = value
+        return tuple(values)
+    return mask
 
 
 def rotator(game: Game) -> Callable[[Any, int], Any]:

@@ -32,6 +32,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from spec.invariants import Strengthening, load_invariants
+from spec.liveness import live_fields
 from spec.loader import load_spec
 from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
@@ -188,10 +189,13 @@ def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
 
 def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
     """Whether rule `base` of `spec` and a change of it (`mutant`, same name and
-    parameters) make the same moves, with the same effects, in every state satisfying the
-    rules' proved strengthening invariants at `players` (a requirement the others imply,
-    a bound no reachable state meets). The backend is kept as for `rules_never_fire`."""
-    return _backend_of_source(spec, players).induction.same_moves(base, mutant)
+    parameters) make the same moves, with the same odds and effects, in every state
+    satisfying the rules' proved strengthening invariants at `players` (a requirement the
+    others imply, a bound no reachable state meets). Effects are compared on the fields
+    live where the move goes, for both rule sets (spec/liveness.py): a change that only
+    leaves a different value in stale bookkeeping changes no game. The backend is kept
+    as for `rules_never_fire`."""
+    return _backend_of_source(spec, players).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
 
 
 def _backend_of_source(spec: Spec, players: int) -> Backend:

@@ -21,7 +21,7 @@ from such a state and is never below 0 there.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -433,25 +433,41 @@ class Induction:
         solver.add(z3.Or(guards))
         return bool(solver.check() == z3.unsat)
 
-    def same_moves(self, base: Rule, mutant: Rule, timeout_ms: int = 30_000) -> bool:
+    def same_moves(self, base: Rule, mutant: Rule, live: Mapping[str, frozenset[str]] | None = None,
+                   timeout_ms: int = 30_000) -> bool:
         """Whether a rule and a change of it make the same moves from every state
-        satisfying the support: enabled for the same parameter values, with the same
-        effects and played by the same seat where enabled. True only when the solver
-        proves it."""
+        satisfying the support: enabled for the same parameter values, with the same odds,
+        played by the same seat, and with the same effects where enabled. With `live` (the
+        live fields of each phase for both rule sets, spec/liveness.py), an effect need only
+        agree where the field is live at the phase the move goes to, and stay within its
+        range: a value left in a dead field is never seen. True only when the solver proves
+        it."""
         system, before = self.system, self.before
         try:
-            guard, _, effects = system.rule_parts(base, before, "same")
-            changed_guard, _, changed_effects = system.rule_parts(mutant, before, "same")
+            guard, _, effects, weight = system.rule_parts_weighted(base, before, "same")
+            changed_guard, _, changed_effects, changed_weight = system.rule_parts_weighted(mutant, before, "same")
             differs = [z3.Xor(guard, changed_guard)]
+            if (weight is None) != (changed_weight is None):
+                return False
+            if weight is not None and base.weight != mutant.weight:
+                differs.append(z3.And(guard, weight != changed_weight))
             if base.actor_seat != mutant.actor_seat:
                 seats = [seat for seat in (base.actor_seat, mutant.actor_seat) if seat is not None]
                 if len(seats) != 2 or any(isinstance(item, n.Name) and item.kind in ("param", "let")
                                           for seat in seats for item in n.walk(seat)):
                     return False    # an actor named by a move's own choice: not compared here
                 differs.append(z3.And(guard, system.value(seats[0], before) != system.value(seats[1], before)))
-            for name in set(effects) | set(changed_effects):
+            going_to = effects.get("phase", before["phase"])
+            for name in sorted(set(effects) | set(changed_effects)):
                 old, new = effects.get(name, before[name]), changed_effects.get(name, before[name])
-                differs.append(z3.And(guard, old != new))
+                where = self._live_after(name, going_to, live)
+                if where is not None:
+                    differs.append(z3.And(guard, old != new, where))
+                if name in changed_effects and name in system.ranges.fields and system.kinds[name] not in (
+                        "bool", "seats"):
+                    low, high = system.ranges.fields[name]
+                    written = changed_effects[name]
+                    differs.append(z3.And(changed_guard, z3.Or(written < low, written > high)))
             solver = z3.Solver()
             solver.set("timeout", timeout_ms)
             solver.add(*[c.before for c in self.support().kept])
@@ -459,6 +475,20 @@ class Induction:
             return bool(solver.check() == z3.unsat)
         except (KeyError, ValueError, TypeError, z3.Z3Exception):
             return False
+
+    def _live_after(self, name: str, phase: Any, live: Mapping[str, frozenset[str]] | None) -> z3.BoolRef | None:
+        """Where field `name` must agree after a move going to `phase` (a term): always
+        without liveness, at the phases where it is live with it, None where it is live
+        nowhere."""
+        if live is None:
+            return z3.BoolVal(True)
+        phases = self.system.phases
+        at = [index for index, phase_name in enumerate(phases) if name in live.get(phase_name, frozenset())]
+        if len(at) == len(phases):
+            return z3.BoolVal(True)
+        if not at:
+            return None
+        return z3.Or([phase == index for index in at])
 
     def distance(self) -> Outcome:
         """The distance measure grows by at most one on every step from the support."""

@@ -223,6 +223,12 @@ class System:
     def rule_parts(self, rule: Rule, before: State, tag: str) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term]]:
         """One rule's guard (phase, domains, requirements, weight > 0), its parameter
         variables and its effects, read in `before`."""
+        guard, variables, effects, _ = self.rule_parts_weighted(rule, before, tag)
+        return guard, variables, effects
+
+    def rule_parts_weighted(self, rule: Rule, before: State, tag: str
+                            ) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term], Term | None]:
+        """`rule_parts` and the rule's weight (the odds of a chance move; None without one)."""
         env = Env(before.fields, ranges=dict(self._rule_ranges[rule.name]))
         conditions = [before["phase"] == self.phases.index(rule.phase)]
         variables: dict[str, Term] = {}
@@ -234,10 +240,12 @@ class System:
         for name, node in rule.lets:
             env.local[name] = self.translator.term(node, env)
         conditions += [self.translator.term(requirement.when, env) for requirement in rule.requires]
+        weight = None
         if rule.weight is not None:
             conditions.append(self.translator.positive(rule.weight, env))
+            weight = self.translator.term(rule.weight, env)
         effects = {name: self.translator.term(node, env) for name, node in rule.effect}
-        return z3.And(conditions), variables, effects
+        return z3.And(conditions), variables, effects, weight
 
     def step(self, before: State, after: State, tag: str) -> Step:
         """The transition relation between `before` and `after` (variables named `tag.`)."""
