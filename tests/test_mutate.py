@@ -17,7 +17,7 @@ from verify.cli import main
 from verify.diff.gate import load_record, names
 from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, same_shape
 from verify.diff.operators import OPERATORS, mutants
-from verify.smt.check import rule_makes_the_same_moves, rules_never_fire
+from verify.smt.check import rule_makes_the_same_moves, rule_sets_play_the_same_games, rules_never_fire
 from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
@@ -192,14 +192,14 @@ def test_the_solver_never_calls_a_killed_mutant_equivalent() -> None:
 
 
 def test_a_value_out_of_range_is_checked_against_the_other_properties_too() -> None:
-    """At 7 players the solver leaves `values_in_range` unknown, so a discard pile driven
-    below zero cannot kill the mutant through it; the state that goes out of range is
-    still checked against the rest of the catalogue, and deck conservation kills it."""
+    """Where `values_in_range` cannot kill a mutant (a baseline that leaves it unknown), a
+    discard pile driven below zero is still caught: the state that goes out of range is
+    checked against the rest of the catalogue, and deck conservation kills it."""
     base = load_spec("standard")
     entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
     assert entries is not None
-    verdicts = baseline_verdicts(entries, base, (7,))[7]
-    assert verdicts["values_in_range"] == "unknown" and verdicts["deck_conservation_fascist"] == "proved"
+    verdicts = {**baseline_verdicts(entries, base, (7,))[7], "values_in_range": "unknown"}
+    assert verdicts["deck_conservation_fascist"] == "proved"
     (mutant,) = [m for m in mutants(base, ("constant",), ("president_discard",))
                  if m.description == "effect discard_fascist: literal 0 -> -1"]
     outcome = decide(base, mutant, 7, verdicts, LIMITS, complete=False)
@@ -215,3 +215,45 @@ def test_a_stale_value_left_in_dead_bookkeeping_is_proved_equivalent(players: in
     (stale,) = [m for m in mutants(base, ("drop_effect",), ("president_discard",)) if m.description.startswith("effect president_hand")]
     outcome = decide(base, stale, players, {}, LIMITS, complete=False)
     assert outcome.status == "equivalent" and "makes the same moves" in outcome.detail, outcome.line
+
+
+def test_a_constant_no_game_of_the_count_reaches_is_proved_equivalent_by_a_relation() -> None:
+    """With five players there are never more than five alive, so moving the R-E4
+    threshold from five to six changes no game of 5 players: no single rule changed, but
+    the solver's relation between the two (here: the states are equal) proves it."""
+    base = load_spec("standard")
+    (shifted,) = [m for m in mutants(base, ("constant",)) if m.description == "few_alive = 5 -> 6"]
+    relation = rule_sets_play_the_same_games(base, shifted.spec, 5)
+    assert relation.proved, relation.reason
+    assert not rule_sets_play_the_same_games(base, shifted.spec, 7).proved   # six alive at 7 players
+
+
+def test_the_relation_never_calls_a_killed_mutant_equivalent() -> None:
+    """Every 25th mutant random games kill at 5 players (a game tells each apart from
+    the rules, reports/standard/mutation-5.json), and the chaos mutant only the complete
+    check kills (a third chaos in a row after a peek): no relation may be proved."""
+    base = load_spec("standard")
+    record = load_record(Path(__file__).resolve().parents[1] / "reports" / "standard" / "mutation-5.json")
+    named = names(base)
+    killed = [m for m in mutants(base) if named[m.number] in record.killed]
+    chosen = killed[::25] + [m for m in mutants(base, ("constant",), ("chaos",))
+                             if m.description == "requirement: literal 0 -> 1"][:1]
+    assert len(chosen) >= 16
+    for mutant in chosen:
+        relation = rule_sets_play_the_same_games(base, mutant.spec, 5)
+        assert not relation.proved, mutant.description
+
+
+def test_a_stale_value_out_of_range_is_killed_at_seven_players() -> None:
+    """The solver proves every declared range at 7 players (the baseline records it), so a
+    Chancellor's hand left at -1 after the enactment, which no game reads again, is still
+    a broken rule: killed through `values_in_range`, never called equivalent."""
+    base = load_spec("standard")
+    entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
+    assert entries is not None
+    verdicts = baseline_verdicts(entries, base, (7,))[7]
+    assert verdicts["values_in_range"] == "proved"
+    (mutant,) = [m for m in mutants(base, ("constant",), ("enact",))
+                 if m.description == "effect chancellor_hand: literal 0 -> -1"]
+    outcome = decide(base, mutant, 7, verdicts, LIMITS, complete=False)
+    assert outcome.status == "killed" and outcome.detail.startswith("values_in_range"), outcome.line

@@ -109,7 +109,7 @@ def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, 
     return kept
 
 
-CROSS_CHECKED = ("always", "never", "allows", "only", "shows", "terminates", "deadlock_free")
+CROSS_CHECKED = ("always", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
 """`both`: kinds the solver decides cheaply (by induction) where the search decided them too."""
 
 

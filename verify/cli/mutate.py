@@ -74,8 +74,9 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes deciding mutants in parallel.")
 @click.option("--random-only", is_flag=True,
-              help="Only the random games under each mutant (seconds each): a mutant they do not kill is "
-                   "left unknown, never counted as equivalent or survived.")
+              help="No complete search: only the random games under each mutant and the solver's proofs of "
+                   "equivalence (seconds each); a mutant neither decides is left unknown, never counted as "
+                   "survived.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write what the run found (killed, and the status of the others) as the mutation gate's "

@@ -14,6 +14,9 @@ for one player count:
 3. random games under the mutant (explicit/check.py `probe_game`, a few hundred, seconds)
    check the catalogue on every state and move: a refutation or witness of a property
    whose verdict under the rules differs is `killed` at once, with that game;
+   then the solver searches a relation between the states of the two that every move
+   keeps and under which they make the same moves (smt/relational.py): found, the
+   mutant is `equivalent` at that count, whatever its number of states;
 4. the product search of `shrules diff` (compare.py): a complete search with no
    difference proves the mutant `equivalent`;
 5. otherwise the catalogue is checked under the mutant (explicit/check.py `check_game`,
@@ -55,6 +58,9 @@ DECISIVE = ("proved", "no-witness")
 
 MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
 """The product search deciding equivalent or survived: complete when it can be."""
+
+RELATIONAL_SECONDS = 60.0
+"""The solver's search for a relation making a mutant and the rules play the same games."""
 
 PROBE_GAMES, PROBE_SECONDS = 400, 10.0
 """Random games under a mutant before any complete search: most rule bugs show within a
@@ -162,8 +168,15 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
     if killer is not None:
         return _killed(done, *killer, "a random game")
+    from ..smt.check import rule_sets_play_the_same_games
+    relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
+    if relation.proved:
+        differ = sorted(name for name, phases in relation.differ.items() if phases)
+        return done("equivalent", f"the same games at {players} players, proved by a relational inductive "
+                                  f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
     if not complete:
-        return done("unknown", "not killed by random games; no complete search asked")
+        return done("unknown", f"not killed by random games; no relation proved ({relation.reason}); "
+                               f"no complete search asked")
     result = diff(base, mutant.spec, [players], budget)
     (entry,) = result.counts
     if entry.difference is None and entry.complete:

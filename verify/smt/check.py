@@ -40,6 +40,7 @@ from spec.properties import Property, load_properties
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
 from .induction import Candidate, Induction, Outcome
+from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
 
 
@@ -198,6 +199,23 @@ def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule
     return _backend_of_source(spec, players).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
 
 
+def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds: float = 60.0) -> Relation:
+    """Whether two rule sets with the same fields and rules by name (a mutant and the rules
+    it changes) play the same games at `players`, proved by a relational inductive
+    invariant over their product (verify/smt/relational.py), each side constrained by its
+    own proved support. `relation.proved` only when every step is proved."""
+    mine, theirs = _backend_of_source(spec, players), Backend(other, players)
+    first, second = mine.system.state("pair_a"), theirs.system.state("pair_b")
+    try:
+        relation = equivalent(mine.system, mine.induction.support_terms(first), theirs.system,
+                              theirs.induction.support_terms(second), first, second, seconds)
+        if relation.proved and not initial_related(mine.system, theirs.system, first, second, relation):
+            relation.proved, relation.reason = False, "the initial states differ"
+    except (KeyError, ValueError, TypeError, z3.Z3Exception) as error:
+        relation = Relation(reason=f"not comparable: {str(error)[:80]}")
+    return relation
+
+
 def _backend_of_source(spec: Spec, players: int) -> Backend:
     """The backend of a rules file and count, kept however often the file is loaded again
     (the mutation analysis loads the rules once per mutant)."""
@@ -249,6 +267,8 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
         return _deadlock_free(backend)
     if prop.kind in ("allows", "only"):
         return _permission(backend, prop)
+    if prop.kind == "in_range":
+        return _in_range(backend, limits)
     return Unknown(Evidence("k-induction"), f"{prop.kind}: not a kind of property the solver decides")
 
 
@@ -296,6 +316,34 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                                     "satisfies it"))
     return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
+
+
+def _in_range(backend: Backend, limits: Limits) -> Verdict:
+    """`in_range`: every field's declared range (its typing candidate) is in the proved
+    support, or else the shortest game that leaves one, by BMC."""
+    start = time.perf_counter()
+    induction = backend.induction
+    support = induction.support()
+    kept = set(support.names())
+    system = backend.system
+    left_out = [name for name, _ in system.typing(induction.before) if f"typing:{name}" not in kept]
+    note = (f"every field's declared range is inductive together with the {len(support.kept)} proved "
+            f"strengthening invariants (support: {support.seconds:.2f} s)")
+    if not left_out:
+        return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
+
+    def outside(state: State) -> z3.BoolRef:
+        return z3.Or([z3.Not(term) for name, term in system.typing(state) if name in left_out])
+    found = backend.search(state_target(outside), limits, _deadline(limits))
+    seconds = time.perf_counter() - start
+    if found.trace is not None:
+        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
+                       f"a value outside its declared range after {found.depth} moves")
+    if found.stopped == "unreachable":
+        return Proved(Evidence("k-induction", depth=1, seconds=seconds,
+                               note="no path of one step or more leaves a declared range"))
+    return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
+                   f"the ranges of {', '.join(left_out[:3])} are not inductive; {_searched(found, 'value out of range')}")
 
 
 def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict:
