@@ -39,7 +39,7 @@ def sample_results(seconds: float = 1.0) -> list[PropertyResult]:
         out += [
             PropertyResult("deck_conservation_liberal", n, "always", ("R-S3", "R-L5"), "holds",
                            Proved(Evidence("explicit", STATES[n], 3 * STATES[n], 60, 2.0 * n * seconds)),
-                           {**extra, "description": "Liberal tiles are conserved"}),
+                           {**extra, "description": "Liberal tiles are conserved", "class": "soundness"}),
             PropertyResult("liberal_policy_win", n, "sometimes", ("R-W1",), "holds",
                            Witnessed(Evidence("explicit", STATES[n] // 3, None, 30, 0.5 * seconds),
                                      game_trace(n, 1), elections=game_trace(n, 1).elections()),
@@ -55,7 +55,7 @@ def sample_results(seconds: float = 1.0) -> list[PropertyResult]:
     out += [
         PropertyResult("nominee_eligible", 5, "always", ("R-E2", "R-E3"), "holds",
                        Refuted(Evidence("explicit", 1234, None, 12, 0.125 * seconds), game_trace(5, 3, 25),
-                               "seat 2 was nominated while term-limited")),
+                               "seat 2 was nominated while term-limited"), {"class": "conformance"}),
         PropertyResult("nominee_eligible", 6, "always", ("R-E2", "R-E3"), "fails",
                        Refuted(Evidence("k-induction", None, None, 3, 0.75 * seconds), game_trace(6, 3, 20))),
         PropertyResult("chaos_finds_a_tile", 5, "always", ("R-E9", "R-L5"), "holds",

@@ -238,8 +238,9 @@ def test_markdown_has_the_outcome_matrix_unknowns_slowest_and_counterexamples(wr
     text = (written / "report.md").read_text(encoding="utf-8")
     assert text.startswith("# shrules: the standard rules\n")
     assert "**❌ not as expected** — 10 of 14 checks as expected, 3 not as expected, 1 unknown (exit status 1)." in text
-    assert "| `nominee_eligible` | always | ❌ **refuted** | refuted |" in text
-    assert "| `chaos_finds_a_tile` | always | proved | ⚠️ unknown |" in text
+    assert "| `nominee_eligible` | conformance | always | ❌ **refuted** | refuted |" in text
+    assert "| `deck_conservation_liberal` | soundness | always |" in text
+    assert "| `chaos_finds_a_tile` |  | always | proved | ⚠️ unknown |" in text
     assert "| chaos_finds_a_tile | 6 | explicit | state limit 5,000,000 reached |" in text
     slowest = text.split("## Slowest checks")[1]
     assert slowest.index("chaos_finds_a_tile | 6") < slowest.index("deck_conservation_liberal | 6")

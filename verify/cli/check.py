@@ -65,7 +65,7 @@ def matrix(results: list[PropertyResult]) -> list[str]:
     names = list(dict.fromkeys(r.property for r in results))
     cells = {(r.property, r.players): cell(r) for r in results}
     width = max([len(name) for name in names] + [8])
-    column = max([len(text) for text in cells.values()] + [6]) + 2
+    column = max([len(text) for text in cells.values()] + [len(f"{n} players") for n in counts]) + 2
     lines = ["property".ljust(width) + "".join(f"{n} players".rjust(column) for n in counts)]
     for name in names:
         lines.append(name.ljust(width) + "".join(cells.get((name, n), "-").rjust(column) for n in counts))

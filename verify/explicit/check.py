@@ -289,4 +289,5 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
         verdict = Unknown(evidence, raw.message)
     prop = props[raw.property]
     extra["description"] = prop.description
+    extra["class"] = prop.group
     return PropertyResult(prop.name, raw.players, prop.kind, prop.rule_ids, prop.expect, verdict, extra)

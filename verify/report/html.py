@@ -93,14 +93,15 @@ def _cell(result: PropertyResult | None) -> str:
 
 
 def _matrix(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[str]:
-    out = ['<table class="matrix"><thead><tr><th>property</th><th>kind</th><th>rules</th>']
+    out = ['<table class="matrix"><thead><tr><th>property</th><th>class</th><th>kind</th><th>rules</th>']
     out += [f"<th>{n} players</th>" for n in players]
     out.append("</tr></thead><tbody>")
     for name, kind, by_count in matrix_rows(ordered):
         first = next(iter(by_count.values()))
         description = str(first.extra.get("description", ""))
         title = f' title="{escape(description)}"' if description else ""
-        out.append(f"<tr><td{title}><code>{escape(name)}</code></td><td>{escape(kind)}</td>"
+        group = str(first.extra.get("class") or "")
+        out.append(f"<tr><td{title}><code>{escape(name)}</code></td><td>{escape(group)}</td><td>{escape(kind)}</td>"
                    f"<td>{escape(', '.join(first.rule_ids))}</td>")
         out += [_cell(by_count.get(n)) for n in players]
         out.append("</tr>")

@@ -78,9 +78,10 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
         out += table(["property", "players", "change"],
                      [[c.property, c.players, str(c).split(": ", 1)[1]] for c in changes]) + [""]
     out += ["## Verdicts", ""]
-    rows = [[f"`{name}`", kind, *(cell(by_count.get(n)) for n in counts_of_players)]
+    rows = [[f"`{name}`", str(next(iter(by_count.values())).extra.get("class") or ""), kind,
+             *(cell(by_count.get(n)) for n in counts_of_players)]
             for name, kind, by_count in matrix_rows(ordered)]
-    out += table(["property", "kind", *(f"{n} players" for n in counts_of_players)], rows)
+    out += table(["property", "class", "kind", *(f"{n} players" for n in counts_of_players)], rows)
     out += ["", "*proved* an invariant holds · *witness* a game where it happens (elections to reach it) · "
             "*refuted* a counterexample · *no-witness* it never happens · *unknown* a limit was hit", ""]
     unknown = [r for r in ordered if isinstance(r.verdict, Unknown)]

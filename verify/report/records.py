@@ -169,6 +169,7 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "kind": result.kind,
         "rule_ids": list(result.rule_ids),
         "description": str(result.extra.get("description", "")),
+        "class": str(result.extra["class"]) if result.extra.get("class") in ("conformance", "soundness") else None,
         "expect": result.expect,
         "verdict": verdict.verdict,
         "as_expected": result.as_expected,

@@ -438,5 +438,5 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     for prop in wanted:
         verdict = check_property(spec, prop, players, limits)
         results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                                      {"backend": "smt", "description": prop.description}))
+                                      {"backend": "smt", "description": prop.description, "class": prop.group}))
     return results
