@@ -229,16 +229,16 @@ def test_a_constant_no_game_of_the_count_reaches_is_proved_equivalent_by_a_relat
 
 
 def test_the_relation_never_calls_a_killed_mutant_equivalent() -> None:
-    """Every 25th mutant random games kill at 5 players (a game tells each apart from
+    """Every 35th mutant random games kill at 5 players (a game tells each apart from
     the rules, reports/standard/mutation-5.json), and the chaos mutant only the complete
     check kills (a third chaos in a row after a peek): no relation may be proved."""
     base = load_spec("standard")
     record = load_record(Path(__file__).resolve().parents[1] / "reports" / "standard" / "mutation-5.json")
     named = names(base)
     killed = [m for m in mutants(base) if named[m.number] in record.killed]
-    chosen = killed[::25] + [m for m in mutants(base, ("constant",), ("chaos",))
+    chosen = killed[::35] + [m for m in mutants(base, ("constant",), ("chaos",))
                              if m.description == "requirement: literal 0 -> 1"][:1]
-    assert len(chosen) >= 16
+    assert len(chosen) >= 12
     for mutant in chosen:
         relation = rule_sets_play_the_same_games(base, mutant.spec, 5)
         assert not relation.proved, mutant.description

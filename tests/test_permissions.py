@@ -17,6 +17,7 @@ import pytest
 
 from engine.game import Game
 from spec.errors import SpecError
+from spec.lang import nodes as n
 from spec.loader import load_spec
 from spec.properties import PERMISSIONS, load_properties
 from verify.checker import check
@@ -149,3 +150,19 @@ def test_the_catalogue_says_which_properties_any_playable_game_must_satisfy() ->
             "fascist_hitler_win"} <= soundness
     assert props["five_alive_frees_the_last_president"].group == "conformance"
     assert all(p.group == "conformance" for p in props.values() if p.kind in PERMISSIONS + ("shows",))
+
+
+@pytest.mark.parametrize("rules", ["standard", "rebalance", "custom"])
+def test_no_property_reads_the_numbers_or_definitions_of_the_rules_it_checks(rules: str) -> None:
+    """A property that reads the rules' own definitions or constants moves with them: a
+    mutant of the deck's definition would change the property with the rule and be
+    invisible, or, where no rule reads the definition, be "killed" though every game is the
+    same. Every number comes from the catalogue's [facts], every count from the fields."""
+    offending = []
+    for prop in load_properties(load_spec(rules)):
+        for root in (prop.state, prop.move):
+            for item in n.walk(root) if root is not None else ():
+                if isinstance(item, n.Name) and item.kind in ("definition", "constant") \
+                        and item.name not in ("players", "all_seats"):
+                    offending.append(f"{prop.name}: {item.kind} {item.name}")
+    assert not offending, offending

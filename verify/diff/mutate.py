@@ -16,7 +16,10 @@ for one player count:
    whose verdict under the rules differs is `killed` at once, with that game;
    then the solver searches a relation between the states of the two that every move
    keeps and under which they make the same moves (smt/relational.py): found, the
-   mutant is `equivalent` at that count, whatever its number of states;
+   mutant is `equivalent` at that count, whatever its number of states; failing that,
+   the solver checks the catalogue under the mutant for a minute (one-step proofs and
+   bounded model checking, the properties about the changed rule first): a verdict that
+   differs from the rules' own is `killed`, with the game it found;
 4. the product search of `shrules diff` (compare.py): a complete search with no
    difference proves the mutant `equivalent`;
 5. otherwise the catalogue is checked under the mutant (explicit/check.py `check_game`,
@@ -59,7 +62,9 @@ DECISIVE = ("proved", "no-witness")
 MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
 """The product search deciding equivalent or survived: complete when it can be."""
 
-RELATIONAL_SECONDS = 60.0
+RELATIONAL_SECONDS = 120.0
+SOLVER_SECONDS = 60.0
+"""The solver's time per mutant for a verdict that differs from the rules' own."""
 """The solver's search for a relation making a mutant and the rules play the same games."""
 
 PROBE_GAMES, PROBE_SECONDS = 400, 10.0
@@ -171,12 +176,16 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     from ..smt.check import rule_sets_play_the_same_games
     relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
     if relation.proved:
-        differ = sorted(name for name, phases in relation.differ.items() if phases)
+        differ = relation.fields_that_differ()
         return done("equivalent", f"the same games at {players} players, proved by a relational inductive "
                                   f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
+    killed = _solver_killer(mutant, players, props, verdicts)
+    if killed is not None:
+        name, before, after, moves = killed
+        return done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
     if not complete:
-        return done("unknown", f"not killed by random games; no relation proved ({relation.reason}); "
-                               f"no complete search asked")
+        return done("unknown", f"not killed by random games or the solver; no relation proved "
+                               f"({relation.reason}); no complete search asked")
     result = diff(base, mutant.spec, [players], budget)
     (entry,) = result.counts
     if entry.difference is None and entry.complete:
@@ -196,6 +205,28 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
                                 f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
     return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
+
+
+def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], verdicts: dict[str, str]
+                   ) -> tuple[str, str, str, list[str]] | None:
+    """The first property whose verdict the solver finds different under the mutant (a
+    counterexample or witness as a game from the start, or a proof where the rules had
+    none), within SOLVER_SECONDS: the properties about the changed rule's moves first,
+    then the state properties, the witnesses last (each a bounded model check)."""
+    from ..smt.check import verdicts_under
+
+    def order(prop: Property) -> int:
+        if mutant.rule in prop.on:
+            return 0
+        return 2 if prop.kind == "sometimes" else 1
+    decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"), key=order)
+    for prop, verdict in verdicts_under(mutant.spec, players, decided, SOLVER_SECONDS):
+        if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
+            continue
+        trace = getattr(verdict, "trace", None)
+        moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
+        return prop.name, verdicts[prop.name], verdict.verdict, moves
+    return None
 
 
 def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:

@@ -26,7 +26,7 @@ deciding the whole catalogue costs one support computation.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -254,7 +254,25 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     solver reads `max_depth`, `k` and `time_limit`, seconds for this property)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
-    backend = backend_for(spec, players)
+    return _decide(backend_for(spec, players), prop, limits)
+
+
+def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float
+                   ) -> Iterator[tuple[Property, Verdict]]:
+    """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
+    time, within `seconds` in all (each property gets what is left); the backend is not
+    kept, so a run over hundreds of mutants does not hold hundreds of solvers."""
+    backend = Backend(spec, players)
+    deadline = time.perf_counter() + seconds
+    for prop in props:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return
+        if players in prop.players:
+            yield prop, _decide(backend, prop, Limits(time_limit=left))
+
+
+def _decide(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if prop.kind in ("always", "never") and prop.state is not None:
         return _state_invariant(backend, prop, limits)
     if prop.kind in ("always", "never", "shows"):

@@ -17,14 +17,17 @@ Then, by induction on the moves, every game of one is a game of the other with t
 odds, reveals and ending: the two are equivalent, at every depth, for that count.
 
 The relation searched for is, field by field, "the field is equal in both states, except
-in the phases of P(field)", with the phase itself always equal, and each state also
-satisfying its own rule set's proved support (verify/smt/induction.py: the strengthening
-invariants and catalogue invariants the solver proved inductive for that rule set). It
-starts with every P empty (the states equal) and is weakened the Houdini way: a move that
-leads from related states to a pair whose field differs in phase q adds q to P(field),
-until no move breaks the relation. The phases only grow, so this ends. A value left in a
-field that is dead where the move goes (spec/liveness.py) just widens P there; a value a
-later move reads shows up as moves that differ, and the proof fails, as it must.
+in the situations of P(field)", a situation being the phase and the values of the flags
+(the bool and enum fields) of the first state, with the phase itself always equal, and
+each state also satisfying its own rule set's proved support (verify/smt/induction.py:
+the strengthening invariants and catalogue invariants the solver proved inductive for
+that rule set). It starts with every P empty (the states equal) and is weakened the
+Houdini way: a move that leads from related states to a pair whose field differs in
+situation q adds q to P(field), until no move breaks the relation. The situations only
+grow, so this ends. A value left in a field that is dead where the move goes
+(spec/liveness.py) just widens P there; a value a later move reads shows up as moves that
+differ, and the proof fails, as it must. Situations finer than the phase keep apart the
+paths through one phase (a session that ended in a veto, one that enacted a policy).
 
 The answer is True only when the solver proves every step; a timeout, a rule set whose
 fields or rules do not line up, or any move that may differ gives False (not proved:
@@ -45,25 +48,43 @@ from .system import State, System
 from .translate import Env, Term
 
 PHASE = "phase"
+RECHECK_EVERY = 16
+"""Widenings between two checks that related states still make the same moves: a relation
+too weak for that stays too weak, so a rule set that differs fails early."""
+
+
+Key = tuple[int, ...]
+"""Where a field may differ: the phase, then the values of the flags (every bool and enum
+field) in the first state, as a model gave them."""
 
 
 @dataclass(slots=True)
 class Relation:
-    """Where each field may differ between the two states (phase indexes), and the outcome."""
+    """Where each field may differ between the two states (keys), and the outcome."""
 
-    differ: dict[str, set[int]] = field(default_factory=dict)
+    differ: dict[str, set[Key]] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
     proved: bool = False
     reason: str = ""
     queries: int = 0
     seconds: float = 0.0
 
-    def holds(self, phase: Term, first: State, second: State) -> z3.BoolRef:
-        """The relation between two states (`phase`: the first state's phase)."""
+    def at(self, state: State, key: Key) -> z3.BoolRef:
+        """`state` is in the situation `key` names."""
+        return z3.And(state[PHASE] == key[0], *[state[name] == (bool(value) if z3.is_bool(state[name]) else value)
+                                                for name, value in zip(self.flags, key[1:])])
+
+    def holds(self, first: State, second: State) -> z3.BoolRef:
+        """The relation between two states."""
         parts = [first[PHASE] == second[PHASE]]
-        for name, phases in self.differ.items():
+        for name, keys in self.differ.items():
             equal = first[name] == second[name]
-            parts.append(equal if not phases else z3.Or(equal, *[phase == index for index in sorted(phases)]))
+            parts.append(equal if not keys else z3.Or(equal, *[self.at(first, key) for key in sorted(keys)]))
         return z3.And(parts)
+
+    def fields_that_differ(self) -> list[str]:
+        """The fields that may differ somewhere, by name."""
+        return sorted(name for name, keys in self.differ.items() if keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +137,8 @@ def equivalent(a: System, support_a: list[z3.BoolRef], b: System, support_b: lis
     and `second` (of `b`, `support_b`); `relation.proved` when one makes the two
     equivalent (see the module docstring)."""
     started = time.monotonic()
-    relation = Relation({name: set() for name in first.fields if name != PHASE})
+    flags = tuple(name for name, kind in a.kinds.items() if kind in ("bool", "enum") and name != PHASE)
+    relation = Relation({name: set() for name in first.fields if name != PHASE}, flags)
     why = lined_up(a.spec, b.spec)
     if why:
         relation.reason = why
@@ -139,7 +161,7 @@ def equivalent(a: System, support_a: list[z3.BoolRef], b: System, support_b: lis
         relation.queries += 1
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
-        solver.add(*assumed, relation.holds(phase, first, second), *formulas)
+        solver.add(*assumed, relation.holds(first, second), *formulas)
         result = solver.check()
         return result, solver.model() if result == z3.sat else None
 
@@ -148,16 +170,42 @@ def equivalent(a: System, support_a: list[z3.BoolRef], b: System, support_b: lis
         relation.seconds = time.monotonic() - started
         return relation
 
+    def same_moves() -> str:
+        """Why related states may make different moves (empty when they cannot). The
+        relation only grows weaker, so once this fails it fails for good."""
+        for rule, move_a, move_b in moves:
+            differs = [z3.Xor(move_a.guard, move_b.guard)]
+            both = z3.And(move_a.guard, move_b.guard)
+            if move_a.weight is not None and move_b.weight is not None:
+                differs.append(z3.And(both, move_a.weight != move_b.weight))
+            elif (move_a.weight is None) != (move_b.weight is None):
+                return f"'{rule.name}' has odds in one rule set only"
+            if move_a.actor is not None and move_b.actor is not None:
+                differs.append(z3.And(both, move_a.actor != move_b.actor))
+            differs += [z3.And(both, x != y) for x, y in zip(move_a.reveals, move_b.reveals)]
+            result, _ = ask(z3.Or(differs))
+            if result != z3.unsat:
+                return f"related states may differ in the moves of '{rule.name}'"
+            # A value outside its declared range is a broken rule even where no game reads it.
+            out_of_range = [z3.Not(term) for _, term in b.typing(move_b.after)]
+            if out_of_range:
+                result, _ = ask(move_b.guard, z3.Or(out_of_range))
+                if result != z3.unsat:
+                    return f"'{rule.name}' may leave a value outside its declared range"
+        return ""
+
     # Weaken the relation until every move keeps it.
-    changed = True
+    changed, widenings = True, 0
     while changed:
         changed = False
+        failed = same_moves()
+        if failed:
+            return fail(failed)
         for rule, move_a, move_b in moves:
             while True:
                 if time.monotonic() - started > seconds:
                     return fail(f"no relation found in {seconds:.0f} s")
-                after_phase = move_a.after[PHASE]
-                kept = relation.holds(after_phase, move_a.after, move_b.after)
+                kept = relation.holds(move_a.after, move_b.after)
                 result, model = ask(move_a.guard, move_b.guard, z3.Not(kept))
                 if result == z3.unsat:
                     break
@@ -165,36 +213,24 @@ def equivalent(a: System, support_a: list[z3.BoolRef], b: System, support_b: lis
                     return fail(f"the solver gave up on '{rule.name}'")
                 if not z3.is_true(model.eval(move_a.after[PHASE] == move_b.after[PHASE], model_completion=True)):
                     return fail(f"'{rule.name}' may lead the two to different phases")
-                going_to = model.eval(after_phase, model_completion=True).as_long()
+                key = tuple(_value(model, move_a.after[name]) for name in (PHASE, *flags))
                 widened = False
-                for name, phases in relation.differ.items():
+                for name, keys in relation.differ.items():
                     same = model.eval(move_a.after[name] == move_b.after[name], model_completion=True)
-                    if not z3.is_true(same) and going_to not in phases:
-                        phases.add(going_to)
+                    if not z3.is_true(same) and key not in keys:
+                        keys.add(key)
                         widened = True
                 if not widened:
                     return fail(f"'{rule.name}': the relation cannot be weakened further")
                 changed = True
-    # Related states make the same moves.
-    for rule, move_a, move_b in moves:
-        differs = [z3.Xor(move_a.guard, move_b.guard)]
-        both = z3.And(move_a.guard, move_b.guard)
-        if move_a.weight is not None and move_b.weight is not None:
-            differs.append(z3.And(both, move_a.weight != move_b.weight))
-        elif (move_a.weight is None) != (move_b.weight is None):
-            return fail(f"'{rule.name}' has odds in one rule set only")
-        if move_a.actor is not None and move_b.actor is not None:
-            differs.append(z3.And(both, move_a.actor != move_b.actor))
-        differs += [z3.And(both, x != y) for x, y in zip(move_a.reveals, move_b.reveals)]
-        result, _ = ask(z3.Or(differs))
-        if result != z3.unsat:
-            return fail(f"related states may differ in the moves of '{rule.name}'")
-        # A value outside its declared range is a broken rule even where no game reads it.
-        out_of_range = [z3.Not(term) for _, term in b.typing(move_b.after)]
-        if out_of_range:
-            result, _ = ask(move_b.guard, z3.Or(out_of_range))
-            if result != z3.unsat:
-                return fail(f"'{rule.name}' may leave a value outside its declared range")
+                widenings += 1
+                if widenings % RECHECK_EVERY == 0:
+                    failed = same_moves()
+                    if failed:
+                        return fail(failed)
+    failed = same_moves()
+    if failed:
+        return fail(failed)
     over = a.phases.index("over") if "over" in a.phases else -1
     if over >= 0:
         ending = z3.And([first[name] == second[name] for name in ("winner", "how") if name in first.fields])
@@ -210,6 +246,14 @@ def initial_related(a: System, b: System, first: State, second: State, relation:
     """Whether the two initial states are related (they are equal when the two rule sets
     share their fields' initial values and numbers)."""
     solver = z3.Solver()
-    solver.add(a.init(first), b.init(second), z3.Not(relation.holds(first[PHASE], first, second)))
+    solver.add(a.init(first), b.init(second), z3.Not(relation.holds(first, second)))
     return bool(solver.check() == z3.unsat)
 
+
+
+def _value(model: z3.ModelRef, term: Term) -> int:
+    """A bool or bit-vector term's value in a model, as an int."""
+    value = model.eval(term, model_completion=True)
+    if z3.is_bool(value):
+        return int(z3.is_true(value))
+    return int(value.as_long())
