@@ -63,9 +63,10 @@ MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, rando
 """The product search deciding equivalent or survived: complete when it can be."""
 
 RELATIONAL_SECONDS = 120.0
+"""The solver's search for a relation making a mutant and the rules play the same games."""
+
 SOLVER_SECONDS = 60.0
 """The solver's time per mutant for a verdict that differs from the rules' own."""
-"""The solver's search for a relation making a mutant and the rules play the same games."""
 
 PROBE_GAMES, PROBE_SECONDS = 400, 10.0
 """Random games under a mutant before any complete search: most rule bugs show within a

@@ -31,6 +31,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from spec.errors import SpecError
 from spec.invariants import Strengthening, load_invariants
 from spec.liveness import live_fields
 from spec.loader import load_spec
@@ -204,14 +205,14 @@ def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds
     it changes) play the same games at `players`, proved by a relational inductive
     invariant over their product (verify/smt/relational.py), each side constrained by its
     own proved support. `relation.proved` only when every step is proved."""
-    mine, theirs = _backend_of_source(spec, players), Backend(other, players)
-    first, second = mine.system.state("pair_a"), theirs.system.state("pair_b")
     try:
+        mine, theirs = _backend_of_source(spec, players), Backend(other, players)
+        first, second = mine.system.state("pair_a"), theirs.system.state("pair_b")
         relation = equivalent(mine.system, mine.induction.support_terms(first), theirs.system,
                               theirs.induction.support_terms(second), first, second, seconds)
         if relation.proved and not initial_related(mine.system, theirs.system, first, second, relation):
             relation.proved, relation.reason = False, "the initial states differ"
-    except (KeyError, ValueError, TypeError, z3.Z3Exception) as error:
+    except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception) as error:
         relation = Relation(reason=f"not comparable: {str(error)[:80]}")
     return relation
 
@@ -261,18 +262,23 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
                    ) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
-    kept, so a run over hundreds of mutants does not hold hundreds of solvers."""
-    backend = Backend(spec, players)
+    kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
+    the solver cannot encode ends the sequence: nothing is claimed for it."""
     deadline = time.perf_counter() + seconds
-    for prop in props:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return
-        if players in prop.players:
-            yield prop, _decide(backend, prop, Limits(time_limit=left))
+    try:
+        backend = Backend(spec, players)
+        for prop in props:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
+            if players in prop.players:
+                yield prop, _decide(backend, prop, Limits(time_limit=left))
+    except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception):
+        return
 
 
 def _decide(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+    """The solver's verdict on one property with a backend already built."""
     if prop.kind in ("always", "never") and prop.state is not None:
         return _state_invariant(backend, prop, limits)
     if prop.kind in ("always", "never", "shows"):
