@@ -17,7 +17,8 @@ from verify.cli import main
 from verify.diff.gate import load_record, names
 from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, same_shape
 from verify.diff.operators import OPERATORS, mutants
-from verify.smt.check import rule_makes_the_same_moves, rule_sets_play_the_same_games, rules_never_fire
+from verify.smt.check import (rule_makes_the_same_moves, rule_sets_play_the_same_games, rule_stops_a_quiet_step_short,
+                               rules_never_fire)
 from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
@@ -172,8 +173,9 @@ def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
 
 
 def test_the_solver_never_calls_a_killed_mutant_equivalent() -> None:
-    """The two proofs of equivalence by the solver (a rule that never fires, a rule that
-    makes the same moves where the strengthening invariants hold) are checked against
+    """The proofs of equivalence of one changed rule by the solver (a rule that never
+    fires, a rule that makes the same moves where the strengthening invariants hold, one
+    that stops a quiet move short) are checked against
     the mutants random games kill at 5 players (reports/standard/mutation-5.json): a
     game tells each of those apart from the rules, so no proof may claim otherwise."""
     base = load_spec("standard")
@@ -187,6 +189,8 @@ def test_the_solver_never_calls_a_killed_mutant_equivalent() -> None:
         checked += 1
         assert not rules_never_fire(base, 5, [written, mutated]), mutant.description
         assert not (same_shape(written, mutated) and rule_makes_the_same_moves(base, 5, written, mutated)), \
+            mutant.description
+        assert not (same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, 5, written, mutated)), \
             mutant.description
     assert checked >= 300
 
@@ -257,3 +261,16 @@ def test_a_stale_value_out_of_range_is_killed_at_seven_players() -> None:
                  if m.description == "effect chancellor_hand: literal 0 -> -1"]
     outcome = decide(base, mutant, 7, verdicts, LIMITS, complete=False)
     assert outcome.status == "killed" and outcome.detail.startswith("values_in_range"), outcome.line
+
+
+def test_a_reshuffle_that_forgets_to_close_the_session_costs_one_quiet_move() -> None:
+    """Left in session_end, the game's own check of the pile (R-L5) closes the session
+    with a quiet move, so the games are the same; a return of candidacy that forgets to
+    open the next nomination is not (the rotation passes on again, R-E1)."""
+    base = load_spec("standard")
+    by_description = {(m.rule, m.description): m for m in mutants(base, ("drop_effect",))}
+    reshuffle = by_description[("reshuffle", "effect phase = 12 dropped")]
+    returning = by_description[("return_candidacy", "effect phase = 2 dropped")]
+    assert rule_stops_a_quiet_step_short(base, 7, base.rule("reshuffle"), reshuffle.spec.rule("reshuffle"))
+    assert not rule_stops_a_quiet_step_short(base, 7, base.rule("return_candidacy"),
+                                             returning.spec.rule("return_candidacy"))

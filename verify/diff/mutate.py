@@ -161,7 +161,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("equivalent", "the same rules and numbers for this count")
     if only_rule_changed(base, mutant.spec, mutant.rule):
         # The solver is loaded here, not with the module: every command imports this one.
-        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
+        from ..smt.check import rule_makes_the_same_moves, rule_stops_a_quiet_step_short, rules_never_fire
         written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
         if rules_never_fire(base, players, [written, mutated]):
             return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
@@ -169,6 +169,9 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         if same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated):
             return done("equivalent", f"'{mutant.rule}' makes the same moves at {players} players, as written or "
                                       f"mutated, in every state the rules' strengthening invariants allow (proved)")
+        if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated):
+            return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
+                                      f"the game then makes, at {players} players (proved): the same games")
     props = catalogue(mutant.spec, players, tuple(verdicts))
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)

@@ -200,6 +200,14 @@ def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule
     return _backend_of_source(spec, players).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
 
 
+def rule_stops_a_quiet_step_short(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
+    """Whether a change of a forced rule of `spec` only leaves the game one quiet forced
+    move short of where the rule goes, which that move then reaches
+    (`Induction.same_moves_but_a_quiet_step`): the same games but for bookkeeping."""
+    return _backend_of_source(spec, players).induction.same_moves_but_a_quiet_step(
+        base, mutant, live_fields(spec, [mutant]))
+
+
 def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds: float = 60.0) -> Relation:
     """Whether two rule sets with the same fields and rules by name (a mutant and the rules
     it changes) play the same games at `players`, proved by a relational inductive

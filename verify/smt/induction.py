@@ -32,6 +32,7 @@ from engine.trace import changed_fields
 from spec.errors import SpecError
 from spec.invariants import Strengthening
 from spec.lang import nodes as n
+from spec.liveness import successor_phases
 from spec.model import Rule
 from spec.properties import Property
 
@@ -468,6 +469,52 @@ class Induction:
                     low, high = system.ranges.fields[name]
                     written = changed_effects[name]
                     differs.append(z3.And(changed_guard, z3.Or(written < low, written > high)))
+            solver = z3.Solver()
+            solver.set("timeout", timeout_ms)
+            solver.add(*[c.before for c in self.support().kept])
+            solver.add(z3.Or(differs))
+            return bool(solver.check() == z3.unsat)
+        except (KeyError, ValueError, TypeError, z3.Z3Exception):
+            return False
+
+    def same_moves_but_a_quiet_step(self, base: Rule, mutant: Rule, live: Mapping[str, frozenset[str]],
+                                    timeout_ms: int = 30_000) -> bool:
+        """Whether a change of a forced rule of the game (no parameters, no odds) only
+        stops one quiet step short: enabled exactly where the rule is, it leaves the state
+        the rule leaves but for the phase, in a phase where the game's one forced move is
+        a quiet rule that takes it on to that state (live fields and phase). The games are
+        then the same but for an invisible bookkeeping move, as `shrules diff` compares
+        them (say a reshuffle that forgets to close the session, which the check of the
+        pile then closes). True only when the solver proves it."""
+        system, before = self.system, self.before
+        if base.actor != "game" or mutant.actor != "game" or base.params or mutant.params:
+            return False
+        try:
+            guard, _, effects, _ = system.rule_parts_weighted(base, before, "quiet")
+            changed_guard, _, changed_effects, _ = system.rule_parts_weighted(mutant, before, "quiet")
+            if set(changed_effects) - set(effects) or not set(effects) - set(changed_effects) <= {"phase"}:
+                return False
+            stopped = State({name: changed_effects.get(name, term) for name, term in before.fields.items()})
+            goal = {name: effects.get(name, term) for name, term in before.fields.items()}
+            landing = [rule for rule in system.spec.rules if rule.phase in successor_phases(mutant, system.spec)]
+            if not landing or any(rule.actor != "game" or rule.params or rule.reveals for rule in landing):
+                return False
+            parts = {rule.name: system.rule_parts_weighted(rule, stopped, "quiet_next") for rule in landing}
+            differs = [z3.Xor(guard, changed_guard)]
+            for name, term in changed_effects.items():
+                differs.append(z3.And(guard, term != goal[name]) if name != "phase" else z3.BoolVal(False))
+            taken = []
+            for rule in landing:
+                next_guard, _, next_effects, _ = parts[rule.name]
+                others = [parts[other.name][0] for other in landing if other.name != rule.name]
+                if not rule.quiet or rule.name == mutant.name:
+                    differs.append(z3.And(guard, next_guard))    # only a quiet rule may be forced there
+                    continue
+                after = {name: next_effects.get(name, term) for name, term in stopped.fields.items()}
+                mismatch = [z3.And(after[name] != goal[name], where)
+                            for name in goal if (where := self._live_after(name, goal["phase"], live)) is not None]
+                taken.append(z3.And(next_guard, *[z3.Not(other) for other in others], z3.Not(z3.Or(mismatch))))
+            differs.append(z3.And(guard, z3.Not(z3.Or(taken)) if taken else z3.BoolVal(True)))
             solver = z3.Solver()
             solver.set("timeout", timeout_ms)
             solver.add(*[c.before for c in self.support().kept])
