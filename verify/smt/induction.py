@@ -499,6 +499,8 @@ class Induction:
             landing = [rule for rule in system.spec.rules if rule.phase in successor_phases(mutant, system.spec)]
             if not landing or any(rule.actor != "game" or rule.params or rule.reveals for rule in landing):
                 return False
+            # In the stopped state the mutant's own rules move: the changed rule as mutated.
+            landing = [mutant if rule.name == mutant.name else rule for rule in landing]
             parts = {rule.name: system.rule_parts_weighted(rule, stopped, "quiet_next") for rule in landing}
             differs = [z3.Xor(guard, changed_guard)]
             for name, term in changed_effects.items():
