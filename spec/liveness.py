@@ -30,16 +30,27 @@ OUTCOME_FIELDS = ("phase", "winner", "how")
 """Read by the game itself at every phase: whose move it is, and the result once over."""
 
 
-def rule_reads(rule: Rule, spec: Spec) -> set[str]:
-    """Every field a rule reads: requirements, lets, effects' right-hand sides, weight,
-    actor, parameter domains, reveals and draws (through the definitions they use)."""
-    roots: list[n.Node | None] = [req.when for req in rule.requires]
-    roots += [node for _, node in rule.lets]
-    roots += [node for _, node in rule.effect]
-    roots += [node for _, node in rule.reveals]
-    roots += [rule.weight, rule.actor_seat, rule.draws]
+def rule_nodes(rule: Rule) -> list[n.Node]:
+    """The expressions that decide a rule's legality and effect (not its messages):
+    requirements, lets, effects' right-hand sides, weight, actor, parameter domains."""
+    nodes: list[n.Node] = [req.when for req in rule.requires]
+    nodes += [node for _, node in rule.lets]
+    nodes += [node for _, node in rule.effect]
+    if rule.weight is not None:
+        nodes.append(rule.weight)
+    if rule.actor_seat is not None:
+        nodes.append(rule.actor_seat)
     for param in rule.params:
-        roots += [param.domain.of, param.domain.low, param.domain.high, param.domain.length]
+        for part in (param.domain.of, param.domain.low, param.domain.high, param.domain.length):
+            if part is not None:
+                nodes.append(part)
+    return nodes
+
+
+def rule_reads(rule: Rule, spec: Spec) -> set[str]:
+    """Every field a rule reads: what decides its legality and effect, what it reveals
+    and what it draws (through the definitions they use)."""
+    roots: list[n.Node | None] = [*rule_nodes(rule), *(node for _, node in rule.reveals), rule.draws]
     return n.fields_read(roots, spec.definitions)
 
 

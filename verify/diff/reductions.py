@@ -17,13 +17,11 @@ from typing import Any
 from engine.game import Game
 from engine.pycompile import CompiledRule, load_source
 from spec.lang import nodes as n
-from spec.liveness import dead_fields
+from spec.liveness import OUTCOME_FIELDS, dead_fields, rule_nodes
 from spec.model import Spec
 
-from ..explicit.reductions import fields_read, rule_nodes
+from ..explicit.reductions import fields_read
 
-OUTCOME_FIELDS = ("winner", "how", "phase")
-"""Fields compared through the outcome of a finished game, never hidden."""
 
 
 def semantic_signature(spec: Spec, players: int) -> tuple[Any, ...]:

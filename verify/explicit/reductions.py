@@ -60,6 +60,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spec.lang import nodes as n
+from spec.liveness import rule_nodes
 from spec.model import Rule, Spec
 from spec.properties import Property
 
@@ -119,22 +120,6 @@ def rotation_blockers(node: n.Node | None, spec: Spec) -> list[str]:
         elif isinstance(item, n.Index) and item.index.type.kind == "seat":
             reasons.append("a seat used as an index")
     return reasons
-
-
-def rule_nodes(rule: Rule) -> list[n.Node]:
-    """The expressions that decide a rule's legality and effect (not its messages)."""
-    nodes: list[n.Node] = [req.when for req in rule.requires]
-    nodes += [node for _, node in rule.lets]
-    nodes += [node for _, node in rule.effect]
-    if rule.weight is not None:
-        nodes.append(rule.weight)
-    if rule.actor_seat is not None:
-        nodes.append(rule.actor_seat)
-    for param in rule.params:
-        for part in (param.domain.of, param.domain.low, param.domain.high, param.domain.length):
-            if part is not None:
-                nodes.append(part)
-    return nodes
 
 
 def symmetry_blockers(spec: Spec, properties: tuple[Property, ...] = ()) -> list[str]:

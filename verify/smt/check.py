@@ -339,15 +339,23 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                 break
     found = backend.search(backend.state_target(node, not negate), limits, deadline)
     seconds = time.perf_counter() - start
-    if found.trace is not None:
-        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
-                       f"reachable in {found.depth} moves")
-    if found.stopped == "unreachable":
-        return Proved(Evidence("k-induction", depth=1, seconds=seconds,
-                               note="no path of one step or more ends in a violation, and the initial state "
-                                    "satisfies it"))
+    decided = _decided_by_search(found, seconds, f"reachable in {found.depth} moves",
+                                 "no path of one step or more ends in a violation, and the initial state satisfies it")
+    if decided is not None:
+        return decided
     return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
+
+
+def _decided_by_search(found: Search, seconds: float, refuted: str, proved: str) -> Verdict | None:
+    """A state property's verdict from the search for a state breaking it: refuted by the
+    game found, proved when no path of any length reaches one, None when the search
+    stopped at a limit."""
+    if found.trace is not None:
+        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace, refuted)
+    if found.stopped == "unreachable":
+        return Proved(Evidence("k-induction", depth=1, seconds=seconds, note=proved))
+    return None
 
 
 def _in_range(backend: Backend, limits: Limits) -> Verdict:
@@ -368,12 +376,10 @@ def _in_range(backend: Backend, limits: Limits) -> Verdict:
         return z3.Or([z3.Not(term) for name, term in system.typing(state) if name in left_out])
     found = backend.search(state_target(outside), limits, _deadline(limits))
     seconds = time.perf_counter() - start
-    if found.trace is not None:
-        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
-                       f"a value outside its declared range after {found.depth} moves")
-    if found.stopped == "unreachable":
-        return Proved(Evidence("k-induction", depth=1, seconds=seconds,
-                               note="no path of one step or more leaves a declared range"))
+    decided = _decided_by_search(found, seconds, f"a value outside its declared range after {found.depth} moves",
+                                 "no path of one step or more leaves a declared range")
+    if decided is not None:
+        return decided
     return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
                    f"the ranges of {', '.join(left_out[:3])} are not inductive; {_searched(found, 'value out of range')}")
 

@@ -428,10 +428,15 @@ class Induction:
             guards = [system.rule_parts(rule, self.before, f"fires{number}")[0] for number, rule in enumerate(rules)]
         except (KeyError, ValueError, TypeError, z3.Z3Exception):
             return False
+        return self.never_under_support(z3.Or(guards), timeout_ms)
+
+    def never_under_support(self, formula: z3.BoolRef, timeout_ms: int) -> bool:
+        """Whether no state satisfying the support satisfies `formula` (over s): True only
+        when the solver proves it within `timeout_ms`."""
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
         solver.add(*[c.before for c in self.support().kept])
-        solver.add(z3.Or(guards))
+        solver.add(formula)
         return bool(solver.check() == z3.unsat)
 
     def same_moves(self, base: Rule, mutant: Rule, live: Mapping[str, frozenset[str]] | None = None,
@@ -458,22 +463,16 @@ class Induction:
                                           for seat in seats for item in n.walk(seat)):
                     return False    # an actor named by a move's own choice: not compared here
                 differs.append(z3.And(guard, system.value(seats[0], before) != system.value(seats[1], before)))
+            written = State({**before.fields, **changed_effects})
+            differs += [z3.And(changed_guard, z3.Not(typed)) for name, typed in system.typing(written)
+                        if name in changed_effects]
             going_to = effects.get("phase", before["phase"])
             for name in sorted(set(effects) | set(changed_effects)):
                 old, new = effects.get(name, before[name]), changed_effects.get(name, before[name])
                 where = self._live_after(name, going_to, live)
                 if where is not None:
                     differs.append(z3.And(guard, old != new, where))
-                if name in changed_effects and name in system.ranges.fields and system.kinds[name] not in (
-                        "bool", "seats"):
-                    low, high = system.ranges.fields[name]
-                    written = changed_effects[name]
-                    differs.append(z3.And(changed_guard, z3.Or(written < low, written > high)))
-            solver = z3.Solver()
-            solver.set("timeout", timeout_ms)
-            solver.add(*[c.before for c in self.support().kept])
-            solver.add(z3.Or(differs))
-            return bool(solver.check() == z3.unsat)
+            return self.never_under_support(z3.Or(differs), timeout_ms)
         except (KeyError, ValueError, TypeError, z3.Z3Exception):
             return False
 
@@ -517,11 +516,7 @@ class Induction:
                             for name in goal if (where := self._live_after(name, goal["phase"], live)) is not None]
                 taken.append(z3.And(next_guard, *[z3.Not(other) for other in others], z3.Not(z3.Or(mismatch))))
             differs.append(z3.And(guard, z3.Not(z3.Or(taken)) if taken else z3.BoolVal(True)))
-            solver = z3.Solver()
-            solver.set("timeout", timeout_ms)
-            solver.add(*[c.before for c in self.support().kept])
-            solver.add(z3.Or(differs))
-            return bool(solver.check() == z3.unsat)
+            return self.never_under_support(z3.Or(differs), timeout_ms)
         except (KeyError, ValueError, TypeError, z3.Z3Exception):
             return False
 
