@@ -52,6 +52,8 @@ class Invariant:
     text: str
     supports: tuple[str, ...]
     where: Location
+    origin: str = "invariant"        # invariant (written in spec/invariants.toml) | inferred
+    phase: str | None = None         # the one phase it constrains, when it is guarded so
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ def describe(verdict: Verdict) -> str:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--players", "-n", "players_text", default=None,
               help="Player counts, e.g. 7, 5-7 or 5,6 (default: every count the property is stated for).")
 @rules_option()
@@ -54,13 +54,22 @@ def describe(verdict: Verdict) -> str:
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
               help="Save the witness or counterexample as ITF JSON (the last player count's).")
 @click.option("--changes/--no-changes", default=False, help="Print the fields each move of a trace changes.")
-def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, seconds: float | None,
-          trace_path: str | None, changes: bool) -> None:
+@click.option("--infer", is_flag=True,
+              help="Add invariants found in played games (kept only where induction proves them) to the "
+                   "strengthening invariants of spec/invariants.toml.")
+@click.option("--hints/--no-hints", default=True, show_default=True,
+              help="Use spec/invariants.toml; --no-hints proves with inferred invariants and a found ranking alone.")
+@click.option("--show-invariants", is_flag=True,
+              help="Print the inferred invariants the proof keeps, in the spec's expression language, with "
+                   "the rule IDs of the fields they relate (implies --infer).")
+def prove(name: str | None, players_text: str | None, rules: str, depth: int, k: int, seconds: float | None,
+          trace_path: str | None, changes: bool, infer: bool, hints: bool, show_invariants: bool) -> None:
     """Decide a property with Z3: k-induction, BMC, a ranking function.
 
     NAME is a property of spec/properties.toml (or a strengthening invariant of
-    spec/invariants.toml). Exit status 0 when every verdict is as the catalogue expects,
-    1 when one is not, 3 when a limit left one unknown.
+    spec/invariants.toml); it may be left out with --show-invariants. Exit status 0 when
+    every verdict is as the catalogue expects, 1 when one is not, 3 when a limit left one
+    unknown, 2 on bad input.
     """
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
     # second), and the group imports every command module on each `shrules` run.
@@ -69,14 +78,22 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
 
     writable(trace_path, "--trace")
     spec = load_spec(rules)
+    infer = infer or show_invariants or not hints
+    if name is None:
+        if not show_invariants:
+            raise click.UsageError("give a property NAME, or --show-invariants")
+        _show_invariants(spec, players_text, hints)
+        raise SystemExit(0)
     catalogue = {prop.name: prop for prop in catalogue_of(spec)}
     if name not in catalogue:
-        _prove_invariant(spec, name, players_text, catalogue)
+        _prove_invariant(spec, name, players_text, catalogue, infer, hints)
         return
     prop = catalogue[name]
     status = 0
     for count in counts_among(players_text, prop.players, of="this property", rule=None):
-        verdict = check_property(spec, prop, count, Limits(max_depth=depth, k=k, time_limit=seconds))
+        if show_invariants:
+            _show_invariants(spec, str(count), hints)
+        verdict = check_property(spec, prop, count, Limits(max_depth=depth, k=k, time_limit=seconds), infer, hints)
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
         mark = "" if expected is None or expected else f"  [NOT AS EXPECTED: the catalogue expects it to {wanted}]"
@@ -95,14 +112,35 @@ def prove(name: str, players_text: str | None, rules: str, depth: int, k: int, s
     raise SystemExit(status)
 
 
-def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue: dict[str, Property]) -> None:
+def _show_invariants(spec: Spec, players_text: str | None, hints: bool) -> None:
+    """Print, for each player count, the inferred invariants the fixpoint keeps and the
+    ranking the proof of `terminates` uses."""
+    from ..smt import backend_for  # on use, as in prove
+
+    for count in counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules"):
+        backend = backend_for(spec, count, True, hints)
+        found = backend.inferred()
+        support = backend.induction.support()
+        click.echo(f"{count} players: {len(found)} inferred invariants proved by induction, together with "
+                   f"{len(support.kept) - len(found)} others (support: {support.seconds:.1f} s, "
+                   f"{support.queries} queries)")
+        for item in found:
+            click.echo(f"  {item.text}    [{', '.join(item.rule_ids)}]")
+        ranking = backend.strengthening.ranking
+        if ranking is not None:
+            where = "found in played games" if ranking.where.file == "<ranking>" else "from spec/invariants.toml"
+            click.echo(f"  ranking ({where}): {ranking.text}    [{', '.join(ranking.rule_ids)}]")
+
+
+def _prove_invariant(spec: Spec, name: str, players_text: str | None, catalogue: dict[str, Property],
+                     infer: bool = False, hints: bool = True) -> None:
     """`prove` for a strengthening invariant: is it in the proved support?"""
     from ..smt import backend_for  # on use, as in prove
 
     counts = counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules")
     status = 0
     for count in counts:
-        backend = backend_for(spec, count)
+        backend = backend_for(spec, count, infer, hints)
         known = [c.name for c in backend.induction.candidates if c.origin == "invariant"]
         if name not in known:
             words = ", ".join(sorted(list(catalogue) + known))

@@ -32,7 +32,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from spec.errors import SpecError
-from spec.invariants import Strengthening, load_invariants
+from spec.invariants import Invariant, Strengthening, load_invariants
 from spec.liveness import live_fields
 from spec.loader import load_spec
 from spec.model import Rule, Spec
@@ -41,6 +41,7 @@ from spec.properties import Property, load_properties
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
 from .induction import Candidate, Induction, Outcome
+from .infer import remember, strengthen
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
 
@@ -72,16 +73,27 @@ class Backend:
     proved support and distance, and the searches built on them."""
 
     def __init__(self, spec: Spec, players: int, catalogue: tuple[Property, ...] | None = None,
-                 strengthening: Strengthening | None = None) -> None:
+                 strengthening: Strengthening | None = None, infer: bool = False) -> None:
         self.spec = spec
         self.players = players
         self.strengthening: Strengthening = strengthening or load_invariants(spec)
+        key = ""
+        if infer:
+            self.strengthening, key = strengthen(self.strengthening, players)
         self.catalogue = catalogue if catalogue is not None else catalogue_of(spec)
         self.system = System(self.strengthening.spec, players)
         self.induction = Induction(self.system, self.strengthening, self.catalogue)
         self._distance: Outcome | None = None
         self._start_distance: int | None = None
         self._unrolling: Unrolling | None = None
+        if infer:
+            kept = set(self.induction.support().names())
+            remember(key, [i for i in self.strengthening.invariants if i.origin == "inferred" and i.name in kept])
+
+    def inferred(self) -> list[Invariant]:
+        """The inferred invariants the fixpoint kept (none unless built with `infer`)."""
+        kept = set(self.induction.support().names())
+        return [i for i in self.strengthening.invariants if i.origin == "inferred" and i.name in kept]
 
     @property
     def game(self) -> Any:
@@ -166,16 +178,19 @@ class Backend:
         return move_target(holds)
 
 
-_BACKENDS: dict[tuple[int, int], tuple[Spec, Backend]] = {}
+_BACKENDS: dict[tuple[int, int, bool, bool], tuple[Spec, Backend]] = {}
 _SPECS: dict[str, Spec] = {}
 _BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int], Backend] = {}
 
 
-def backend_for(spec: Spec, players: int) -> Backend:
-    """The backend of a spec and player count, built once per spec object."""
-    key = (id(spec), players)
+def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = True) -> Backend:
+    """The backend of a spec and player count, built once per spec object: with the
+    strengthening invariants of spec/invariants.toml (`hints`), and with inferred ones
+    (`infer`, verify/smt/infer.py; implied when there are no hints)."""
+    key = (id(spec), players, infer or not hints, hints)
     if key not in _BACKENDS:
-        _BACKENDS[key] = (spec, Backend(spec, players))
+        base = None if hints else Strengthening(spec, (), None, None)
+        _BACKENDS[key] = (spec, Backend(spec, players, strengthening=base, infer=infer or not hints))
     return _BACKENDS[key][1]
 
 
@@ -258,12 +273,14 @@ def _cti(outcome: Outcome, game: Any, lead: str) -> str:
     return lead + "; counterexample to induction:\n" + "\n".join(outcome.counterexample.lines(game))
 
 
-def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Limits()) -> Verdict:
+def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Limits(), infer: bool = False,
+                   hints: bool = True) -> Verdict:
     """The solver's verdict on one property for one player count (of the limits, the
-    solver reads `max_depth`, `k` and `time_limit`, seconds for this property)."""
+    solver reads `max_depth`, `k` and `time_limit`, seconds for this property; `infer`
+    and `hints` as for `backend_for`)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
-    return _decide(backend_for(spec, players), prop, limits)
+    return _decide(backend_for(spec, players, infer, hints), prop, limits)
 
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float
@@ -318,7 +335,7 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
     else:
         candidate = Candidate(prop.name, "property", prop.text, induction.state_invariant(prop, induction.before),
                               induction.state_invariant(prop, induction.after, successor=True))
-    note = (f"with {len(support.kept)} proved strengthening invariants "
+    note = (f"with {_kept(backend)} "
             f"(support: {support.seconds:.2f} s, {support.queries} queries)")
     outcome = induction.consecution_of(candidate)
     if outcome.proved and induction.initial(candidate.before):
@@ -345,6 +362,14 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
         return decided
     return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
+
+
+def _kept(backend: Backend) -> str:
+    """How many strengthening invariants the proof stands on, and how many were inferred."""
+    support = backend.induction.support()
+    inferred = sum(1 for c in support.kept if c.origin == "inferred")
+    return (f"{len(support.kept)} proved strengthening invariants"
+            + (f" ({inferred} of them inferred)" if inferred else ""))
 
 
 def _decided_by_search(found: Search, seconds: float, refuted: str, proved: str) -> Verdict | None:
@@ -388,7 +413,7 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
     start = time.perf_counter()
     support = backend.induction.support()
     outcome = backend.induction.move_step(prop)
-    note = f"one step from every state satisfying the {len(support.kept)} proved strengthening invariants"
+    note = f"one step from every state satisfying the {_kept(backend)}"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
     found = backend.search(backend.move_target(prop, prop.kind != "never"), limits, _deadline(limits))
@@ -434,8 +459,9 @@ def _terminates(backend: Backend) -> Verdict:
     ranking = backend.strengthening.ranking
     outcome, bound = backend.induction.ranking()
     if outcome.proved and ranking is not None:
+        which = "the ranking found in played games" if ranking.where.file == "<ranking>" else "the ranking"
         return Proved(Evidence("ranking", depth=1, seconds=outcome.seconds,
-                               note=f"the ranking {ranking.text} is >= 0 and decreases on every move; "
+                               note=f"{which} {ranking.text} is >= 0 and decreases on every move; "
                                     f"no game is longer than {bound} moves"))
     return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, "the ranking is not proved"))
 
@@ -455,7 +481,7 @@ def _permission(backend: Backend, prop: Property) -> Verdict:
     explicit search finds the reachable ones, with their games)."""
     induction = backend.induction
     outcome = induction.allowed(prop) if prop.kind == "allows" else induction.obliged(prop)
-    note = f"in every state satisfying the {len(induction.support().kept)} proved strengthening invariants"
+    note = f"in every state satisfying the {_kept(backend)}"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds, note=note))
     what = "no such move is legal" if prop.kind == "allows" else "another move is legal"

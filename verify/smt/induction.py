@@ -48,6 +48,7 @@ class Candidate:
     text: str
     before: z3.BoolRef       # over s
     after: z3.BoolRef        # over s'
+    phase: str | None = None  # the only phase it says anything about (a guarded candidate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,7 @@ class Induction:
         self.candidates: list[Candidate] = []
         self._support: Support | None = None
         self._parts: dict[str, RuleQuery] = {}
+        self._houdini: dict[str, tuple[Any, dict[str, z3.BoolRef]]] = {}
         self._queries = 0
         self.candidates_by_name: dict[str, Candidate] = {}
         self._initial_model: z3.ModelRef | None = None
@@ -149,9 +151,10 @@ class Induction:
         for (name, before), (_, after) in zip(system.typing(self.before), system.typing(self.after)):
             self.candidates.append(Candidate(f"typing:{name}", "typing", system.typing_text(name), before, after))
         for invariant in self.strengthening.invariants:
-            self.candidates.append(Candidate(invariant.name, "invariant", invariant.text,
+            self.candidates.append(Candidate(invariant.name, invariant.origin, invariant.text,
                                              system.holds(invariant.state, self.before),
-                                             system.holds(invariant.state, self.after, successor=True)))
+                                             system.holds(invariant.state, self.after, successor=True),
+                                             invariant.phase))
         for prop in self.catalogue:
             if prop.state is not None and prop.kind in ("always", "never") and system.players in prop.players:
                 self.candidates.append(Candidate(prop.name, "property", prop.text,
@@ -185,7 +188,8 @@ class Induction:
         fixed = (self.before["phase"], phase)
         step = system.rule_step(self.before, self.after, spec_rule, "step")
         relation = z3.simplify(z3.substitute(step.relation, fixed))
-        assumable = {c.name: z3.simplify(z3.substitute(c.before, fixed)) for c in self.candidates}
+        assumable = {c.name: z3.simplify(z3.substitute(c.before, fixed)) if c.phase in (None, spec_rule.phase)
+                     else z3.BoolVal(True) for c in self.candidates}
         before_state = State({**self.before.fields, "phase": phase})
         self._parts[rule] = RuleQuery(rule, step, before_state, relation, assumable, fixed)
         return self._parts[rule]
@@ -242,9 +246,13 @@ class Induction:
         while changed and kept:
             changed = False
             for rule in self.system.rule_names:
+                landing = successor_phases(self.system.spec.rule(rule), self.system.spec)
                 while kept:
                     current = list(kept)
-                    result, part = self.ask(rule, current, lambda step: z3.Or([z3.Not(c.after) for c in current]))
+                    goal = [c for c in current if c.phase is None or c.phase in landing]
+                    if not goal:
+                        break
+                    result, part = self._ask_houdini(rule, current, goal, dropped)
                     if result == z3.unsat:
                         break
                     if result == z3.unknown:
@@ -261,6 +269,35 @@ class Induction:
                     changed = True
         self._support = Support(kept, dropped, time.perf_counter() - start, self._queries - queries_before)
         return self._support
+
+    def _ask_houdini(self, rule: str, kept: Sequence[Candidate], goal: Sequence[Candidate],
+                     dropped: Mapping[str, Any]) -> tuple[z3.CheckSatResult, RuleQuery]:
+        """One query of the fixpoint: can a step by `rule` from a state satisfying `kept`
+        break one of `goal`? Asked of one solver per rule, kept across the fixpoint's
+        passes: each candidate is switched on by an indicator, the dropped ones off, so
+        what the solver learnt about the rule's step serves every later query."""
+        part = self.part(rule)
+        self._queries += 1
+        if rule not in self._houdini:
+            solver = z3.SolverFor("QF_BV")
+            if self.timeout_ms:
+                solver.set("timeout", self.timeout_ms)
+            solver.add(part.relation)
+            indicators = {c.name: z3.Bool(f"houdini!{c.name}") for c in self.candidates}
+            for c in self.candidates:
+                if not z3.is_true(part.assumable[c.name]):
+                    solver.add(z3.Implies(indicators[c.name], part.assumable[c.name]))
+            landing = {c.name for c in goal}
+            solver.add(z3.Or([z3.And(indicators[c.name], z3.Not(z3.substitute(c.after, part.fixed)))
+                              for c in self.candidates if c.name in landing or c.phase is None]))
+            self._houdini[rule] = (solver, indicators)
+        solver, indicators = self._houdini[rule]
+        assumptions = [indicators[c.name] for c in kept] + [z3.Not(indicators[name]) for name in dropped
+                                                             if name in indicators]
+        result = solver.check(*assumptions)
+        part.model = solver.model() if result == z3.sat else None
+        part.reason = solver.reason_unknown() if result == z3.unknown else ""
+        return result, part
 
     def _initial_values(self) -> dict[str, bool]:
         return {c.name: self.initial(c.before) for c in self.candidates}

@@ -1,0 +1,145 @@
+"""Invariants found, not written (verify/smt/infer.py, verify/smt/rank.py).
+
+Mining only proposes; the fixpoint decides. These tests check that what the fixpoint
+keeps without spec/invariants.toml holds in every reachable state of the complete
+5-player graph, that the found ranking proves `terminates`, that a rule change drops the
+candidates it breaks, and that the cache is read as data and proved again."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.game import Game
+from engine.pycompile import compile_expression
+from spec.invariants import Strengthening
+from spec.lang.nodes import fields_read
+from spec.loader import load_spec
+from spec.properties import Property
+from verify.explicit.explore import explore
+from verify.explicit.model import Model
+from verify.results import Limits, Proved
+from verify.smt.check import Backend, _decide
+from verify.smt.infer import cache_dir, cache_key, candidates, sample_states, strengthen
+
+
+LIMITS = Limits(time_limit=120)
+
+
+@pytest.fixture(scope="module")
+def found5(tmp_path_factory: pytest.TempPathFactory) -> Backend:
+    """The standard rules at 5 players proved with inferred invariants alone (cold cache)."""
+    cache = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SHRULES_CACHE", str(cache))
+        spec = load_spec("standard")
+        backend = Backend(spec, 5, strengthening=Strengthening(spec, (), None, None), infer=True)
+    backend.cache = cache  # type: ignore[attr-defined]
+    return backend
+
+
+def test_every_candidate_holds_in_the_games_it_was_mined_from() -> None:
+    spec = load_spec("standard")
+    game = Game(spec, 7)
+    states = sample_states(game, games=40, seed=5)
+    found = candidates(spec, 7, games=40, seed=5)
+    assert len(found) > 100
+    for item in found[::7]:
+        test = compile_expression(spec, 7, item.state)
+        assert all(test(state) for state in states), item.text
+
+
+@pytest.mark.slow  # the complete 5-player graph without symmetry: 6.19 M states, about 5 minutes
+def test_the_inferred_invariants_hold_in_every_reachable_state_at_5(found5: Backend) -> None:
+    kept = found5.inferred()
+    assert len(kept) > 100
+    # The graph the catalogue is checked on (its fields, its exact reductions); the
+    # invariants looked at are those over the fields it keeps, so the graph stays that size.
+    game = found5.system.game
+    catalogue = tuple(p for p in found5.catalogue if 5 in p.players and (p.state is not None or p.move is not None))
+    fields = Model(game, catalogue).plan.kept
+    over_kept = [item for item in kept if fields_read([item.state], game.spec.definitions) <= set(fields)]
+    assert len(over_kept) > 50
+    chosen = over_kept[:: max(1, len(over_kept) // 15)]
+    props = tuple(Property(f"inferred_{i}", "always", "inferred", item.rule_ids, (5,), "holds", item.state, None,
+                           (), item.text, item.where) for i, item in enumerate(chosen))
+    result = explore(Model(game, catalogue + props), props, deadlocks=False, stop_when_decided=False)
+    assert result.complete, result.limit
+    assert not result.hits, {name: chosen[int(name.split("_")[1])].text for name in result.hits}
+
+
+def test_the_found_ranking_proves_every_game_ends(found5: Backend) -> None:
+    ranking = found5.strengthening.ranking
+    assert ranking is not None and ranking.where.file == "<ranking>"
+    terminates = next(p for p in found5.catalogue if p.kind == "terminates")
+    verdict = _decide(found5, terminates, LIMITS)
+    assert isinstance(verdict, Proved), verdict
+
+
+def test_state_properties_proved_without_written_invariants(found5: Backend) -> None:
+    """The catalogue's invariants over states that the written hints made inductive are
+    inductive with what inference found (by k-induction with the inferred support)."""
+    names = ["tracks_in_range", "tracker_in_range", "deck_conservation_liberal", "deck_conservation_fascist",
+             "over_iff_win"]
+    for prop in found5.catalogue:
+        if prop.name in names:
+            verdict = _decide(found5, prop, LIMITS)
+            assert isinstance(verdict, Proved), (prop.name, verdict)
+
+
+def test_a_rule_change_drops_the_candidates_it_breaks(found5: Backend) -> None:
+    """The standard rules' inferred invariants offered to a rule set where chaos grants
+    a power: the ones that say only a government's enactment leads to a power are no
+    longer inductive and the fixpoint drops them, with a counterexample."""
+    mistake = load_spec("chaos_grants_power")
+    kept = found5.inferred()
+    base = Strengthening(mistake, (), None, None)
+    offered = dataclasses.replace(base, invariants=tuple(kept))
+    backend = Backend(mistake, 5, strengthening=offered)
+    support = backend.induction.support()
+    dropped = [name for name in support.dropped if name.startswith("found_")]
+    assert dropped
+    texts = [backend.induction.candidate(name).text for name in dropped]
+    assert any("by_government" in text or "power" in text for text in texts), texts
+    assert any(support.dropped[name] is not None for name in dropped)
+
+
+def test_the_cache_is_read_back_and_proved_again(found5: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHRULES_CACHE", str(found5.cache))  # type: ignore[attr-defined]
+    spec = load_spec("standard")
+    base = Strengthening(spec, (), None, None)
+    key = cache_key(base, 5)
+    path = cache_dir() / f"{key}.json"
+    assert path.exists()
+    again, _ = strengthen(base, 5)
+    texts = {i.text for i in again.invariants}
+    assert texts == {i.text for i in found5.inferred()}
+    # A cached clause is a candidate like any other: a false one is dropped, not trusted.
+    body = json.loads(path.read_text())
+    body["invariants"].append(["nominate", "phase != 'nominate' or (liberal_policies == 0)"])
+    path.write_text(json.dumps(body))
+    planted, _ = strengthen(base, 5)
+    backend = Backend(spec, 5, strengthening=planted)
+    support = backend.induction.support()
+    false = [c.name for c in backend.induction.candidates
+             if c.text == "phase != 'nominate' or (liberal_policies == 0)"]
+    assert false and all(name in support.dropped for name in false)
+    # A cache that is not what it should be is ignored: the candidates are mined again.
+    path.write_text("{not json")
+    mined, _ = strengthen(base, 5)
+    assert len(mined.invariants) > len(texts)
+
+
+def test_an_expression_in_the_cache_is_data(found5: Backend, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    monkeypatch.setenv("SHRULES_CACHE", str(tmp_path))
+    spec = load_spec("standard")
+    base = Strengthening(spec, (), None, None)
+    path = cache_dir() / f"{cache_key(base, 5)}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"version": "1", "invariants": [["nominate", "__import__('os').system('false')"]]}))
+    mined, _ = strengthen(base, 5)
+    assert all("__import__" not in i.text for i in mined.invariants)

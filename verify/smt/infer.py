@@ -1,0 +1,391 @@
+"""Strengthening invariants found, not written: candidates mined from played games.
+
+The catalogue's invariants are rarely inductive alone (verify/smt/induction.py). What
+they lack is mostly bookkeeping a person would write down phase by phase: "while the
+President discards, the Election Tracker is below its limit", "after an accepted veto
+nothing is enacted this round", "Hitler is alive while a round is played". This module
+proposes such clauses in bulk and lets the Houdini fixpoint of `Induction.support` keep
+the ones that are inductive together; sampling only proposes, the solver decides.
+
+Candidates come from templates over the spec's fields and its typed definitions
+(`pile`, `slot_power`, ...), each guarded by a *situation*: a phase, or a phase together
+with the value of one small field (a flag, an enum, a counter of a few values). In each
+situation seen in random games of the rules, an atom becomes a candidate when every state
+seen there satisfies it:
+
+- a value: `x == c` when only one is seen; else the bounds `x >= lo`, `x <= hi` for
+  counters and `count(S)`, the members seen for an enum, `x != none` for an optional;
+- two values of one kind: `x == y`, `x != y`, `x <= y`;
+- a seat and a seat set: `x in S`, `x not in S`; two seat sets: `S <= T`.
+
+Every candidate is printed in the spec's own expression language (`phase != 'veto' or
+(election_tracker <= 2)`), parsed back like any invariant of spec/invariants.toml and
+compiled by the same translator; none is assumed: whatever the fixpoint keeps holds in
+every reachable state for the player count it was computed for.
+
+The mining is a function of the rules, the player count and the seed; the random games
+are the engine's (`Game.random_step`), so a candidate false in a reachable state the
+games missed is simply dropped by the fixpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from random import Random
+from pathlib import Path
+from typing import Any
+
+from engine.game import Game
+from engine.pycompile import compile_expression
+from spec.errors import Location, SpecError
+from spec.invariants import Invariant, Strengthening
+from spec.lang import nodes as n
+from spec.lang.check import parse
+from spec.lang.types import BOOL, decode_tiles
+from spec.model import Spec
+from spec.properties import state_scope
+
+from .rank import find_distance, find_ranking
+
+GAMES = 400
+"""Random games whose states propose candidates: enough to visit every phase with every
+flag value the rules allow at 5-10 players (a missed rare state only proposes a
+candidate the fixpoint then drops)."""
+MAX_MOVES = 400
+"""A random game longer than this stops being sampled (the rules' games are far shorter)."""
+SMALL = 7
+"""An int feature with at most this many values seen in a phase splits it into situations."""
+RARE = 20
+"""A situation seen in fewer states proposes nothing: in so few states almost every value
+looks constant, and the fixpoint would spend a query on each such accident."""
+JUSTIFIED = 50
+"""A bound is proposed only when at least 1/JUSTIFIED of the states (and two) sit on it: a
+bound no state presses against is usually where the sampling stopped, not a rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A value of a state the templates talk about: a field, or a typed definition."""
+
+    text: str                      # its name in the expression language
+    kind: str                      # bool | int | enum | seat | seats | tiles
+    enum: str | None
+    optional: bool
+    fields: frozenset[str]         # the state fields it reads
+    read: Callable[[Any], int]     # its encoded value in an engine state
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A candidate invariant: its guard's phase, its text, the fields it relates."""
+
+    phase: str
+    text: str
+    fields: frozenset[str]
+
+
+def features(spec: Spec, game: Game) -> list[Feature]:
+    """Every field but the phase, and every definition of a kind the templates know."""
+    out: list[Feature] = []
+    for index, field in enumerate(spec.fields):
+        if field.name == "phase":
+            continue
+        kind = field.type.kind
+        if kind in ("bool", "int", "enum", "seat", "seats", "tiles"):
+            out.append(Feature(field.name, kind, field.type.enum, field.type.optional, frozenset({field.name}),
+                               _getter(index)))
+    for name, node in spec.definitions.items():
+        kind = node.type.kind
+        if kind not in ("bool", "int", "enum", "seat", "seats"):
+            continue
+        reads = frozenset(n.fields_read([node], spec.definitions))
+        if reads == {"phase"} or not reads:
+            continue
+        function = compile_expression(spec, game.players, node)
+        out.append(Feature(name, kind, node.type.enum, node.type.optional, reads, _encoded(function, kind)))
+    return out
+
+
+def _getter(index: int) -> Callable[[Any], int]:
+    return lambda state: int(state[index])
+
+
+def _encoded(function: Callable[[Any], Any], kind: str) -> Callable[[Any], int]:
+    """An engine expression's value as the int the templates compare."""
+    if kind == "seat":
+        return lambda state: -1 if function(state) is None else int(function(state))
+    return lambda state: int(function(state))
+
+
+def sample_states(game: Game, games: int = GAMES, seed: int = 0) -> set[Any]:
+    """Every state of `games` random games of the rules (engine states)."""
+    rng = Random(seed)
+    seen: set[Any] = set()
+    for _ in range(games):
+        state = game.initial_state()
+        for _ in range(MAX_MOVES):
+            seen.add(state)
+            following = game.random_step(state, rng)
+            if following is None:
+                break
+            state = following
+    return seen
+
+
+def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
+    """The candidates every sampled state satisfies, situation by situation."""
+    feats = features(spec, game)
+    by_phase: dict[int, list[tuple[int, ...]]] = {}
+    phase_index = game.phase_index
+    for state in states:
+        by_phase.setdefault(state[phase_index], []).append(tuple(f.read(state) for f in feats))
+    out: list[Found] = []
+    for phase_number in sorted(by_phase):
+        phase = game.phase_names[phase_number]
+        rows = by_phase[phase_number]
+        guard = f"phase != '{phase}'"
+        general = _atoms(spec, feats, rows)
+        out += [Found(phase, f"{guard} or ({text})", fields) for text, fields in general]
+        known = {text for text, _ in general}
+        for index, feature in enumerate(feats):
+            values = sorted({row[index] for row in rows})
+            if len(values) < 2 or not _splits(feature, values):
+                continue
+            for value, part in _situations(feature, index, values, rows):
+                if len(part) < RARE:
+                    continue
+                situation = f"{feature.text} != {_literal(spec, feature, value)}"
+                if feature.kind == "bool":
+                    situation = f"not {feature.text}" if value else feature.text
+                elif feature.kind == "seat":
+                    situation = f"{feature.text} == none" if value >= 0 else f"{feature.text} != none"
+                for text, fields in _atoms(spec, feats, part, skip=index, general=False):
+                    if text not in known:
+                        out.append(Found(phase, f"{guard} or {situation} or ({text})", fields | feature.fields))
+    return out
+
+
+def _splits(feature: Feature, values: Sequence[int]) -> bool:
+    """Whether a feature's value splits a phase into situations worth mining apart: a
+    flag, an enum, whether an optional seat is set, a counter of a few values."""
+    if feature.kind in ("bool", "enum"):
+        return True
+    if feature.kind == "seat":
+        return feature.optional and -1 in values
+    return feature.kind == "int" and len(values) <= SMALL
+
+
+def _situations(feature: Feature, index: int, values: Sequence[int], rows: Sequence[tuple[int, ...]]
+                ) -> list[tuple[int, list[tuple[int, ...]]]]:
+    """The situations a feature splits rows into: one per value, or for an optional seat
+    set and unset (a representative value, the rows)."""
+    if feature.kind == "seat":
+        unset = [row for row in rows if row[index] < 0]
+        return [(-1, unset), (0, [row for row in rows if row[index] >= 0])]
+    return [(value, [row for row in rows if row[index] == value]) for value in values]
+
+
+def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], skip: int = -1,
+           general: bool = True) -> list[tuple[str, frozenset[str]]]:
+    """The template atoms every row satisfies, with the fields each reads. Bounds and
+    relations between two features only for a whole phase (`general`): within a
+    narrower situation they are mostly where the sampling stopped (the deck's counters
+    wander), and each costs the fixpoint a query."""
+    bounds = pairs = general
+    out: list[tuple[str, frozenset[str]]] = []
+    columns = [[row[i] for row in rows] for i in range(len(feats))]
+    justified = max(2, len(rows) // JUSTIFIED)
+    constant: set[int] = set()
+    for index, (feature, column) in enumerate(zip(feats, columns)):
+        if index == skip:
+            continue
+        values = set(column)
+        name = feature.text
+        if len(values) == 1:
+            constant.add(index)
+            value = column[0]
+            if feature.kind == "tiles":
+                out.append((f"size({name}) == {len(decode_tiles(value))}", feature.fields))
+            else:
+                out.append((f"{name} == {_literal(spec, feature, value)}", feature.fields))
+            continue
+        if feature.kind in ("int", "seats") and bounds:
+            numbers = column if feature.kind == "int" else [bin(v).count("1") for v in column]
+            shown = name if feature.kind == "int" else f"count({name})"
+            for bound, op in ((min(numbers), ">="), (max(numbers), "<=")):
+                if numbers.count(bound) >= justified:
+                    out.append((f"{shown} {op} {bound}", feature.fields))
+        elif feature.kind == "tiles":
+            out.append((f"size({name}) <= {max(len(decode_tiles(v)) for v in values)}", feature.fields))
+        elif feature.kind in ("enum", "seat") and feature.optional and -1 not in values:
+            out.append((f"{name} != none", feature.fields))
+        if feature.kind == "enum" and -1 not in values and len(values) < len(spec.enums[str(feature.enum)]):
+            members = ", ".join(_literal(spec, feature, v) for v in sorted(values))
+            out.append((f"{name} in [{members}]", feature.fields))
+    for (i, first), (j, second) in itertools.combinations(enumerate(feats), 2):
+        if not pairs or skip in (i, j) or (i in constant and j in constant):
+            continue
+        relation = _relation(first, second, columns[i], columns[j])
+        if relation:
+            out.append((relation, first.fields | second.fields))
+    return out
+
+
+def _relation(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[int]) -> str | None:
+    """The strongest template relation between two features that every row satisfies."""
+    a, b = first.text, second.text
+    pairs = zip(xs, ys)
+    if first.kind == second.kind and first.enum == second.enum and first.kind in ("int", "enum", "seat"):
+        if all(x == y for x, y in zip(xs, ys)):
+            return f"{a} == {b}"
+        if first.kind == "int":
+            if all(x <= y for x, y in pairs):
+                return f"{a} <= {b}"
+            if all(x >= y for x, y in zip(xs, ys)):
+                return f"{a} >= {b}"
+            return None
+        if all(x != y for x, y in pairs):
+            return f"{a} != {b}"
+        return None
+    if {first.kind, second.kind} == {"seat", "seats"}:
+        (seat, seats, ss, ms) = (a, b, xs, ys) if first.kind == "seat" else (b, a, ys, xs)
+        if all(s >= 0 and (m >> s) & 1 for s, m in zip(ss, ms)):
+            return f"{seat} in {seats}"
+        if all(s < 0 or not (m >> s) & 1 for s, m in zip(ss, ms)):
+            return f"{seat} not in {seats}"
+        return None
+    if first.kind == second.kind == "seats":
+        if all(x & ~y == 0 for x, y in pairs):
+            return f"{a} <= {b}"
+        if all(y & ~x == 0 for x, y in zip(xs, ys)):
+            return f"{b} <= {a}"
+    return None
+
+
+def _literal(spec: Spec, feature: Feature, value: int) -> str:
+    """A value of a feature as a literal of the expression language."""
+    kind = feature.kind
+    if kind == "bool":
+        return "True" if value else "False"
+    if kind == "int":
+        return str(value)
+    if kind == "enum":
+        return "none" if value < 0 else repr(spec.enums[str(feature.enum)][value])
+    if kind == "seat":
+        return "none" if value < 0 else str(value)
+    if kind == "seats":
+        return "{" + ", ".join(str(s) for s in range(value.bit_length()) if (value >> s) & 1) + "}"
+    raise SpecError(f"no literal for a {kind} value")
+
+
+def candidates(spec: Spec, players: int, games: int = GAMES, seed: int = 0) -> list[Invariant]:
+    """The mined candidates of a spec and player count as invariants (parsed, typed),
+    named by their guard's phase and their place in the list."""
+    game = Game(spec, players)
+    found = mine(spec, game, sample_states(game, games, seed))
+    scope = state_scope(spec)
+    where = Location("<inferred>")
+    out: list[Invariant] = []
+    writers = _writers(spec)
+    for index, item in enumerate(found):
+        node = parse(item.text, scope, where, BOOL)
+        rule_ids = sorted({rule_id for field in item.fields for rule_id in writers.get(field, ())})
+        out.append(Invariant(f"found_{index}_{item.phase}", "found in played games and kept by induction",
+                             tuple(rule_ids), node, item.text, (), where, "inferred", item.phase))
+    return out
+
+
+def _writers(spec: Spec) -> dict[str, set[str]]:
+    """For each field, the rule IDs of the rules whose effects write it."""
+    out: dict[str, set[str]] = {}
+    for rule in spec.rules:
+        for name, _ in rule.effect:
+            out.setdefault(name, set()).update(rule.rule_ids)
+    return out
+
+
+
+CACHE_VERSION = "1"
+"""Changes when the templates change, so an old cache is not read as a new one's."""
+
+
+def cache_dir() -> Path:
+    """Where inferred invariants are kept between runs: $SHRULES_CACHE, else the user's
+    cache directory."""
+    root = os.environ.get("SHRULES_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                                                           os.path.expanduser("~/.cache"), "shrules")
+    return Path(root) / "invariants"
+
+
+def cache_key(strengthening: Strengthening, players: int) -> str:
+    """What decides the inferred set: the rules (with the hints' definitions), the hints,
+    the player count and the templates' version."""
+    spec = strengthening.spec
+    material = repr((CACHE_VERSION, players, spec.fields, spec.rules, spec.definitions, sorted(spec.constants.items()),
+                     [(i.name, i.text) for i in strengthening.invariants]))
+    return hashlib.sha256(material.encode()).hexdigest()[:32]
+
+
+def strengthen(base: Strengthening, players: int, use_cache: bool = True) -> tuple[Strengthening, str]:
+    """`base` (the hints of spec/invariants.toml, or none) with the inferred candidates
+    added and, when `base` has none, a ranking found in played games. The candidates are
+    the set kept last time for the same key when the cache has it (proved again by the
+    fixpoint like any candidate: the cache only saves the mining and the queries that
+    dropped the rest), else freshly mined. Returns the strengthening and the cache key."""
+    key = cache_key(base, players)
+    found: list[Invariant] | None = _cached(base.spec, key) if use_cache else None
+    if found is None:
+        found = candidates(base.spec, players)
+    ranking, distance = base.ranking, base.distance
+    if ranking is None:
+        ranking = find_ranking(base.spec, players, _writers(base.spec))
+    if distance is None:
+        distance = find_distance(base.spec, players, _writers(base.spec))
+    return dataclasses.replace(base, invariants=base.invariants + tuple(found), ranking=ranking,
+                               distance=distance), key
+
+
+def remember(key: str, kept: Sequence[Invariant]) -> None:
+    """Keep the inferred invariants the fixpoint proved, for the next run with this key
+    (best effort: a cache that cannot be written only costs the next run its mining)."""
+    path = cache_dir() / f"{key}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = {"version": CACHE_VERSION, "invariants": [[item.phase, item.text] for item in kept]}
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(body, indent=0))
+        temporary.replace(path)
+    except OSError:
+        return
+
+
+def _cached(spec: Spec, key: str) -> list[Invariant] | None:
+    """The invariants kept last time for `key`, parsed as expressions of the spec (data,
+    never code), or None when there are none or the file is not what it should be."""
+    path = cache_dir() / f"{key}.json"
+    try:
+        body = json.loads(path.read_text())
+        entries = body["invariants"] if body.get("version") == CACHE_VERSION else None
+        if not isinstance(entries, list):
+            return None
+        scope = state_scope(spec)
+        where = Location(str(path))
+        writers = _writers(spec)
+        out = []
+        for index, (phase, text) in enumerate(entries):
+            if not isinstance(text, str) or not (phase is None or phase in spec.enums["phase"]):
+                return None
+            node = parse(text, scope, where, BOOL)
+            fields = n.fields_read([node], spec.definitions) - {"phase"}
+            rule_ids = sorted({rule_id for field in fields for rule_id in writers.get(field, ())})
+            out.append(Invariant(f"found_{index}_{phase}", "found in played games and kept by induction",
+                                 tuple(rule_ids), node, text, (), where, "inferred", phase))
+        return out
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, SpecError):
+        return None
