@@ -142,7 +142,6 @@ class Induction:
         self.candidates: list[Candidate] = []
         self._support: Support | None = None
         self._parts: dict[str, RuleQuery] = {}
-        self._houdini: dict[str, tuple[Any, dict[str, z3.BoolRef]]] = {}
         self._queries = 0
         self.candidates_by_name: dict[str, Candidate] = {}
         self._initial_model: z3.ModelRef | None = None
@@ -249,10 +248,10 @@ class Induction:
                 landing = successor_phases(self.system.spec.rule(rule), self.system.spec)
                 while kept:
                     current = list(kept)
-                    goal = [c for c in current if c.phase is None or c.phase in landing]
+                    goal = [z3.Not(c.after) for c in current if c.phase is None or c.phase in landing]
                     if not goal:
                         break
-                    result, part = self._ask_houdini(rule, current, goal, dropped)
+                    result, part = self.ask(rule, current, lambda step: z3.Or(goal))
                     if result == z3.unsat:
                         break
                     if result == z3.unknown:
@@ -269,35 +268,6 @@ class Induction:
                     changed = True
         self._support = Support(kept, dropped, time.perf_counter() - start, self._queries - queries_before)
         return self._support
-
-    def _ask_houdini(self, rule: str, kept: Sequence[Candidate], goal: Sequence[Candidate],
-                     dropped: Mapping[str, Any]) -> tuple[z3.CheckSatResult, RuleQuery]:
-        """One query of the fixpoint: can a step by `rule` from a state satisfying `kept`
-        break one of `goal`? Asked of one solver per rule, kept across the fixpoint's
-        passes: each candidate is switched on by an indicator, the dropped ones off, so
-        what the solver learnt about the rule's step serves every later query."""
-        part = self.part(rule)
-        self._queries += 1
-        if rule not in self._houdini:
-            solver = z3.SolverFor("QF_BV")
-            if self.timeout_ms:
-                solver.set("timeout", self.timeout_ms)
-            solver.add(part.relation)
-            indicators = {c.name: z3.Bool(f"houdini!{c.name}") for c in self.candidates}
-            for c in self.candidates:
-                if not z3.is_true(part.assumable[c.name]):
-                    solver.add(z3.Implies(indicators[c.name], part.assumable[c.name]))
-            landing = {c.name for c in goal}
-            solver.add(z3.Or([z3.And(indicators[c.name], z3.Not(z3.substitute(c.after, part.fixed)))
-                              for c in self.candidates if c.name in landing or c.phase is None]))
-            self._houdini[rule] = (solver, indicators)
-        solver, indicators = self._houdini[rule]
-        assumptions = [indicators[c.name] for c in kept] + [z3.Not(indicators[name]) for name in dropped
-                                                             if name in indicators]
-        result = solver.check(*assumptions)
-        part.model = solver.model() if result == z3.sat else None
-        part.reason = solver.reason_unknown() if result == z3.unknown else ""
-        return result, part
 
     def _initial_values(self) -> dict[str, bool]:
         return {c.name: self.initial(c.before) for c in self.candidates}
