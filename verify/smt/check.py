@@ -123,7 +123,7 @@ class Backend:
         return self._start_distance
 
     def _support_at(self, state: State, index: int) -> list[z3.BoolRef]:
-        terms = self.induction.support_terms(state)
+        terms = self.induction.support_terms(state, inferred=False)
         start = self.start_distance()
         if start is not None and self.strengthening.distance is not None:
             terms.append(self.system.value(self.strengthening.distance.measure, state) <= start + index)

@@ -281,15 +281,18 @@ class Induction:
             self._initial_model = solver.model()
         return bool(z3.is_true(self._initial_model.eval(formula, model_completion=True)))
 
-    def support_terms(self, state: State) -> list[z3.BoolRef]:
-        """The proved support as constraints on another state (for BMC and k-induction)."""
+    def support_terms(self, state: State, inferred: bool = True) -> list[z3.BoolRef]:
+        """The proved support as constraints on another state (for BMC and k-induction);
+        without the `inferred` clauses where they only slow the solver down: on a path
+        from the initial state every state is reachable and satisfies them anyway, and
+        thousands of them at every depth of an unrolling cost more than they prune."""
         names = set(self.support().names())
         out: list[z3.BoolRef] = []
         for (name, term) in self.system.typing(state):
             if f"typing:{name}" in names:
                 out.append(term)
         for invariant in self.strengthening.invariants:
-            if invariant.name in names:
+            if invariant.name in names and (inferred or invariant.origin != "inferred"):
                 out.append(self.system.holds(invariant.state, state))
         for prop in self.catalogue:
             if prop.name in names:
