@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from functools import partial
 
 from engine.game import compiled_game
 from spec.errors import SpecError, shown
@@ -52,8 +53,12 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
-          progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
-    """Every selected property for every selected player count, sorted by property and count."""
+          progress: Callable[[str], None] | None = None, infer: bool = False,
+          hints: bool = True) -> list[PropertyResult]:
+    """Every selected property for every selected player count, sorted by property and count.
+
+    `infer` and `hints` go to the Z3 backend (`verify.smt.check.backend_for`): strengthening
+    invariants found in played games added to spec/invariants.toml's, or used alone."""
     if backend not in BACKENDS:
         raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
     counts = tuple(load_spec_counts(spec_name)) if not players else players
@@ -79,15 +84,17 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
                 raws += check_players(spec_name, count, names, limits, reductions, progress)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
     if backend in ("smt", "both"):
-        results = _with_smt(results, spec_name, counts, catalogue, limits, backend)
+        results = _with_smt(results, spec_name, counts, catalogue, limits, backend, infer, hints)
     order = {name: number for number, name in enumerate(names)}
     results.sort(key=lambda r: (order[r.property], r.players))
     return results
 
 
 def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, ...],
-              catalogue: tuple[Property, ...], limits: Limits, backend: str) -> list[PropertyResult]:
-    smt = _smt_backend()
+              catalogue: tuple[Property, ...], limits: Limits, backend: str, infer: bool = False,
+              hints: bool = True) -> list[PropertyResult]:
+    found = _smt_backend()
+    smt = None if found is None else partial(found, infer=infer, hints=hints)
     wanted = [(p, n) for p in catalogue for n in counts if n in p.players]
     if backend == "both":
         wanted = [(p, n) for p, n in wanted

@@ -104,6 +104,12 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
                    "and as a cross-check of the invariants it decided (a disagreement fails the check).")
+@click.option("--infer", is_flag=True,
+              help="Z3 backend: add strengthening invariants found in played games and kept by induction "
+                   "(cached per rules and player count).")
+@click.option("--hints/--no-hints", default=True, show_default=True,
+              help="Z3 backend: use spec/invariants.toml; --no-hints proves with inferred invariants and a "
+                   "found ranking and distance alone.")
 @max_states_option(None)
 @time_limit_option(DEFAULT_TIME_LIMIT, "Seconds per player count.")
 @click.option("--memory-limit", type=click.IntRange(64), default=8_000, show_default=True,
@@ -124,8 +130,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
 @variant_options
 @report_options
-def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str,
-                  max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
+def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, infer: bool,
+                  hints: bool, max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest) -> None:
@@ -136,6 +142,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     if mutants:
         raise SystemExit(run_mutants(parse_counts(players_text, load_spec("standard").player_counts,
                                                   of="the standard rules"), workers, quick, click.echo))
+    if (infer or not hints) and backend == "explicit":
+        raise click.UsageError("--infer and --no-hints are options of the Z3 backend: add --backend smt or both")
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     writable(traces_dir, "--traces", directory=True)
@@ -154,7 +162,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
             if message.endswith("done"):
                 bar.update(1)
         results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
-                        workers=workers, progress=progress)
+                        workers=workers, progress=progress, infer=infer or not hints, hints=hints)
     if traces_dir:
         save_traces(results, Path(traces_dir))
     if json_output:

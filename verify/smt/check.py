@@ -490,9 +490,10 @@ def _permission(backend: Backend, prop: Property) -> Verdict:
 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),
-                  *_: Any, **__: Any) -> list[PropertyResult]:
+                  *_: Any, infer: bool = False, hints: bool = True, **__: Any) -> list[PropertyResult]:
     """The solver's verdicts on the named catalogue properties (all by default) of a rules
-    file or variant for one player count (the `shrules check --backend smt` entry)."""
+    file or variant for one player count (the `shrules check --backend smt` entry);
+    `infer` and `hints` as for `backend_for`."""
     if spec_name not in _SPECS:
         _SPECS[spec_name] = load_spec(spec_name)
     spec = _SPECS[spec_name]
@@ -500,7 +501,7 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
     results = []
     for prop in wanted:
-        verdict = check_property(spec, prop, players, limits)
+        verdict = check_property(spec, prop, players, limits, infer, hints)
         results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
                                       {"backend": "smt", "description": prop.description, "class": prop.group}))
     return results
