@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from engine.game import Game
 from engine.pycompile import compile_expression
@@ -19,25 +20,31 @@ from spec.invariants import Strengthening
 from spec.lang.nodes import fields_read
 from spec.loader import load_spec
 from spec.properties import Property
+from verify.cli import main
 from verify.explicit.explore import explore
 from verify.explicit.model import Model
 from verify.results import Limits, Proved
 from verify.smt.check import Backend, _decide
-from verify.smt.infer import cache_dir, cache_key, candidates, sample_states, strengthen
+from verify.smt.infer import cache_dir, cache_key, candidates, ledgers, sample_states, strengthen
 
 
 LIMITS = Limits(time_limit=120)
 
 
 @pytest.fixture(scope="module")
-def found5(tmp_path_factory: pytest.TempPathFactory) -> Backend:
+def cache5(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The invariant cache `found5` starts from empty and fills."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def found5(cache5: Path) -> Backend:
     """The standard rules at 5 players proved with inferred invariants alone (cold cache)."""
-    cache = tmp_path_factory.mktemp("cache")
+    cache = cache5
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SHRULES_CACHE", str(cache))
         spec = load_spec("standard")
         backend = Backend(spec, 5, strengthening=Strengthening(spec, (), None, None), infer=True)
-    backend.cache = cache  # type: ignore[attr-defined]
     return backend
 
 
@@ -50,6 +57,34 @@ def test_every_candidate_holds_in_the_games_it_was_mined_from() -> None:
     for item in found[::7]:
         test = compile_expression(spec, 7, item.state)
         assert all(test(state) for state in states), item.text
+
+
+@pytest.mark.parametrize("players", [7, 9])
+def test_a_ledger_counts_the_board_slots_passed(players: int) -> None:
+    """The ledger of a power is the number of board slots carrying it that the Fascist
+    track has reached: counted here from the board table and the track directly."""
+    spec = load_spec("standard")
+    game = Game(spec, players)
+    board = spec.tables["board"][players]
+    assert isinstance(board, tuple)
+    found = {f.text: f for f in ledgers(spec, game)}
+    states = sample_states(game, games=30, seed=3)
+    track = game.spec.field_index("fascist_policies")
+    for power in set(board) - {"none"}:
+        feature = next(f for text, f in found.items() if repr(power) in text)
+        assert feature.fields == {"fascist_policies"}
+        for state in states:
+            assert feature.read(state) == sum(1 for slot in board[:state[track]] if slot == power)
+    investigations = next(f for f in found.values() if "'investigate'" in f.text)
+    assert investigations.acts_on >= {"investigated"}
+
+
+def test_a_pending_power_is_mined_as_one_short_of_its_ledger() -> None:
+    spec = load_spec("standard")
+    texts = [c.text for c in candidates(spec, 7, games=200, seed=2)]
+    pending = [t for t in texts if "enacted != 'fascist'" in t and "slot_power != 'investigate'" in t
+               and "count(investigated) <" in t]
+    assert pending, "no relation for an investigation granted and not yet used"
 
 
 @pytest.mark.slow  # the complete 5-player graph without symmetry: 6.19 M states, about 5 minutes
@@ -77,6 +112,17 @@ def test_the_found_ranking_proves_every_game_ends(found5: Backend) -> None:
     terminates = next(p for p in found5.catalogue if p.kind == "terminates")
     verdict = _decide(found5, terminates, LIMITS)
     assert isinstance(verdict, Proved), verdict
+
+
+def test_the_found_distance_is_proved_and_counts_the_policies(found5: Backend) -> None:
+    """The distance found in played games is proved before BMC leans on it, and it counts
+    the policies: a policy is worth a round of moves, which is what lets BMC skip the
+    depths too shallow for a win."""
+    distance = found5.strengthening.distance
+    assert distance is not None and distance.where.file == "<distance>"
+    assert found5.distance().proved
+    assert found5.start_distance() is not None
+    assert "liberal_policies" in distance.text and "fascist_policies" in distance.text
 
 
 def test_state_properties_proved_without_written_invariants(found5: Backend) -> None:
@@ -107,8 +153,9 @@ def test_a_rule_change_drops_the_candidates_it_breaks(found5: Backend) -> None:
     assert any(support.dropped[name] is not None for name in dropped)
 
 
-def test_the_cache_is_read_back_and_proved_again(found5: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHRULES_CACHE", str(found5.cache))  # type: ignore[attr-defined]
+def test_the_cache_is_read_back_and_proved_again(found5: Backend, cache5: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHRULES_CACHE", str(cache5))
     spec = load_spec("standard")
     base = Strengthening(spec, (), None, None)
     key = cache_key(base, 5)
@@ -143,3 +190,21 @@ def test_an_expression_in_the_cache_is_data(found5: Backend, monkeypatch: pytest
     path.write_text(json.dumps({"version": "1", "invariants": [["nominate", "__import__('os').system('false')"]]}))
     mined, _ = strengthen(base, 5)
     assert all("__import__" not in i.text for i in mined.invariants)
+
+
+def test_check_proves_without_hints_from_the_command_line(found5: Backend, cache5: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """`shrules check --backend smt --no-hints`: the catalogue's verdict from inferred
+    invariants and the found ranking alone (the cache `found5` filled saves the mining)."""
+    monkeypatch.setenv("SHRULES_CACHE", str(cache5))
+    result = CliRunner().invoke(main, ["check", "--backend", "smt", "--no-hints", "-n", "5", "-p", "terminates",
+                                       "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    verdicts = json.loads(result.output[result.output.index("["):])
+    assert [(v["property"], v["verdict"]) for v in verdicts] == [("terminates", "proved")]
+
+
+def test_inference_is_an_option_of_the_solver_only() -> None:
+    result = CliRunner().invoke(main, ["check", "--no-hints", "-n", "5", "-p", "terminates"])
+    assert result.exit_code == 2
+    assert "--backend smt" in result.output

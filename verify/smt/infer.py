@@ -47,11 +47,11 @@ from spec.errors import Location, SpecError
 from spec.invariants import Invariant, Strengthening
 from spec.lang import nodes as n
 from spec.lang.check import parse
-from spec.lang.types import BOOL, decode_tiles
+from spec.lang.types import BOOL, INT, decode_tiles
 from spec.model import Spec
 from spec.properties import state_scope
 
-from .rank import find_distance, find_ranking
+from .rank import field_value, find_distance, find_ranking
 
 GAMES = 400
 """Random games whose states propose candidates: enough to visit every phase with every
@@ -79,6 +79,8 @@ class Feature:
     optional: bool
     fields: frozenset[str]         # the state fields it reads
     read: Callable[[Any], int]     # its encoded value in an engine state
+    ledger: bool = False           # a count of what a table has granted so far (`ledgers`)
+    acts_on: frozenset[str] = frozenset()   # a ledger's: the fields the moves it grants write
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,7 @@ def features(spec: Spec, game: Game) -> list[Feature]:
         kind = field.type.kind
         if kind in ("bool", "int", "enum", "seat", "seats", "tiles"):
             out.append(Feature(field.name, kind, field.type.enum, field.type.optional, frozenset({field.name}),
-                               _getter(index)))
+                               field_value(index)))
     for name, node in spec.definitions.items():
         kind = node.type.kind
         if kind not in ("bool", "int", "enum", "seat", "seats"):
@@ -109,11 +111,61 @@ def features(spec: Spec, game: Game) -> list[Feature]:
             continue
         function = compile_expression(spec, game.players, node)
         out.append(Feature(name, kind, node.type.enum, node.type.optional, reads, _encoded(function, kind)))
+    return out + ledgers(spec, game)
+
+
+def ledgers(spec: Spec, game: Game) -> list[Feature]:
+    """What a table indexed by a counter has granted so far, one count per member.
+
+    A definition `T[c - k]` (the power of the slot the last Fascist policy filled,
+    `board[fascist_policies - 1]`) reads one entry of a per-player-count table at a
+    time; the entries the counter has passed are a ledger: how many executions the board
+    has granted, how many investigations. What the game did with them (the dead, the
+    investigated) is bounded by that count, a relation no single entry states."""
+    out: list[Feature] = []
+    scope = state_scope(spec)
+    seen: set[tuple[str, str, int]] = set()
+    for node in spec.definitions.values():
+        for part in n.walk(node):
+            if not (isinstance(part, n.Index) and isinstance(part.table, n.Name) and part.table.name in spec.tables):
+                continue
+            counter, offset = _counter(part.index)
+            entries = spec.tables[part.table.name].get(game.players)
+            if counter is None or not isinstance(entries, tuple) or (part.table.name, counter, offset) in seen:
+                continue
+            seen.add((part.table.name, counter, offset))
+            for member in sorted(set(entries) - {"none"}):
+                text = " + ".join(f"(1 if {counter} >= {slot + offset} and {part.table.name}[{slot}] == "
+                                  f"{member!r} else 0)" for slot, entry in enumerate(entries) if entry == member)
+                parsed = parse(text, scope, Location("<inferred>"), INT)
+                function = compile_expression(spec, game.players, parsed)
+                acts_on = _written_when(spec, str(part.type.enum), member)
+                out.append(Feature(f"({text})", "int", None, False, frozenset({counter}),
+                                   _encoded(function, "int"), ledger=True, acts_on=acts_on))
     return out
 
 
-def _getter(index: int) -> Callable[[Any], int]:
-    return lambda state: int(state[index])
+def _written_when(spec: Spec, enum: str, member: str) -> frozenset[str]:
+    """The fields written by the rules that require a value of `enum` to be `member`
+    (the moves a granted power allows: an Investigation writes the investigated)."""
+    code = spec.enums[enum].index(member)
+    out: set[str] = set()
+    for rule in spec.rules:
+        for requirement in rule.requires:
+            if any(isinstance(node, n.Compare) and node.op == "==" and node.left.type.enum == enum
+                   and isinstance(node.right, n.Lit) and node.right.value == code for node in n.walk(requirement.when)):
+                out.update(name for name, _ in rule.effect)
+    return frozenset(out)
+
+
+def _counter(index: n.Node) -> tuple[str | None, int]:
+    """The counter field and the constant subtracted from it in a table index `c - k` or `c`."""
+    if isinstance(index, n.Name) and index.kind == "field":
+        return index.name, 0
+    if (isinstance(index, n.Binary) and index.op == "-" and isinstance(index.left, n.Name)
+            and index.left.kind == "field" and isinstance(index.right, n.Lit) and isinstance(index.right.value, int)):
+        return index.left.name, index.right.value
+    return None, 0
 
 
 def _encoded(function: Callable[[Any], Any], kind: str) -> Callable[[Any], int]:
@@ -150,9 +202,10 @@ def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
         phase = game.phase_names[phase_number]
         rows = by_phase[phase_number]
         guard = f"phase != '{phase}'"
-        general = _atoms(spec, feats, rows)
+        general = _atoms(spec, feats, rows, game.players)
         out += [Found(phase, f"{guard} or ({text})", fields) for text, fields in general]
         known = {text for text, _ in general}
+        single: dict[tuple[int, int], set[str]] = {}
         for index, feature in enumerate(feats):
             values = sorted({row[index] for row in rows})
             if len(values) < 2 or not _splits(feature, values):
@@ -160,20 +213,57 @@ def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
             for value, part in _situations(feature, index, values, rows):
                 if len(part) < RARE:
                     continue
-                situation = f"{feature.text} != {_literal(spec, feature, value)}"
-                if feature.kind == "bool":
-                    situation = f"not {feature.text}" if value else feature.text
-                elif feature.kind == "seat":
-                    situation = f"{feature.text} == none" if value >= 0 else f"{feature.text} != none"
-                for text, fields in _atoms(spec, feats, part, skip=index, general=False):
+                situation = _escape(spec, feature, value)
+                single[index, value] = set()
+                for text, fields in _atoms(spec, feats, part, game.players, skip=index, general=False):
+                    single[index, value].add(text)
                     if text not in known:
                         out.append(Found(phase, f"{guard} or {situation} or ({text})", fields | feature.fields))
+        if any(f.ledger for f in feats):
+            out += _ledger_situations(spec, feats, rows, game.players, phase, known, single)
+    return out
+
+
+def _escape(spec: Spec, feature: Feature, value: int) -> str:
+    """The disjunct that lets a state out of the situation `feature == value`."""
+    if feature.kind == "bool":
+        return f"not {feature.text}" if value else feature.text
+    if feature.kind == "seat":
+        return f"{feature.text} == none" if value >= 0 else f"{feature.text} != none"
+    return f"{feature.text} != {_literal(spec, feature, value)}"
+
+
+def _ledger_situations(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], players: int,
+                       phase: str, known: set[str], single: dict[tuple[int, int], set[str]]) -> list[Found]:
+    """Relations against a ledger in situations of two flags or enums: a power is pending
+    between the enactment that grants it and its use only where the policy was Fascist
+    *and* the slot carries that power, and there what was done is one short of what was
+    granted. Only relations neither the phase nor either flag alone gives are proposed."""
+    out: list[Found] = []
+    flags = [i for i, f in enumerate(feats) if f.kind in ("bool", "enum") and not f.ledger]
+    pairs = [(i, j) for i, j in itertools.combinations(enumerate(feats), 2) if i[1].ledger != j[1].ledger]
+    for a, b in itertools.combinations(flags, 2):
+        groups: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        for row in rows:
+            groups.setdefault((row[a], row[b]), []).append(row)
+        for (x, y), part in groups.items():
+            if len(part) < RARE or (a, x) not in single or (b, y) not in single:
+                continue
+            seen_alone = known | single[a, x] | single[b, y]
+            for (i, first), (j, second) in pairs:
+                relation = _against_ledger(first, second, [r[i] for r in part], [r[j] for r in part], players)
+                if relation and relation not in seen_alone:
+                    escape = f"{_escape(spec, feats[a], x)} or {_escape(spec, feats[b], y)}"
+                    fields = first.fields | second.fields | feats[a].fields | feats[b].fields
+                    out.append(Found(phase, f"phase != '{phase}' or {escape} or ({relation})", fields))
     return out
 
 
 def _splits(feature: Feature, values: Sequence[int]) -> bool:
     """Whether a feature's value splits a phase into situations worth mining apart: a
     flag, an enum, whether an optional seat is set, a counter of a few values."""
+    if feature.ledger:
+        return False
     if feature.kind in ("bool", "enum"):
         return True
     if feature.kind == "seat":
@@ -191,19 +281,20 @@ def _situations(feature: Feature, index: int, values: Sequence[int], rows: Seque
     return [(value, [row for row in rows if row[index] == value]) for value in values]
 
 
-def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], skip: int = -1,
+def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], players: int, skip: int = -1,
            general: bool = True) -> list[tuple[str, frozenset[str]]]:
     """The template atoms every row satisfies, with the fields each reads. Bounds and
     relations between two features only for a whole phase (`general`): within a
     narrower situation they are mostly where the sampling stopped (the deck's counters
-    wander), and each costs the fixpoint a query."""
-    bounds = pairs = general
+    wander), and each costs the fixpoint a query. Relations against a ledger are the
+    exception: they are few, and sharpest in a situation."""
+    bounds = general
     out: list[tuple[str, frozenset[str]]] = []
     columns = [[row[i] for row in rows] for i in range(len(feats))]
     justified = max(2, len(rows) // JUSTIFIED)
     constant: set[int] = set()
     for index, (feature, column) in enumerate(zip(feats, columns)):
-        if index == skip:
+        if index == skip or feature.ledger:   # a ledger's own values follow from its counter
             continue
         values = set(column)
         name = feature.text
@@ -229,9 +320,16 @@ def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]]
             members = ", ".join(_literal(spec, feature, v) for v in sorted(values))
             out.append((f"{name} in [{members}]", feature.fields))
     for (i, first), (j, second) in itertools.combinations(enumerate(feats), 2):
-        if not pairs or skip in (i, j) or (i in constant and j in constant):
+        if skip in (i, j) or (i in constant and j in constant):
             continue
-        relation = _relation(first, second, columns[i], columns[j])
+        if first.ledger or second.ledger:
+            if skip >= 0 and (first.fields | second.fields) & feats[skip].fields:
+                continue    # the ledger's own counter fixed: what is left is a bound
+            relation = _against_ledger(first, second, columns[i], columns[j], players)
+        elif general:
+            relation = _relation(first, second, columns[i], columns[j])
+        else:
+            continue
         if relation:
             out.append((relation, first.fields | second.fields))
     return out
@@ -265,6 +363,30 @@ def _relation(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[i
             return f"{a} <= {b}"
         if all(y & ~x == 0 for x, y in zip(xs, ys)):
             return f"{b} <= {a}"
+    return None
+
+
+def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[int], players: int
+                    ) -> str | None:
+    """What was done against what a ledger granted: the seats of a set (or the seats not
+    in it: the dead, for the living), at most or below the ledger's count.
+    Proposed in narrow situations too: a power granted and not yet used is exactly where
+    the count is one short."""
+    if first.ledger == second.ledger:
+        return None
+    ledger, other, granted, values = (first, second, xs, ys) if first.ledger else (second, first, ys, xs)
+    if not other.fields <= ledger.acts_on:
+        return None
+    if other.kind == "seats":
+        counts = [bin(v).count("1") for v in values]
+        shown = [(f"count({other.text})", counts), (f"players - count({other.text})", [players - c for c in counts])]
+    else:
+        return None
+    for text, done in shown:
+        if all(d < g for d, g in zip(done, granted)):
+            return f"{text} < {ledger.text}"
+        if all(d <= g for d, g in zip(done, granted)):
+            return f"{text} <= {ledger.text}"
     return None
 
 
@@ -311,7 +433,7 @@ def _writers(spec: Spec) -> dict[str, set[str]]:
 
 
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 """Changes when the templates change, so an old cache is not read as a new one's."""
 
 

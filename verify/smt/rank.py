@@ -24,8 +24,10 @@ expression language like a hand-written `[ranking]`.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from random import Random
 from typing import Any
 
@@ -68,6 +70,23 @@ def moves(game: Game, games: int = GAMES, seed: int = 1) -> list[tuple[Any, Any]
     return sorted(out)
 
 
+def games_played(game: Game, games: int = GAMES, seed: int = 1) -> list[list[Any]]:
+    """The states of `games` random games, in the order played."""
+    rng = Random(seed)
+    out: list[list[Any]] = []
+    for _ in range(games):
+        state = game.initial_state()
+        states = [state]
+        for _ in range(MAX_MOVES):
+            following = game.random_step(state, rng)
+            if following is None:
+                break
+            states.append(following)
+            state = following
+        out.append(states)
+    return out
+
+
 def components(spec: Spec, game: Game) -> list[Component]:
     """The counter templates of the spec's fields at the game's player count."""
     out: list[Component] = []
@@ -89,7 +108,7 @@ def components(spec: Spec, game: Game) -> list[Component]:
 
 
 @dataclass(slots=True)
-class Found:
+class Lexicographic:
     """A lexicographic measure: its levels (sums of components) and its stage."""
 
     levels: list[list[Component]]
@@ -97,7 +116,7 @@ class Found:
     flags: tuple[str, ...]
 
 
-def find(spec: Spec, game: Game, pairs: Sequence[tuple[Any, Any]]) -> Found | None:
+def find(spec: Spec, game: Game, pairs: Sequence[tuple[Any, Any]]) -> Lexicographic | None:
     """A lexicographic ranking the sampled moves all decrease, or None."""
     comps = components(spec, game)
     values = [[(c.value(s), c.value(t)) for c in comps] for s, t in pairs]
@@ -118,7 +137,7 @@ def find(spec: Spec, game: Game, pairs: Sequence[tuple[Any, Any]]) -> Found | No
         for chosen_flags in itertools.combinations(flags, size):
             stage = _stage(game, rest, chosen_flags, cyclic)
             if stage is not None:
-                return Found(levels, stage, chosen_flags)
+                return Lexicographic(levels, stage, chosen_flags)
     return None
 
 
@@ -199,7 +218,7 @@ def _condition(node: tuple[Any, ...], flags: Sequence[str]) -> str:
     return "(" + " and ".join(parts) + ")"
 
 
-def measure_text(found: Found) -> str:
+def measure_text(found: Lexicographic) -> str:
     """The measure as one expression: the levels and the stage as mixed-radix digits."""
     stage_high = max((stage for stage, _ in found.stage), default=0)
     stage = " else ".join(f"{stage} if {condition}" for stage, condition in found.stage)
@@ -242,29 +261,46 @@ def find_distance(spec: Spec, players: int, writers: dict[str, set[str]] | None 
     import z3  # type: ignore[import-untyped]  # on use: the ranking search itself needs no solver
 
     game = Game(spec, players)
-    pairs = moves(game)
+    played = games_played(game)
     scope = state_scope(spec)
     terms: list[tuple[str, Callable[[Any], int]]] = []
     names: list[str] = []
     for index, field in enumerate(spec.fields):
         kind = field.type.kind
         if kind in ("int", "bool"):
-            terms.append((field.name if kind == "int" else f"(1 if {field.name} else 0)", _getter(index)))
+            terms.append((field.name if kind == "int" else f"(1 if {field.name} else 0)", field_value(index)))
             names.append(field.name)
         elif kind == "seats":
             terms.append((f"count({field.name})", _seat_count(index)))
             names.append(field.name)
     phases = list(spec.enums["phase"])
-    weights = [z3.Int(f"w{i}") for i in range(len(terms))]
-    stage = [z3.Int(f"p{i}") for i in range(len(phases))]
+    # Rational weights: the optimum of a linear program is found at once, where integer
+    # weights (a search over integer points) ran out of time at 7 players. The weights
+    # are scaled to integers by their common denominator D, and the distance is the sum
+    # divided by D, rounded down: a sum growing by at most D grows it by at most one.
+    weights = [z3.Real(f"w{i}") for i in range(len(terms))]
+    stage = [z3.Real(f"p{i}") for i in range(len(phases))]
+    # A move's growth counts once for every state after it in its game: the objective is
+    # the sum of the distance over the states played, so a drop (a reshuffle making room
+    # in a counter) costs what it costs every later state, and the distance stays close
+    # to the moves played instead of climbing and falling back.
     seen: dict[tuple[int, ...], int] = {}
-    for before, after in pairs:
-        key = (*(value(after) - value(before) for _, value in terms),
-               phases.index(game.phase(before)), phases.index(game.phase(after)))
-        seen[key] = seen.get(key, 0) + 1
+    for states in played:
+        for position, (before, after) in enumerate(zip(states, states[1:])):
+            key = (*(value(after) - value(before) for _, value in terms),
+                   phases.index(game.phase(before)), phases.index(game.phase(after)))
+            seen[key] = seen.get(key, 0) + len(states) - 1 - position
     optimiser = z3.Optimize()
     optimiser.set("timeout", 20_000)
     optimiser.add(*[z3.And(w >= -WEIGHT, w <= WEIGHT) for w in weights + stage])
+    # A counter weighs so that it never lowers the distance of a late state: one that only
+    # falls (the living) weighs <= 0, any other >= 0. The bound BMC draws from the distance
+    # is its least value over the states it looks for, where the solver is free to pick
+    # such a counter at its worst (every Investigation weighed -40 made a win after
+    # investigations look early).
+    for number, weight in enumerate(weights):
+        falls = all(key[number] <= 0 for key in seen) and any(key[number] < 0 for key in seen)
+        optimiser.add(weight <= 0 if falls else weight >= 0)
     growths = []
     for key, times in seen.items():
         *delta, first, second = key
@@ -275,11 +311,15 @@ def find_distance(spec: Spec, players: int, writers: dict[str, set[str]] | None 
     if optimiser.check() != z3.sat:
         return None
     model = optimiser.model()
-    coefficients = [model.eval(w, model_completion=True).as_long() for w in weights]
-    constants = [model.eval(p, model_completion=True).as_long() for p in stage]
+    values = [Fraction(str(model.eval(v, model_completion=True).as_fraction())) for v in weights + stage]
+    scale = math.lcm(*(value.denominator for value in values))
+    scaled = [int(value * scale) for value in values]
+    coefficients, constants = scaled[:len(weights)], scaled[len(weights):]
     parts = [f"{c} * {text}" if c != 1 else text for c, (text, _) in zip(coefficients, terms) if c]
     cases = " else ".join(f"{c} if phase == '{phase}'" for c, phase in zip(constants, phases) if c)
     text = " + ".join(parts + ([f"({cases} else 0)"] if cases else [])) or "0"
+    if scale != 1:
+        text = f"({text}) // {scale}"
     node = parse(text, scope, Location("<distance>"), INT)
     fields = {name for c, name in zip(coefficients, names) if c}
     rule_ids = sorted({rule_id for field in fields | {"phase"} for rule_id in (writers or {}).get(field, ())})
@@ -287,7 +327,7 @@ def find_distance(spec: Spec, players: int, writers: dict[str, set[str]] | None 
                    Location("<distance>"))
 
 
-def _getter(index: int) -> Callable[[Any], int]:
+def field_value(index: int) -> Callable[[Any], int]:
     """A field's encoded value as an int (a flag as 0 or 1)."""
     return lambda state: int(state[index])
 
