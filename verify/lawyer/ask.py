@@ -427,18 +427,22 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
 
 def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
                 spec_name: str = "standard") -> dict[str, Answer]:
-    """Answer entries for one player count: `never` queries by the Z3 backend first (when it
-    proves them), the other formal ones in one explicit search (the first hit of each is
-    still its shortest game, and a search that must finish for one does so for all), what
-    stays unknown by the Z3 backend; rule-text and position entries one by one."""
+    """Answer entries for one player count: what the Z3 backend proves first (`never`
+    queries, and `sometimes` ones by the cheap proof alone: the support is built once per
+    count, and one such entry left to the search would make it finish), the other formal
+    ones in one explicit search (the first hit of each is still its shortest game, and a
+    search that must finish for one does so for all), what stays unknown by the Z3
+    backend; rule-text and position entries one by one."""
     started = time.perf_counter()
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
     for prop in formal:
         if prop.kind == "never":
             proof = _smt(prop, players, SMT_FIRST_SECONDS, spec_name)
-            if proof is not None:
-                found[prop.name] = proof
+        else:
+            proof = _proof_of_never(prop, players, spec_name)
+        if proof is not None:
+            found[prop.name] = proof
     rest = tuple(prop for prop in formal if prop.name not in found)
     if rest:
         found.update(search(rest, players, budget.limits(started), spec_name))
