@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,13 @@ from engine.game import compiled_game
 from spec.disputes import DISPUTES_FILE, Dispute, load_disputes
 from spec.errors import SpecError
 from spec.loader import load_spec
+from spec.properties import Property
 from verify.lawyer import ask
 from verify.lawyer.answers import NO, UNKNOWN, YES, FormalAnswer, PositionAnswer, TextAnswer, as_expected
 from verify.lawyer.ask import Budget, _smt_backend, ad_hoc, answer_dispute, answer_many, catalogue, find, search
 from verify.lawyer.words import counts_text, render, to_json
 from verify.cli import main
-from verify.results import Proved, Unknown
+from verify.results import Evidence, Limits, PropertyResult, Proved, Unknown, Unwitnessed, Witnessed
 
 RULE_ID = re.compile(r"\b(R-[SELXVW]\d+|D-\d+)\b")
 DISPUTES = catalogue()
@@ -307,6 +309,100 @@ def test_ad_hoc_limit_is_unknown_not_proved(monkeypatch: pytest.MonkeyPatch) -> 
     assert result.exit_code == 3, result.stdout
     assert result.stdout.startswith("Unknown — no game where it happens was found, but that is not a proof")
     assert "limit: 2,000 states" in result.stdout
+
+
+NEVER_POWER_OUT_OF_TURN = "power != 'none' and phase != 'power'"
+"""A state no game reaches (a power is held only in its own phase), whose explicit search
+does not finish at 5 players in seconds but whose negation is inductive."""
+HITLER_PRESIDENT = "phase == 'draw' and president == hitler and fascist_policies >= hitler_zone"
+"""A state the explicit search reaches at 5 players within seconds."""
+
+
+def _search_finishing_unless_stopped(calls: list[int]) -> Any:
+    """A stand-in for the explicit search that ends complete without a hit, so that the
+    answer would read "all states searched", unless its progress hook stops it first (or
+    at once without a hook): whichever decides first is what the answer shows."""
+    def complete(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+                 progress: Any = None) -> dict[str, PropertyResult]:
+        calls.append(players)
+        give_up = time.perf_counter() + 120
+        while progress is not None and time.perf_counter() < give_up:
+            progress(0, 0)
+            time.sleep(0.02)
+        return {p.name: PropertyResult(p.name, players, p.kind, p.rule_ids, p.expect,
+                                       Unwitnessed(Evidence("explicit", 1, 0, 0, 0.0, "")))
+                for p in props}
+    return complete
+
+
+def test_can_that_never_happens_is_decided_by_the_proof_not_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Even where a complete search would answer, the solver's cheap proof comes first.
+    calls: list[int] = []
+    monkeypatch.setattr(ask, "search", _search_finishing_unless_stopped(calls))
+    answer = ad_hoc("veto_refused", "sometimes", (5, 6), ("propose_veto",))
+    assert answer.verdict == NO and not answer.not_searched
+    for result in answer.results:
+        evidence = result.verdict.evidence
+        assert isinstance(result.verdict, Unwitnessed) and evidence.method == "k-induction", result
+        assert evidence.note == "no step from a state satisfying the proved invariants is such a move"
+    assert set(calls) <= {5}, calls  # only the first count's search runs beside the proof
+    assert render(answer).startswith("No — this never happens: proved for 5–6 players (k-induction).")
+
+
+def test_can_and_never_give_the_same_proof() -> None:
+    can = ad_hoc(NEVER_POWER_OUT_OF_TURN, "sometimes", (5, 6))
+    never = ad_hoc(NEVER_POWER_OUT_OF_TURN, "never", (5, 6))
+    assert can.verdict == NO and [type(r.verdict) for r in can.results] == [Unwitnessed] * 2
+    assert all(r.verdict.evidence.note == "its negation is inductive with the proved strengthening invariants"
+               for r in can.results)
+    said, told = render(can).splitlines(), render(never).splitlines()
+    assert said[0] == told[0] == "No — this never happens: proved for 5–6 players (k-induction)."
+    assert said[2:] == told[2:]  # all but the formal statement, "sometimes" against "never"
+
+
+def test_can_that_happens_still_gives_the_shortest_game() -> None:
+    answer = ad_hoc(HITLER_PRESIDENT, "sometimes", (5, 6, 7))
+    assert answer.verdict == YES and answer.witness is not None and answer.witness.players == 5
+    assert answer.witness.verdict.evidence.method == "explicit"
+    shortest = search((answer.query,), 5, Limits(time_limit=60))[answer.query.name].verdict
+    assert isinstance(shortest, Witnessed) and shortest.trace is not None
+    assert answer.game is not None and len(answer.game.steps) == len(shortest.trace.steps)
+    assert answer.not_searched == {6: "not needed: a game where it happens was found",
+                                   7: "not needed: a game where it happens was found"}
+    assert ask._proof_of_never(answer.query, 5, "standard") is None  # no proof claims what happens
+
+
+def test_the_catalogue_leaves_to_the_search_only_what_the_solver_does_not_prove(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = "".join(f"""
+[[dispute]]
+id = "{ident}"
+source = "test"
+question = "?"
+kind = "sometimes"
+state = "{state}"
+rules = ["R-X1"]
+players = "5"
+answer = "{answer}"
+explanation = "."
+""" for ident, state, answer in (("power-out-of-turn", NEVER_POWER_OUT_OF_TURN, "no"),
+                                 ("hitler-president", HITLER_PRESIDENT, "yes")))
+    path = tmp_path / "disputes.toml"
+    path.write_text(entries, encoding="utf-8")
+    disputes = catalogue(path=path)
+    searched: list[str] = []
+    real = ask.search
+
+    def recorded(props: tuple[Property, ...], *args: Any, **kwargs: Any) -> dict[str, PropertyResult]:
+        searched.extend(p.name for p in props)
+        return real(props, *args, **kwargs)
+    monkeypatch.setattr(ask, "search", recorded)
+    answers = answer_many(disputes, 5, Budget(seconds=60))
+    assert disputes[1].query is not None and searched == [disputes[1].query.name]
+    proof, game = answers["power-out-of-turn"], answers["hitler-president"]
+    assert isinstance(proof, FormalAnswer) and proof.verdict == NO and as_expected(proof) is True
+    assert proof.results[0].verdict.evidence.method == "k-induction"
+    assert isinstance(game, FormalAnswer) and game.verdict == YES and as_expected(game) is True
 
 
 @pytest.mark.parametrize("expression, on, message, column", [

@@ -9,11 +9,13 @@ each player count it concerns (the count that `decides` it first) two checkers a
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
-A `never` query goes to the solver first (its proofs take about a second at any count,
-where a complete search of 7 players is out of reach), a `sometimes` query to the
-explicit search first (the shortest game, fast); whichever is left undecided goes to the
-other. "Yes" needs one witness (the search stops there). "No" needs a proof for every
-count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
+The solver's cheap proof goes first whatever the phrasing (a few seconds at any count,
+where a complete search of 7 players is out of reach): before each count's search for a
+`never` query; for a `sometimes` query (the proof that it never happens, `Prover`) in a
+process of its own, beside the first count's search, which finds a yes there fast and
+with the shortest game, and before the other counts' searches. What is left undecided
+gets the solver's full check, with its search for a witness. "Yes" needs one witness
+(the search stops there). "No" needs a proof for every count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
 answer is compared with its expected answer (`as_expected`).
 
@@ -27,8 +29,10 @@ verify/lawyer/answers.py; words, in English and German, in verify/lawyer/words.p
 from __future__ import annotations
 
 import difflib
+import multiprocessing
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,6 +147,103 @@ def _smt(prop: Property, players: int, seconds: float | None, spec_name: str) ->
     return _result(prop, players, verdict)
 
 
+def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyResult | None:
+    """The Z3 backend's cheap proof that a `sometimes` query never happens at one count
+    (induction on its negation, no search for a witness), or None when it is missing or
+    has no such proof."""
+    smt = _smt_backend()
+    prove = getattr(smt, "prove_never_happens", None)
+    if prove is None:
+        return None
+    verdict = prove(compiled_game(players, spec_name).spec, prop, players)
+    return None if isinstance(verdict, Unknown) else _result(prop, players, verdict)
+
+
+def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection) -> None:
+    """The prover process: each count's proof (or None), sent as soon as it is known."""
+    for count in counts:
+        try:
+            proof = _proof_of_never(prop, count, spec_name)
+        except Exception:  # a crash proves nothing; the search and the full check go on
+            proof = None
+        send.send((count, proof))
+    send.close()
+
+
+class _ProvedMeanwhile(Exception):
+    """Stops an explicit search whose count the prover has decided in the meantime."""
+
+
+class Prover:
+    """The solver's cheap proofs that a `sometimes` query never happens, count by count.
+
+    Where processes can be forked, the proofs run in a process of their own while the
+    explicit search runs here, and a proof stops the search of its count: a question whose
+    answer is no is decided as fast as by the proof (as the same question asked as
+    `never`), and one whose answer is yes at the first count as fast as the search finds
+    its shortest game, not after the support's few seconds. (`decide` waits for the proof
+    before the other counts' searches: two processes on a busy machine slow each other.)
+    Without `fork` each count's proof is made here before its search."""
+
+    def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str) -> None:
+        self.prop, self.spec_name = prop, spec_name
+        self.proofs: dict[int, PropertyResult | None] = {}
+        self._receive: Connection | None = None
+        self._process: Any = None
+        if "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+            self._receive, send = context.Pipe(duplex=False)
+            self._process = context.Process(target=_prove_counts, args=(prop, counts, spec_name, send),
+                                            name="shrules-prover", daemon=True)
+            self._process.start()
+            send.close()
+
+    def _poll(self, seconds: float = 0.0) -> None:
+        """Take in the proofs sent so far, waiting up to `seconds` for the first."""
+        receive = self._receive
+        try:
+            while receive is not None and receive.poll(seconds):
+                count, proof = receive.recv()
+                self.proofs[count] = proof
+                seconds = 0.0
+        except (EOFError, OSError):  # the prover is done or gone: no more proofs
+            self._receive = None
+
+    def proved(self, count: int) -> PropertyResult | None:
+        """The proof for `count` if there is one yet (without fork: made now)."""
+        if self._process is None and count not in self.proofs:
+            self.proofs[count] = _proof_of_never(self.prop, count, self.spec_name)
+        self._poll()
+        return self.proofs.get(count)
+
+    def wait(self, count: int, seconds: float) -> PropertyResult | None:
+        """The proof for `count`, waiting up to `seconds` for the prover to decide it."""
+        deadline = time.perf_counter() + seconds
+        while count not in self.proofs and self._receive is not None and time.perf_counter() < deadline:
+            self._poll(max(0.0, deadline - time.perf_counter()))
+        return self.proved(count)
+
+    def stop_search(self, count: int) -> Callable[[int, int], None] | None:
+        """A progress hook that stops the explicit search of `count` once it is proved."""
+        if self._process is None:
+            return None
+
+        def check(states: int, depth: int) -> None:
+            if self.proved(count) is not None:
+                raise _ProvedMeanwhile
+        return check
+
+    def close(self) -> None:
+        """End the prover process (it is ours) if it is still working."""
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+        if self._receive is not None:
+            self._receive.close()
+            self._receive = None
+
+
 def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple[int, ...]:
     """The counts to search: the deciding one first, then the others from the smallest."""
     chosen = tuple(sorted(c for c in counts if c in prop.players)) or tuple(sorted(counts))
@@ -164,10 +265,26 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     first pass gives every count a small share of the time, so a game that needs 7 players
     is not starved by a complete search of 5. Then each undecided count, from the smallest,
     gets all the time left; counts above one whose search hit its limit are not searched
-    (their graphs are larger still) but by the solver. Each count asks the solver at most
-    once: first for a `never` query, after an undecided search for a `sometimes` one."""
+    (their graphs are larger still) but by the solver. The solver's cheap proof goes first
+    whatever the phrasing: for a `never` query before each count's search, for a
+    `sometimes` query beside it (`Prover`); each count gets the solver's full check (with
+    its slower search for a witness) at most once, after an undecided search."""
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
+    prover = Prover(prop, chosen, spec_name) if prop.kind == "sometimes" and _smt_backend() is not None else None
+    try:
+        results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress)
+    finally:
+        if prover is not None:
+            prover.close()
+    ordered = tuple(results[count] for count in chosen if count in results)
+    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
+
+
+def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
+                   spec_name: str, prover: Prover | None, progress: Callable[[str], None] | None
+                   ) -> tuple[dict[int, PropertyResult], dict[int, str]]:
+    """`decide`'s passes over the counts: each count's result, and why the others have none."""
     results: dict[int, PropertyResult] = {}
 
     def found() -> bool:
@@ -179,24 +296,40 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
             limits = Limits(limits.max_states, min(round(cap, 1), limits.time_limit), limits.memory_limit)
         return limits
 
+    def first_proof(count: int, cap: float | None) -> PropertyResult | None:
+        """The solver's cheap proof for `count`, asked before its search; for a `sometimes`
+        query's first count, beside it (a yes is most often found there, fast)."""
+        seconds = min(SMT_FIRST_SECONDS, limits_now(cap).time_limit or SMT_FIRST_SECONDS)
+        if prover is not None:
+            return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
+        if prop.kind == "never" and count not in asked_solver:
+            asked_solver.add(count)
+            return _smt(prop, count, seconds, spec_name)
+        return None
+
     def run(count: int, cap: float | None) -> None:
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
-        if prop.kind == "never" and count not in asked_solver:
-            asked_solver.add(count)
-            proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(cap).time_limit or SMT_FIRST_SECONDS),
-                         spec_name)
-            if proof is not None:
-                results[count] = proof
-                return
-        result = search((prop,), count, limits_now(cap), spec_name)[prop.name]
+        proof = first_proof(count, cap)
+        if proof is not None:
+            results[count] = proof
+            return
+        try:
+            result = search((prop,), count, limits_now(cap), spec_name,
+                            None if prover is None else prover.stop_search(count))[prop.name]
+        except _ProvedMeanwhile:
+            assert prover is not None
+            proved = prover.proved(count)
+            assert proved is not None
+            results[count] = proved
+            return
         if isinstance(result.verdict, Unknown) and count not in asked_solver:
             asked_solver.add(count)
             result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
         results[count] = result
 
     asked_solver: set[int] = set()
-    if decides is None and budget.seconds is not None and len(chosen) > 1:
+    if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
             if not found():
                 run(count, budget.seconds / (QUICK_SHARE * len(chosen)))
@@ -207,11 +340,10 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
         if found() or (previous is not None and not isinstance(previous.verdict, Unknown)):
             continue
         if limit_hit is not None and count > limit_hit:
-            # a larger graph still: only the solver, if it has not been asked
-            if previous is None and prop.kind == "never" and count not in asked_solver:
-                asked_solver.add(count)
-                proof = _smt(prop, count, min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS),
-                             spec_name)
+            # a larger graph still: only the solver's proof, if it has not been asked
+            if previous is None:
+                left = min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS)
+                proof = prover.wait(count, left) if prover is not None else first_proof(count, None)
                 if proof is not None:
                     results[count] = proof
             if count not in results:
@@ -227,8 +359,7 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     for count in chosen:
         if count not in results and count not in skipped:
             skipped[count] = "not needed: a game where it happens was found"
-    ordered = tuple(results[count] for count in chosen if count in results)
-    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
+    return results, skipped
 
 
 def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
@@ -296,18 +427,22 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
 
 def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
                 spec_name: str = "standard") -> dict[str, Answer]:
-    """Answer entries for one player count: `never` queries by the Z3 backend first (when it
-    proves them), the other formal ones in one explicit search (the first hit of each is
-    still its shortest game, and a search that must finish for one does so for all), what
-    stays unknown by the Z3 backend; rule-text and position entries one by one."""
+    """Answer entries for one player count: what the Z3 backend proves first (`never`
+    queries, and `sometimes` ones by the cheap proof alone: the support is built once per
+    count, and one such entry left to the search would make it finish), the other formal
+    ones in one explicit search (the first hit of each is still its shortest game, and a
+    search that must finish for one does so for all), what stays unknown by the Z3
+    backend; rule-text and position entries one by one."""
     started = time.perf_counter()
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
     for prop in formal:
         if prop.kind == "never":
             proof = _smt(prop, players, SMT_FIRST_SECONDS, spec_name)
-            if proof is not None:
-                found[prop.name] = proof
+        else:
+            proof = _proof_of_never(prop, players, spec_name)
+        if proof is not None:
+            found[prop.name] = proof
     rest = tuple(prop for prop in formal if prop.name not in found)
     if rest:
         found.update(search(rest, players, budget.limits(started), spec_name))

@@ -10,7 +10,8 @@
   support; `Refuted` when BMC reaches a violating move; otherwise `Unknown`;
 - `sometimes`: `Witnessed` with the shortest witness (BMC from a proved lower bound,
   replayed through the engine), `Unwitnessed` when its negation is inductive relative to
-  the support, `Unknown` when a limit stops the search;
+  the support, `Unknown` when a limit stops the search; `prove_never_happens` tries only
+  the induction, without the (slower) search for a witness;
 - `terminates`: `Proved` by the ranking of spec/invariants.toml;
 - `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
   support makes every rule's guard false for all parameter values;
@@ -427,23 +428,49 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
                    _cti(outcome, backend.game, f"not proved in one step; {_searched(found, 'violation')}"))
 
 
-def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+def prove_never_happens(spec: Spec, prop: Property, players: int) -> Verdict:
+    """Only the solver's cheap proof that a `sometimes` property never happens at `players`
+    (its negation inductive with the support, one step), without the BMC search for a
+    witness that `check_property` goes on to, which can take many seconds: a question
+    whose answer is no is decided about as fast as the same question asked as `never`.
+    `Unwitnessed` when proved, else `Unknown` (it may happen; nothing was searched)."""
+    if prop.kind != "sometimes":
+        return Unknown(Evidence("k-induction"), f"{prop.kind}: not a `sometimes` property")
+    if players not in prop.players:
+        return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
+    backend = backend_for(spec, players)
     start = time.perf_counter()
+    proof = _negation_inductive(backend, prop, start)
+    if proof is not None:
+        return proof
+    return Unknown(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start),
+                   "its negation is not inductive with the proved strengthening invariants; no witness was searched")
+
+
+def _negation_inductive(backend: Backend, prop: Property, start: float) -> Verdict | None:
+    """`Unwitnessed` when a `sometimes` property's negation holds initially and no step
+    from a state satisfying the support breaks it; None when that is not proved."""
     induction = backend.induction
     if prop.state is not None:
-        target = backend.state_target(prop.state, False)
         never = Candidate(f"never {prop.name}", "property", prop.text,
                           z3.Not(backend.system.holds(prop.state, induction.before)),
                           z3.Not(backend.system.holds(prop.state, induction.after, successor=True)))
         if induction.initial(never.before) and induction.consecution_of(never).proved:
             return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
                                         note="its negation is inductive with the proved strengthening invariants"))
-    else:
-        target = backend.move_target(prop, False)
-        if induction.move_step(Property(prop.name, "never", prop.description, prop.rule_ids, prop.players,
-                                        prop.expect, None, prop.move, prop.on, prop.text, prop.where)).proved:
-            return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
-                                        note="no step from a state satisfying the proved invariants is such a move"))
+    elif induction.move_step(Property(prop.name, "never", prop.description, prop.rule_ids, prop.players,
+                                      prop.expect, None, prop.move, prop.on, prop.text, prop.where)).proved:
+        return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
+                                    note="no step from a state satisfying the proved invariants is such a move"))
+    return None
+
+
+def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
+    start = time.perf_counter()
+    proof = _negation_inductive(backend, prop, start)
+    if proof is not None:
+        return proof
+    target = backend.state_target(prop.state, False) if prop.state is not None else backend.move_target(prop, False)
     found = backend.search(target, limits, _deadline(limits))
     seconds = time.perf_counter() - start
     if found.trace is not None:
