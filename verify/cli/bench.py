@@ -14,7 +14,9 @@ from spec.loader import load_spec
 from ..diff.bench import bench_mutate
 from ..diff.mutate import baseline_verdicts
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
-from ..explicit.bench import bench_explore, describe
+from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
+from ..explicit.spin import SpinDirError, availability
+from ..results import EXIT_FAILED
 from .options import SECONDS, parse_counts
 
 
@@ -25,18 +27,29 @@ from .options import SECONDS, parse_counts
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
-                   "per player count, against SPIN (--seconds is then the time limit per count).")
+                   "per player count, beside SPIN run in the same session (--seconds is then the time limit "
+                   "per count, for both).")
+@click.option("--spin/--no-spin", "use_spin", default=True, show_default=True,
+              help="With --explore: run SPIN's reference model (shared/bench/spin/run.sh) side by side when spin "
+                   "and gcc are installed; otherwise show its README's figures, marked as not measured.")
+@click.option("--spin-dir", metavar="DIR",
+              help="With --explore: the SPIN anchor folder (default: $SHRULES_SPIN_DIR, else ../shared/bench/spin "
+                   "beside the repository).")
+@click.option("--catalogue/--no-catalogue", default=True, show_default=True,
+              help="With --explore: also decide the whole property catalogue per player count.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
-def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None,
-          mutate: bool = False) -> None:
+def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
+          catalogue: bool, judge_dir: str | None, mutate: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
     --mutate, the mutation analysis."""
+    if spin_dir is not None and not explore:
+        raise click.UsageError("--spin-dir applies to --explore only")
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
     if mutate:
         standard = load_spec("standard")
@@ -56,8 +69,19 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
                    else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
         return
     if explore:
-        for explored in (bench_explore(players, seconds) for players in numbers):
-            click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
+        try:
+            folder, not_run = availability(use_spin, spin_dir)
+        except SpinDirError as error:
+            raise click.BadParameter(str(error), param_hint="--spin-dir") from None
+        if not_run:
+            click.echo(f"SPIN not run: {not_run}", err=True)
+        differ = False
+        for players in numbers:
+            pair = side_by_side(players, seconds, folder, not_run, catalogue, lambda line: click.echo(line, err=True))
+            differ |= pair.projection == DIFFERENT
+            click.echo(json.dumps(pair.as_dict()) if as_json else describe(pair))
+        if differ:
+            raise SystemExit(EXIT_FAILED)
         return
     figures = []
     for players in numbers:
