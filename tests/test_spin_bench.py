@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
+from verify.explicit import spin
 from verify.explicit.bench import ExploreFigure
 from verify.explicit.side_by_side import DIFFERENT, EQUAL, SideBySide, describe, side_by_side
 from verify.explicit.spin import SPIN_DIR_ENV, SpinDirError, availability, locate, parse_verify, run_spin
@@ -175,6 +176,15 @@ def test_a_named_folder_that_is_not_the_anchor_is_bad_input(tmp_path: Path, monk
     monkeypatch.setenv(SPIN_DIR_ENV, str(fake_anchor(tmp_path / "spin", PAN_5)))
     assert locate() == (tmp_path / "spin").resolve()
     assert availability(False) == (None, "--no-spin was given")
+
+
+def test_without_the_anchor_beside_the_repository_spin_is_not_run_and_says_where_it_looked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SPIN_DIR_ENV, raising=False)
+    monkeypatch.setattr(spin, "BESIDE_REPOSITORY", tmp_path / "shared" / "bench" / "spin")
+    folder, why = availability(True)
+    assert folder is None and why is not None
+    assert f"no SPIN anchor folder at {tmp_path}" in why and "--spin-dir" in why
 
 
 def bench(*args: str) -> tuple[int, str, str]:

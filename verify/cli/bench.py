@@ -30,7 +30,8 @@ from .options import SECONDS, parse_counts
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
                    "per player count, beside SPIN run in the same session (--seconds is then the time limit "
-                   "per count, for both).")
+                   "per count, for both); exit 1 if our states projected onto SPIN's abstraction are not "
+                   "SPIN's count.")
 @click.option("--spin/--no-spin", "use_spin", default=True, show_default=True,
               help="With --explore: run SPIN's reference model (shared/bench/spin/run.sh) side by side when spin "
                    "and gcc are installed; otherwise show its README's figures, marked as not measured.")
