@@ -16,6 +16,7 @@ benchmark can fall back to the README's figures and say they were not measured.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -112,17 +113,22 @@ def missing_tools() -> list[str]:
 def run_spin(players: int, folder: Path, limit: float) -> SpinRun:
     """Run `run.sh players` from the anchor folder in a temporary OUTDIR, pan capped at
     `limit` wall seconds (run.sh's LIMIT), and read its outputs. The whole run (with
-    `spin -a` and the compile) is stopped BUILD_SECONDS after that; MEMLIM and WBITS pass
-    through from the environment as run.sh reads them."""
+    `spin -a` and the compile) is stopped BUILD_SECONDS after that, and with us if we are
+    interrupted (it runs in its own session, out of reach of the terminal's Ctrl-C). MEMLIM
+    and WBITS pass through from the environment as run.sh reads them; VARIANT does not, as
+    our side is always the standard rules."""
     with tempfile.TemporaryDirectory(prefix="shrules-spin-") as outdir:
-        env = {**os.environ, "OUTDIR": outdir, "LIMIT": str(max(1, math.ceil(limit)))}
+        env = {**os.environ, "OUTDIR": outdir, "LIMIT": str(max(1, math.ceil(limit))), "VARIANT": ""}
         process = subprocess.Popen(["bash", str(folder / "run.sh"), str(players)], cwd=outdir, env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             process.wait(timeout=limit + BUILD_SECONDS)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+        except BaseException as stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            if not isinstance(stopped, subprocess.TimeoutExpired):
+                raise
             return SpinRun(players, "incomplete (build or run overran)", None, None, None, None, None, None, None)
         return read_run(players, Path(outdir) / "runs" / f"N{players}")
 
