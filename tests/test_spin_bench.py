@@ -139,6 +139,7 @@ def test_nothing_is_compared_where_either_search_did_not_finish() -> None:
     assert "not compared (SPIN's search did not finish)" in describe(pair)
     ours_unfinished = SideBySide(figure(None, complete=False), parse_verify(5, PAN_5, TIME_5))
     assert "not compared (ours did not finish)" in describe(ours_unfinished)
+    assert ours_unfinished.spin_cpu_over_ours is None and "ratio" not in describe(ours_unfinished)
 
 
 def test_without_spin_the_readme_figures_are_marked_not_measured() -> None:

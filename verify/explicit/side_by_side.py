@@ -30,8 +30,10 @@ class SideBySide:
 
     @property
     def spin_cpu_over_ours(self) -> float | None:
-        """SPIN's verification CPU over our graph search's CPU, both from this run."""
-        if self.spin is None or not self.spin.complete or not self.spin.cpu_seconds or not self.ours.cpu_seconds:
+        """SPIN's verification CPU over our graph search's CPU, both from this run and both
+        complete (a search cut short by its limit says nothing of the whole one's time)."""
+        if self.spin is None or not self.spin.complete or not self.ours.complete or not self.spin.cpu_seconds \
+                or not self.ours.cpu_seconds:
             return None
         return self.spin.cpu_seconds / self.ours.cpu_seconds
 
