@@ -6,15 +6,19 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 
 from engine.judge import judge_benchmark
+from engine.peer import PeerError, bench_peer, load_peer
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
 from ..diff.bench import bench_mutate
 from ..diff.mutate import baseline_verdicts
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
-from ..explicit.bench import bench_explore, describe
+from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
+from ..explicit.spin import SpinDirError, availability
+from ..results import EXIT_FAILED
 from .options import SECONDS, parse_counts
 
 
@@ -25,18 +29,36 @@ from .options import SECONDS, parse_counts
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
-                   "per player count, against SPIN (--seconds is then the time limit per count).")
+                   "per player count, beside SPIN run in the same session (--seconds is then the time limit "
+                   "per count, for both); exit 1 if our states projected onto SPIN's abstraction are not "
+                   "SPIN's count.")
+@click.option("--spin/--no-spin", "use_spin", default=True, show_default=True,
+              help="With --explore: run SPIN's reference model (shared/bench/spin/run.sh) side by side when spin "
+                   "and gcc are installed; otherwise show its README's figures, marked as not measured.")
+@click.option("--spin-dir", metavar="DIR",
+              help="With --explore: the SPIN anchor folder (default: $SHRULES_SPIN_DIR, else ../shared/bench/spin "
+                   "beside the repository).")
+@click.option("--catalogue/--no-catalogue", default=True, show_default=True,
+              help="With --explore: also decide the whole property catalogue per player count.")
+@click.option("--peer", "peer_dir", metavar="DIR",
+              help="Random play beside a peer engine run in the same session: DIR is a checkout of "
+                   "lphillips/SecretHitlerDiscord, driven as shared/bench/PEERS.md describes (--seconds defaults "
+                   "to 10 CPU seconds per count and engine).")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
-def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None,
-          mutate: bool = False) -> None:
+def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
+          catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
     --mutate, the mutation analysis."""
+    if spin_dir is not None and not explore:
+        raise click.UsageError("--spin-dir applies to --explore only")
+    if peer_dir is not None and (explore or judge_dir or mutate):
+        raise click.UsageError("--peer measures random play: not with --explore, --judge or --mutate")
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
     if mutate:
         standard = load_spec("standard")
@@ -56,8 +78,24 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
                    else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
         return
     if explore:
-        for explored in (bench_explore(players, seconds) for players in numbers):
-            click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
+        try:
+            folder, not_run = availability(use_spin, spin_dir)
+        except SpinDirError as error:
+            raise click.BadParameter(str(error), param_hint="--spin-dir") from None
+        if not_run:
+            click.echo(f"SPIN not run: {not_run}", err=True)
+        differ = False
+        for players in numbers:
+            pair = side_by_side(players, seconds, folder, not_run, catalogue, lambda line: click.echo(line, err=True))
+            differ |= pair.projection == DIFFERENT
+            click.echo(json.dumps(pair.as_dict()) if as_json else describe(pair))
+        if differ:
+            raise SystemExit(EXIT_FAILED)
+        return
+    if peer_dir is not None:
+        if click.get_current_context().get_parameter_source("seconds") is ParameterSource.DEFAULT:
+            seconds = PEER_SECONDS
+        beside_peer(peer_dir, numbers, seconds, as_json)
         return
     figures = []
     for players in numbers:
@@ -71,6 +109,42 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
         click.echo(json.dumps([{"players": f.players, "games_per_second": round(f.games_per_second, 1),
                                 "moves_per_game": round(f.moves_per_game, 2),
                                 "choices_per_game": round(f.choices_per_game, 2)} for f in figures]))
+
+
+PEER_SECONDS = 10.0
+"""CPU seconds per count and engine with --peer: PEERS.md's peer figures take at least 10."""
+
+
+def beside_peer(folder: str, numbers: tuple[int, ...], seconds: float, as_json: bool) -> None:
+    """Per count, shrules' random play and then the peer's, each for `seconds` of CPU, and
+    the ratio of the two from this run (one after the other: neither takes the other's CPU)."""
+    try:
+        peer = load_peer(folder)
+    except PeerError as error:
+        raise click.BadParameter(str(error), param_hint="--peer") from None
+    rows = []
+    for players in numbers:
+        click.echo(f"random play, {players} players: shrules, then the peer, {seconds:g} s CPU each", err=True)
+        ours = bench_random_play(players, seconds)
+        theirs = bench_peer(peer, players, seconds)
+        ratio = ours.games_per_second / theirs.games_per_second if theirs.games_per_second else None
+        rows.append({"players": players, "games_per_second": round(ours.games_per_second, 1),
+                     "peer_games_per_second": round(theirs.games_per_second, 1), "peer_games": theirs.games,
+                     "peer_crashes": theirs.crashes, "peer_first_crash": theirs.first_crash,
+                     "peer_seconds": theirs.seconds,
+                     "peer_actions_per_game": round(theirs.actions_per_game, 2),
+                     "ratio_to_peer": None if ratio is None else round(ratio, 2)})
+        if not as_json:
+            played = theirs.games + theirs.crashes
+            crashed = (f", {theirs.crashes} crashed ({theirs.crashes / played:.1%}, not counted; the first: "
+                       f"{theirs.first_crash})" if theirs.crashes else "")
+            click.echo(f"random play, {players} players: shrules {ours.games_per_second:,.0f} games/s "
+                       f"({ours.games} games in {ours.seconds:.1f} s CPU); peer {theirs.games_per_second:,.0f} games/s "
+                       f"({theirs.games} completed{crashed}, in {theirs.seconds:.1f} s CPU, "
+                       f"{theirs.actions_per_game:.1f} actions/game); "
+                       + ("the peer completed no game" if ratio is None else f"shrules / peer = {ratio:.2f}x"))
+    if as_json:
+        click.echo(json.dumps(rows))
 
 
 COMMANDS = (bench,)

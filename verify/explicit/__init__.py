@@ -12,7 +12,9 @@
 - check.py: the backend's verdicts for one player count (`check_players`), as plain data
   that crosses processes and as typed results;
 - abstraction.py, bench.py: the projection onto the SPIN reference model, and the
-  benchmark against it (`shrules bench --explore`).
+  benchmark against it (`shrules bench --explore`);
+- spin.py, side_by_side.py: SPIN's run.sh run in the same session (located, timed, read),
+  and its figures set beside ours with the projection's cross-check.
 
 It imports spec, engine and verify/results.py; never the Z3 backend or the command line.
 """

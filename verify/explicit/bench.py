@@ -20,7 +20,8 @@ from .explore import explore
 from .model import Model
 
 SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
-"""SPIN's verification time per player count (shared/bench/spin/README.md)."""
+"""SPIN's verification time per player count (shared/bench/spin/README.md): shown, marked as
+not measured, only where SPIN cannot run beside us (side_by_side.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,22 +82,3 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     return ExploreFigure(**{**asdict(figure), "catalogue_seconds": round(seconds, 2),
                             "catalogue_as_expected": expected})
 
-
-def describe(figure: ExploreFigure) -> str:
-    """One line of figures."""
-    text = (f"explore, {figure.players} players: {figure.states:,} states, {figure.transitions:,} transitions "
-            f"in {figure.seconds:.1f} s ({figure.cpu_seconds:.1f} s CPU), {figure.states_per_second:,.0f} states/s"
-            + ("" if figure.complete else " (incomplete: limit hit)"))
-    if figure.projected is not None:
-        text += f"; projected onto SPIN's abstraction: {figure.projected:,}"
-        if figure.spin_states is not None:
-            text += " = SPIN" if figure.projected == figure.spin_states else f" != SPIN {figure.spin_states:,}"
-    if figure.ratio_to_spin is not None:
-        text += f"; {figure.ratio_to_spin:.0f}x SPIN's {figure.spin_seconds:g} s"
-    if figure.catalogue_seconds is not None:
-        text += f"; whole catalogue decided in {figure.catalogue_seconds:.1f} s"
-        if figure.spin_seconds:
-            text += f" ({figure.catalogue_seconds / figure.spin_seconds:.0f}x SPIN)"
-        text += {True: ", all as expected", False: ", NOT all as expected", None: ", some unknown"}[
-            figure.catalogue_as_expected]
-    return text
