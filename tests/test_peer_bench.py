@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.peer import PeerError, bench_peer, load_peer
+from verify.peer import PeerError, bench_peer, load_peer
 from verify.cli import main
 
 FAKE_GAME = '''

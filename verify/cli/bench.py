@@ -9,7 +9,7 @@ import click
 from click.core import ParameterSource
 
 from engine.judge import judge_benchmark
-from engine.peer import PeerError, bench_peer, load_peer
+from ..peer import PeerError, bench_peer, load_peer
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
