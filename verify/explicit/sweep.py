@@ -171,9 +171,12 @@ class _Sweep(_Search):
     def expand_layer(self, rank: int, layer: dict[int, int]) -> None:
         """Expand every state of one rank; then the layer leaves the index."""
         decode, limits = self.model.codec.decode, self.limits
+        max_states = limits.max_states
         for key, position in layer.items():
             if self.expanded % CHECK_EVERY == 0:
                 self.look(rank)
+            if max_states is not None and len(self.keys) > max_states:
+                raise _Stop(f"limit: {max_states:,} states")
             self.expanded += 1
             cost = self.cost[position]
             if limits.max_depth is not None and cost >= limits.max_depth:
@@ -184,15 +187,12 @@ class _Sweep(_Search):
         self.held -= len(layer)
 
     def look(self, rank: int) -> None:
-        """Progress, and the limits: clock, memory, states."""
+        """Progress, and the limits of the clock and the memory."""
         if self.progress is not None:
             self.progress(len(self.keys), rank)
         limit = self.clock_or_memory()
         if limit:
             raise _Stop(limit)
-        max_states = self.limits.max_states
-        if max_states is not None and len(self.keys) > max_states:
-            raise _Stop(f"limit: {max_states:,} states")
 
     def expand_state(self, position: int, state: Any, rank: int, cost: int) -> None:
         """Every step from one state whose distance is final: checked, its successor
