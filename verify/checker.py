@@ -52,8 +52,9 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
-          progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
-    """Every selected property for every selected player count, sorted by property and count."""
+          progress: Callable[[str], None] | None = None, explorer: str = "bfs") -> list[PropertyResult]:
+    """Every selected property for every selected player count, sorted by property and count;
+    `explorer` is the explicit backend's search (verify/explicit/check.py EXPLORERS)."""
     if backend not in BACKENDS:
         raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
     counts = tuple(load_spec_counts(spec_name)) if not players else players
@@ -68,7 +69,8 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
         raws: list[Raw] = []
         if workers > 1 and len(counts) > 1:
             with ProcessPoolExecutor(max_workers=min(workers, len(counts))) as pool:
-                futures = {count: pool.submit(check_players, spec_name, count, names, limits, reductions)
+                futures = {count: pool.submit(check_players, spec_name, count, names, limits, reductions,
+                                              None, explorer)
                            for count in counts}
                 for count in sorted(counts, key=lambda c: c):
                     raws += futures[count].result()
@@ -76,7 +78,7 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
                         progress(f"{count} players: done")
         else:
             for count in counts:
-                raws += check_players(spec_name, count, names, limits, reductions, progress)
+                raws += check_players(spec_name, count, names, limits, reductions, progress, explorer)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
     if backend in ("smt", "both"):
         results = _with_smt(results, spec_name, counts, catalogue, limits, backend)
