@@ -26,13 +26,16 @@ from .options import SECONDS, parse_counts
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
                    "per player count, against SPIN (--seconds is then the time limit per count).")
+@click.option("--explorer", type=click.Choice(("both", "bfs", "sweep")), default="both", show_default=True,
+              help="With --explore: the searches measured side by side, each in a fresh process (breadth-first, "
+                   "sweep-line by the ranking, or both); the catalogue is decided by the first.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None,
-          mutate: bool = False) -> None:
+          mutate: bool = False, explorer: str = "both") -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
@@ -56,7 +59,8 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
                    else f"judging secrethitler.io games: {rate:,.0f} games/s on one core")
         return
     if explore:
-        for explored in (bench_explore(players, seconds) for players in numbers):
+        explorers = ("bfs", "sweep") if explorer == "both" else (explorer,)
+        for explored in (bench_explore(players, seconds, explorers=explorers) for players in numbers):
             click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
         return
     figures = []
