@@ -29,13 +29,14 @@ from .options import SECONDS, parse_counts
 @click.option("--explorer", type=click.Choice(("both", "bfs", "sweep")), default="both", show_default=True,
               help="With --explore: the searches measured side by side, each in a fresh process (breadth-first, "
                    "sweep-line by the ranking, or both); the catalogue is decided by the first.")
+@click.option("--no-catalogue", is_flag=True, help="With --explore: the graph searches only, not the catalogue.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: str | None,
-          mutate: bool = False, explorer: str = "both") -> None:
+          mutate: bool = False, explorer: str = "both", no_catalogue: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
@@ -60,7 +61,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, judge_dir: 
         return
     if explore:
         explorers = ("bfs", "sweep") if explorer == "both" else (explorer,)
-        for explored in (bench_explore(players, seconds, explorers=explorers) for players in numbers):
+        for explored in (bench_explore(players, seconds, not no_catalogue, explorers=explorers) for players in numbers):
             click.echo(json.dumps(explored.as_dict()) if as_json else describe(explored))
         return
     figures = []
