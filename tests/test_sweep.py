@@ -173,3 +173,10 @@ def test_the_sweep_reports_its_memory_and_layers() -> None:
     seen: list[tuple[int, int]] = []
     sweep(model, (), progress=lambda states, rank: seen.append((states, rank)))
     assert seen and all(later[1] <= earlier[1] for earlier, later in zip(seen, seen[1:]))
+
+
+def test_a_depth_limit_expands_nothing_deeper_and_says_so() -> None:
+    model = Model(compiled_game(5, SMALL))
+    swept = sweep(model, (), Limits(max_depth=4))
+    assert not swept.complete and swept.limit == "limit: depth 4" and swept.depth == 4
+    assert swept.states == explore(model, (), Limits(max_depth=4), stop_when_decided=False).states

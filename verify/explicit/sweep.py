@@ -71,7 +71,6 @@ class Swept(Exploration):
     """A sweep's exploration: with `longest`, the graph facts of a complete sweep."""
 
     facts: GraphFacts | None = None
-    explorer: str = "sweep"
 
 
 def ranking_of(game: Game) -> Measure | None:
@@ -139,6 +138,7 @@ class _Sweep(_Search):
         self.longest = longest
         self.long_moves, self.long_elections, self.long_parent = array("i"), array("i"), array("i")
         self.expanded = 0
+        self.cut = False                    # a state at the depth limit was left unexpanded
 
     # ------------------------------------------------------------------ the sweep
 
@@ -156,6 +156,8 @@ class _Sweep(_Search):
                 result.limit = "stopped at a decisive hit"
             elif result.out_of_range is not None:
                 result.limit = f"state out of range: {result.range_error}"
+            elif self.cut:
+                result.limit = f"limit: depth {self.limits.max_depth}"
             else:
                 result.complete = True
         except _Stop as stop:
@@ -179,8 +181,12 @@ class _Sweep(_Search):
                 raise _Stop(f"limit: {max_states:,} states")
             self.expanded += 1
             cost = self.cost[position]
-            if limits.max_depth is not None and cost >= limits.max_depth:
-                raise _Stop(f"limit: depth {limits.max_depth}")
+            if limits.max_depth is not None and self.shown(cost) >= limits.max_depth:
+                self.cut = True         # as deep as asked: stored, checked, not expanded
+                bits = self.flagged.pop(position, 0)
+                if bits:
+                    self.fire(bits, Hit(position, depth=cost))
+                continue
             self.expand_state(position, decode(key), rank, cost)
             if self.stopped:
                 return
@@ -203,6 +209,8 @@ class _Sweep(_Search):
         if bits:
             self.fire(bits, Hit(position, depth=cost))
         steps = list(model.steps(state))
+        # An `only` broken by a move counts that move as one step, election or not: a
+        # search by elections is asked for wins (`sometimes`), never for permissions.
         self.permissions(state, steps, position, cost, cost + 1)
         for step in steps:
             self.follow(position, state, step, rank, cost)
