@@ -180,3 +180,19 @@ def test_a_depth_limit_expands_nothing_deeper_and_says_so() -> None:
     swept = sweep(model, (), Limits(max_depth=4))
     assert not swept.complete and swept.limit == "limit: depth 4" and swept.depth == 4
     assert swept.states == explore(model, (), Limits(max_depth=4), stop_when_decided=False).states
+
+
+def test_a_ranking_found_in_played_games_sweeps_the_same_graph_or_stops() -> None:
+    from verify.smt.rank import find_ranking
+    from spec.invariants import load_invariants
+
+    game = compiled_game(5, SMALL)
+    found = find_ranking(load_invariants(game.spec).spec, 5)
+    assert found is not None
+    measure = compiled_measure(game, found)
+    model = Model(game)
+    swept = sweep(model, (), measure=measure)
+    if swept.complete:
+        assert swept.states == explore(model, (), stop_when_decided=False).states
+    else:
+        assert measure_failed(swept), swept.limit

@@ -2,7 +2,7 @@
 explorer's findings with only a few layers of states in memory.
 
 Every move strictly lowers the spec's ranking (spec/invariants.toml `[ranking]`, proved by
-the solver; or one found in played games, verify/smt/rank.py), so a state only reaches
+the solver; or one found in played games, verify/smt/rank.py, passed in), so a state only reaches
 states of lower rank. The sweep expands states by decreasing rank: a layer is the states
 of one rank value, and once a layer is expanded nothing can generate its states again, so
 they leave the index. The index (key -> id) then holds the pending layers only, not the
@@ -74,17 +74,16 @@ class Swept(Exploration):
 
 
 def ranking_of(game: Game) -> Measure | None:
-    """The spec's ranking (spec/invariants.toml), else one found in played games, or None."""
-    strengthening = load_invariants(game.spec)
-    if strengthening.ranking is not None:
-        return strengthening.ranking
-    # On use only: rank.py needs no solver, but it lives in the solver's package.
-    from ..smt.rank import find_ranking
-    return find_ranking(strengthening.spec, game.players)
+    """The spec's ranking (spec/invariants.toml), or None (a variant's schema may not
+    express it). A ranking found in played games (verify/smt/rank.py `find_ranking`) is
+    the caller's to pass to `compiled_measure`: the explicit checker does not import the
+    solver's package."""
+    return load_invariants(game.spec).ranking
 
 
 def compiled_measure(game: Game, measure: Measure | None = None) -> Callable[[Any], int] | None:
-    """The ranking as a Python function of a state (`ranking_of` unless given), or None."""
+    """A ranking as a Python function of a state (`ranking_of` unless given), or None.
+    Nothing is assumed of it: the sweep checks that every move lowers it."""
     measure = measure or ranking_of(game)
     if measure is None:
         return None
