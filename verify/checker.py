@@ -53,10 +53,11 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
-          progress: Callable[[str], None] | None = None, infer: bool = False,
+          progress: Callable[[str], None] | None = None, explorer: str = "bfs", infer: bool = False,
           hints: bool = True) -> list[PropertyResult]:
     """Every selected property for every selected player count, sorted by property and count.
 
+    `explorer` is the explicit backend's search (verify/explicit/check.py EXPLORERS);
     `infer` and `hints` go to the Z3 backend (`verify.smt.check.backend_for`): strengthening
     invariants found in played games added to spec/invariants.toml's, or used alone."""
     if backend not in BACKENDS:
@@ -73,7 +74,8 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
         raws: list[Raw] = []
         if workers > 1 and len(counts) > 1:
             with ProcessPoolExecutor(max_workers=min(workers, len(counts))) as pool:
-                futures = {count: pool.submit(check_players, spec_name, count, names, limits, reductions)
+                futures = {count: pool.submit(check_players, spec_name, count, names, limits, reductions,
+                                              None, explorer)
                            for count in counts}
                 for count in sorted(counts, key=lambda c: c):
                     raws += futures[count].result()
@@ -81,7 +83,7 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
                         progress(f"{count} players: done")
         else:
             for count in counts:
-                raws += check_players(spec_name, count, names, limits, reductions, progress)
+                raws += check_players(spec_name, count, names, limits, reductions, progress, explorer)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
     if backend in ("smt", "both"):
         results = _with_smt(results, spec_name, counts, catalogue, limits, backend, infer, hints)

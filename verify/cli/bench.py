@@ -9,7 +9,6 @@ import click
 from click.core import ParameterSource
 
 from engine.judge import judge_benchmark
-from ..peer import PeerError, bench_peer, load_peer
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
@@ -18,6 +17,7 @@ from ..diff.mutate import baseline_verdicts
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
 from ..explicit.spin import SpinDirError, availability
+from ..peer import PeerError, bench_peer, load_peer
 from ..results import EXIT_FAILED
 from .options import SECONDS, parse_counts
 
@@ -44,13 +44,17 @@ from .options import SECONDS, parse_counts
               help="Random play beside a peer engine run in the same session: DIR is a checkout of "
                    "lphillips/SecretHitlerDiscord, driven as shared/bench/PEERS.md describes (--seconds defaults "
                    "to 10 CPU seconds per count and engine).")
+@click.option("--explorer", type=click.Choice(("both", "bfs", "sweep")), default="both", show_default=True,
+              help="With --explore: the searches measured side by side, each in a fresh process (breadth-first, "
+                   "sweep-line by the ranking, or both); the headline figures and the catalogue are the first's.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
-          catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False) -> None:
+          catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,
+          explorer: str = "both") -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
@@ -85,8 +89,10 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
         if not_run:
             click.echo(f"SPIN not run: {not_run}", err=True)
         differ = False
+        explorers = ("bfs", "sweep") if explorer == "both" else (explorer,)
         for players in numbers:
-            pair = side_by_side(players, seconds, folder, not_run, catalogue, lambda line: click.echo(line, err=True))
+            pair = side_by_side(players, seconds, folder, not_run, catalogue,
+                                lambda line: click.echo(line, err=True), explorers)
             differ |= pair.projection == DIFFERENT
             click.echo(json.dumps(pair.as_dict()) if as_json else describe(pair))
         if differ:

@@ -24,7 +24,7 @@ from spec.loader import load_spec
 
 from ..checker import BACKENDS, check
 from ..diff.mutants import run_mutants
-from ..explicit.check import select
+from ..explicit.check import EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
@@ -104,6 +104,10 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
                    "and as a cross-check of the invariants it decided (a disagreement fails the check).")
+@click.option("--explorer", type=click.Choice(EXPLORERS), default="bfs", show_default=True,
+              help="The explicit backend's search: breadth-first, keeping every state, or sweep-line by the "
+                   "ranking of spec/invariants.toml, keeping a few layers of states (the same verdicts and "
+                   "shortest traces; breadth-first again where the ranking does not fit).")
 @click.option("--infer", is_flag=True,
               help="Z3 backend: add strengthening invariants found in played games and kept by induction "
                    "(cached per rules and player count).")
@@ -130,8 +134,9 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
 @variant_options
 @report_options
-def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, infer: bool,
-                  hints: bool, max_states: int | None, time_limit: float, memory_limit: int, workers: int, no_symmetry: bool,
+def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
+                  infer: bool, hints: bool, max_states: int | None, time_limit: float, memory_limit: int,
+                  workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest) -> None:
@@ -162,7 +167,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
             if message.endswith("done"):
                 bar.update(1)
         results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
-                        workers=workers, progress=progress, infer=infer or not hints, hints=hints)
+                        workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
+                        hints=hints)
     if traces_dir:
         save_traces(results, Path(traces_dir))
     if json_output:

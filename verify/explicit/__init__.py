@@ -7,6 +7,8 @@
 - codec.py: states packed into integers, rotated to their canonical seat;
 - propcheck.py: properties compiled to Python checks that fire on states and moves;
 - explore.py: breadth-first search with the checks on the fly, limits, shortest traces;
+- sweep.py: the sweep-line search by the ranking: the same findings with a few layers of
+  states in memory instead of the whole graph (`shrules check --explorer sweep`);
 - graphs.py: what the recorded graph says (acyclic, longest game, deadlocks, states that
   cannot end) and its export to networkx;
 - check.py: the backend's verdicts for one player count (`check_players`), as plain data

@@ -4,20 +4,76 @@ Per player count: the complete reduced graph (states, transitions, wall and CPU 
 stored states per second, the number of distinct states projected onto SPIN's
 abstraction) and the time to decide the whole property catalogue; each set against SPIN's
 time to explore that player count. `shrules bench --explore` prints these figures.
+
+The graph is searched by each explorer asked for (breadth-first, explore.py; sweep-line,
+sweep.py), each in a fresh process so that its peak resident memory is its own: the
+figures of the two side by side are states, seconds, peak MiB and the most states held
+in the index at once (`SearchFigure`).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import resource
 import time
-from dataclasses import asdict, dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, replace
 
 from engine.game import compiled_game
 
 from ..results import Limits
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from .check import check_players, materialise, select
-from .explore import explore
+from .explore import Exploration, explore
 from .model import Model
+from .sweep import sweep
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFigure:
+    """One explorer's search of the complete graph, measured in a process of its own."""
+
+    explorer: str
+    states: int
+    transitions: int
+    complete: bool
+    limit: str
+    seconds: float
+    cpu_seconds: float
+    peak_mib: float             # the process's peak resident memory (imports included)
+    largest_layer: int          # most states in the index at once
+    projected: int | None
+
+    def line(self) -> str:
+        """The figures in words."""
+        return (f"{self.explorer}: {self.states:,} states, {self.transitions:,} transitions in {self.seconds:.1f} s ({self.cpu_seconds:.1f} s CPU), "
+                f"peak {self.peak_mib:,.0f} MiB, at most {self.largest_layer:,} states held"
+                + ("" if self.complete else f" (incomplete: {self.limit})"))
+
+
+def search_figure(players: int, explorer: str, time_limit: float | None, project: bool = True,
+                  rules: str = "standard") -> SearchFigure:
+    """Search the whole graph of `players` with `explorer` (bfs | sweep) in this process."""
+    game = compiled_game(players, rules)
+    model = Model(game, keep=frozenset(PROJECTION_FIELDS) if project else frozenset())
+    cpu = time.process_time()
+    limits = Limits(time_limit=time_limit)
+    exploration: Exploration = (sweep(model, (), limits, deadlocks=False) if explorer == "sweep" else
+                                explore(model, (), limits, deadlocks=False, stop_when_decided=False))
+    cpu = time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # KiB on Linux
+    projected = count_projection(exploration) if project and exploration.complete else None
+    return SearchFigure(explorer, exploration.states, exploration.transitions, exploration.complete,
+                        exploration.limit, round(exploration.seconds, 2), round(cpu, 2), round(peak, 1),
+                        exploration.largest_layer, projected)
+
+
+def search_apart(players: int, explorer: str, time_limit: float | None, project: bool = True,
+                 rules: str = "standard") -> SearchFigure:
+    """`search_figure` in a freshly started process (not forked: a fork would start with
+    this process's memory), so that the peak memory is the search's alone."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(search_figure, players, explorer, time_limit, project, rules).result()
 
 SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
 """SPIN's verification time per player count (shared/bench/spin/README.md): shown, marked as
@@ -39,6 +95,7 @@ class ExploreFigure:
     spin_seconds: float | None
     catalogue_seconds: float | None = None
     catalogue_as_expected: bool | None = None
+    searches: tuple[SearchFigure, ...] = ()
 
     @property
     def states_per_second(self) -> float:
@@ -59,26 +116,23 @@ class ExploreFigure:
 
 
 def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: bool = True,
-                  project: bool = True, rules: str = "standard") -> ExploreFigure:
-    """Explore the complete graph of `players` (and, if asked, decide the catalogue)."""
-    game = compiled_game(players, rules)
-    model = Model(game, keep=frozenset(PROJECTION_FIELDS) if project else frozenset())
-    cpu = time.process_time()
-    exploration = explore(model, (), Limits(time_limit=time_limit), deadlocks=False, stop_when_decided=False)
-    cpu = time.process_time() - cpu
-    projected = count_projection(exploration) if project and exploration.complete else None
-    figure = ExploreFigure(players, exploration.states, exploration.transitions, exploration.complete,
-                           round(exploration.seconds, 2), round(cpu, 2), projected, SPIN_STATES.get(players),
-                           SPIN_SECONDS.get(players))
-    del exploration
+                  project: bool = True, rules: str = "standard",
+                  explorers: tuple[str, ...] = ("bfs", "sweep")) -> ExploreFigure:
+    """Search the complete graph of `players` with each of `explorers`, each in a fresh
+    process (and, if asked, decide the catalogue); the headline figures are the first
+    explorer's."""
+    searches = tuple(search_apart(players, explorer, time_limit, project, rules) for explorer in explorers)
+    first = searches[0]
+    figure = ExploreFigure(players, first.states, first.transitions, first.complete, first.seconds,
+                           first.cpu_seconds, first.projected, SPIN_STATES.get(players), SPIN_SECONDS.get(players),
+                           searches=searches)
     if not catalogue:
         return figure
     started = time.perf_counter()
     by_name = {prop.name: prop for prop in select(rules)}
     results = [materialise(raw, rules, by_name)
-               for raw in check_players(rules, players, None, Limits(time_limit=time_limit))]
+               for raw in check_players(rules, players, None, Limits(time_limit=time_limit), explorer=explorers[0])]
     seconds = time.perf_counter() - started
     expected = None if any(r.as_expected is None for r in results) else all(r.as_expected for r in results)
-    return ExploreFigure(**{**asdict(figure), "catalogue_seconds": round(seconds, 2),
-                            "catalogue_as_expected": expected})
+    return replace(figure, catalogue_seconds=round(seconds, 2), catalogue_as_expected=expected)
 

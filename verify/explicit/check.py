@@ -15,6 +15,11 @@ For its count it
    Refuted | Witnessed | Unwitnessed | Unknown`, each `Refuted`/`Witnessed` with the
    shortest trace, replayed through the engine. A search stopped by a limit gives
    `Unknown("limit ...")`, never a proof.
+
+Each search is breadth-first (explore.py, the default) or, with `explorer="sweep"`, the
+sweep-line search by the ranking (sweep.py): the same verdicts and shortest traces with
+a few layers of states in memory. A sweep the ranking does not fit (a move that does not
+lower it) falls back to the breadth-first search, and the evidence's note says so.
 """
 
 from __future__ import annotations
@@ -35,8 +40,11 @@ from .explore import Exploration, explore, trace_along, walk
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, symmetry_blockers
+from .sweep import compiled_measure, measure_failed, sweep
 
 GRAPH_KINDS = ("terminates", "deadlock_free", "in_range")
+EXPLORERS = ("bfs", "sweep")
+"""The searches the backend can run: breadth-first (explore.py) or sweep-line (sweep.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,20 +86,53 @@ def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> 
 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, limits: Limits,
-                  reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None
-                  ) -> list[Raw]:
+                  reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None,
+                  explorer: str = "bfs") -> list[Raw]:
     """Every selected property for one player count, as plain data (see module docstring)."""
     game = compiled_game(players, spec_name)
     props = tuple(p for p in select(spec_name, names) if players in p.players)
-    return check_game(game, props, limits, reductions, progress)
+    return check_game(game, props, limits, reductions, progress, explorer=explorer)
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """One search's exploration, its graph facts when asked and complete, and a note on
+    how it was searched."""
+
+    exploration: Exploration
+    facts: GraphFacts | None
+    note: str
+
+
+def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limits], explorer: str, *,
+           deadlocks: bool = True, graph: bool = False, by_elections: bool = False,
+           stop_on: frozenset[str] = frozenset()) -> Searched:
+    """One search of `model` by `explorer`; `limits()` gives what is left of the budget
+    (a sweep the ranking does not fit is searched again breadth-first with the rest)."""
+    note = ""
+    if explorer == "sweep":
+        measure = compiled_measure(model.game)
+        if measure is not None:
+            swept = sweep(model, props, limits(), measure=measure, deadlocks=deadlocks, by_elections=by_elections,
+                          longest=graph, stop_on=stop_on)
+            if not measure_failed(swept):
+                return Searched(swept, swept.facts, "sweep-line search by the ranking")
+            note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
+        else:
+            note = "breadth-first: no ranking to sweep by"
+    exploration = explore(model, props, limits(), deadlocks=deadlocks, record_edges=graph, stop_on=stop_on,
+                          by_elections=by_elections)
+    facts = analyse(exploration.graph) if exploration.graph is not None else None
+    return Searched(exploration, facts, note)
 
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
-               fewest_elections: bool = True) -> list[Raw]:
+               fewest_elections: bool = True, explorer: str = "bfs") -> list[Raw]:
     """The properties for one compiled game (the rules need not be a file: the mutation
     analysis checks rule sets built in memory). `stop_on`: properties whose first hit ends
-    a search (explore.py); `fewest_elections`: also count the elections of each win."""
+    a search (explore.py); `fewest_elections`: also count the elections of each win;
+    `explorer`: one of EXPLORERS."""
     started = time.perf_counter()
     players = game.players
     out: list[Raw] = []
@@ -118,14 +159,13 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                      f"properties")
         model = Model(game, group, group_reductions)
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
-        exploration = explore(model, group, remaining(), deadlocks=with_graph, record_edges=record,
-                              stop_on=stop_on)
-        note = model.plan.describe(game.spec)
+        searched = search(model, group, remaining, explorer, deadlocks=with_graph, graph=record, stop_on=stop_on)
+        exploration = searched.exploration
+        note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note) if part)
         start = len(out)
         out += _state_verdicts(exploration, group, note)
         if with_graph:
-            facts = analyse(exploration.graph) if exploration.graph is not None else None
-            out += _graph_verdicts(exploration, graph_props, facts, note)
+            out += _graph_verdicts(exploration, graph_props, searched.facts, note)
         for raw in out[start:]:
             raw.extra["reductions"] = model.plan.labels()
             if exploration.complete and number == 0:
@@ -136,7 +176,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         if progress:
             progress(f"{players} players: fewest elections for {len(wins)} properties")
         model = Model(game, wins, reductions)
-        by_elections = explore(model, wins, remaining(), deadlocks=False, by_elections=True)
+        by_elections = search(model, wins, remaining, explorer, deadlocks=False, by_elections=True).exploration
         for raw in out:
             if raw.property in by_elections.hits:
                 hit = by_elections.hits[raw.property]

@@ -16,7 +16,7 @@ range is refused (`OutOfRange`), never silently masked into a neighbouring field
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -229,3 +229,33 @@ class Codec:
         players = self.players
         by %= players
         return ((mask << by) | (mask >> (players - by))) & ((1 << players) - 1)
+
+
+class PackedKeys:
+    """Stored keys as fixed-width bytes in one buffer: an id's key without a Python int per
+    state (about 48 bytes each in a list, here the codec's bits rounded up to bytes). The
+    sweep keeps every key this way for traces while its index holds only a few layers."""
+
+    __slots__ = ("width", "data")
+
+    def __init__(self, bits: int) -> None:
+        self.width = max(1, (bits + 7) // 8)
+        self.data = bytearray()
+
+    def append(self, key: int) -> None:
+        """Store `key` under the next id."""
+        self.data += key.to_bytes(self.width, "little")
+
+    def __getitem__(self, index: int) -> int:
+        width = self.width
+        if not 0 <= index < len(self.data) // width:
+            raise IndexError(index)
+        return int.from_bytes(self.data[index * width:(index + 1) * width], "little")
+
+    def __len__(self) -> int:
+        return len(self.data) // self.width
+
+    def __iter__(self) -> Iterator[int]:
+        width, data = self.width, self.data
+        for start in range(0, len(data), width):
+            yield int.from_bytes(data[start:start + width], "little")

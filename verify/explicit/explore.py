@@ -43,7 +43,7 @@ from engine.trace import Trace
 from spec.properties import Property
 
 from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
-from .codec import OutOfRange
+from .codec import OutOfRange, PackedKeys
 from .model import Model, Step
 from .propcheck import compile_allowances, compile_checks
 
@@ -95,7 +95,12 @@ class Graph:
 
 @dataclass(slots=True)
 class Exploration:
-    """What a search found: counts, hits, the first deadlock, and whether it was complete."""
+    """What a search found: counts, hits, the first deadlock, and whether it was complete.
+
+    `peak_mib` is the largest resident memory sampled while searching (every CHECK_EVERY
+    expansions), `largest_layer` the most states the search held in its index at once
+    (every stored state for the breadth-first search; the pending layers for the sweep,
+    sweep.py). `keys` is a list, or packed bytes when the sweep keeps memory down."""
 
     model: Model
     properties: tuple[Property, ...]
@@ -111,10 +116,12 @@ class Exploration:
     range_error: str = ""
     loop: Hit | None = None         # random games (`walk`): a state whose move returns to an earlier state of the game
     graph: Graph | None = None
-    keys: list[int] = field(default_factory=list)
+    keys: list[int] | PackedKeys = field(default_factory=list)
     parent: array[int] = field(default_factory=lambda: array("q"))
     parent_move: array[int] = field(default_factory=lambda: array("q"))
     layers: list[int] = field(default_factory=list)
+    peak_mib: float = 0.0
+    largest_layer: int = 0
 
     @property
     def states_per_second(self) -> float:
@@ -260,8 +267,10 @@ class _Search:
             result.limit = f"state out of range: {error}"
             result.complete = False
         result.states = len(keys)
+        result.largest_layer = len(self.index)
         result.depth = len(layers) - 1
         result.seconds = time.perf_counter() - self.started
+        result.peak_mib = max(result.peak_mib, resident_mib())
         if self.record_edges and result.complete:
             self.offsets.append(len(self.targets))
             result.graph = Graph(self.offsets, self.targets, self.edge_moves, self.edge_elections, self.over)
@@ -325,11 +334,14 @@ class _Search:
             state = decode(key)
 
     def clock_or_memory(self) -> str:
-        """The limit the clock or the resident memory has reached ('' for none)."""
-        limits = self.limits
+        """The limit the clock or the resident memory has reached ('' for none); the
+        memory read is kept as the peak so far."""
+        limits, result = self.limits, self.result
+        resident = resident_mib()
+        result.peak_mib = max(result.peak_mib, resident)
         if self.deadline is not None and time.perf_counter() > self.deadline:
             return f"limit: time {limits.time_limit:g} s"
-        if limits.memory_limit is not None and resident_mib() > limits.memory_limit:
+        if limits.memory_limit is not None and resident > limits.memory_limit:
             return f"limit: memory {limits.memory_limit:,} MiB"
         return ""
 

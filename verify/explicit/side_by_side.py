@@ -67,15 +67,17 @@ class SideBySide:
 
 
 def side_by_side(players: int, limit: float, spin_folder: Path | None, not_run: str | None,
-                 catalogue: bool = True, progress: Callable[[str], None] = lambda line: None) -> SideBySide:
-    """SPIN's run of `players` (when `spin_folder` is given) and then ours, one after the
-    other so that neither takes CPU from the other; `limit` caps both searches."""
+                 catalogue: bool = True, progress: Callable[[str], None] = lambda line: None,
+                 explorers: tuple[str, ...] = ("bfs", "sweep")) -> SideBySide:
+    """SPIN's run of `players` (when `spin_folder` is given) and then ours with each of
+    `explorers`, one after the other so that none takes CPU from another; `limit` caps
+    every search. The headline figures and the ratio are the first explorer's."""
     spin = None
     if spin_folder is not None:
         progress(f"SPIN, {players} players: run.sh {players} from {spin_folder} (pan limited to {limit:g} s)")
         spin = run_spin(players, spin_folder, limit)
     progress(f"explore, {players} players: searching (limited to {limit:g} s)")
-    return SideBySide(bench_explore(players, limit, catalogue=catalogue), spin, not_run)
+    return SideBySide(bench_explore(players, limit, catalogue=catalogue, explorers=explorers), spin, not_run)
 
 
 def describe(pair: SideBySide) -> str:
@@ -110,6 +112,7 @@ def describe(pair: SideBySide) -> str:
                      + ("" if times is None else f" ({times:,.0f}x SPIN's wall clock in this run)") + {
             True: ", all as expected", False: ", NOT all as expected", None: ", some unknown"}[
             ours.catalogue_as_expected])
+    lines += [f"  {search.line()}" for search in ours.searches]
     return "\n".join(lines)
 
 
