@@ -25,7 +25,8 @@ ROOMS: dict[str, set[str]] = {
     "lawyer":   {"results", "explicit", "smt"},             # shrules ask
     "diff":     {"results", "explicit", "smt", "checker"},  # shrules diff, the mutation score
     "report":   {"results"},                                # report files, the baseline gate
-    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report"},
+    "book":     {"results", "lawyer"},                      # the rulings book's pages
+    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "book"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""

@@ -150,7 +150,7 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     if isinstance(answer, FormalAnswer) and answer.game is not None:
         out.append(f'<h2>{escape(say(lang, "game"))}</h2>')
         out.append(draw_game(rounds(answer.game), lang))
-    return shell(lang, f"{question} — {say(lang, 'book')}", out, 1)
+    return shell(lang, f"{dispute.id if fallback else question} — {say(lang, 'book')}", out, 1)
 
 
 def _entry_item(answer: Answer, lang: str, layout: Layout, root: str) -> str:
