@@ -250,3 +250,38 @@ def test_the_screenshot_shows_both_tracks(book: Path, tmp_path: Path) -> None:
     assert (width, height) == (375, 2000)
     for name, colour in (("Liberal track", LIBERAL), ("Fascist track", FASCIST)):
         assert _rgb(colour) in colours, f"no {name} colour {colour} in the screenshot"
+
+
+def test_the_german_index_marks_questions_without_german_text(book: Path) -> None:
+    index = (book / "index.de.html").read_text(encoding="utf-8")
+    item = re.search(rf'<li id="{WITH_GAME}">.*?</li>', index)
+    assert item and FRAME["de"]["english_only"] in item.group(0) and 'lang="en"' in item.group(0)
+    item = re.search(rf'<li id="{WITH_GERMAN}">.*?</li>', index)
+    assert item and FRAME["de"]["english_only"] not in item.group(0)
+
+
+def test_a_game_cut_into_rounds_keeps_the_table_s_count() -> None:
+    from engine.game import compiled_game
+    from engine.play import random_game
+    from verify.book.draw import draw_game
+    from verify.book.rounds import rounds
+
+    game = compiled_game(7)
+    trace = random_game(game, 0)          # rejected governments, a chaos policy, a Special Election
+    drawn = rounds(trace)
+    nominations = sum(1 for move, _ in trace.steps if move.rule == "nominate")
+    assert len(drawn.rounds) == nominations + 1 and drawn.rounds[0].president is None
+    end = game.describe(trace.end)
+    last = drawn.rounds[-1]
+    assert (last.liberal, last.fascist, last.tracker) == (end["liberal_policies"], end["fascist_policies"],
+                                                          end["election_tracker"])
+    assert drawn.board == ("none", "investigate", "special_election", "execution", "execution")
+    assert any(turn.by_chaos for turn in drawn.rounds) and any(turn.elected is False for turn in drawn.rounds)
+    for before, turn in zip(drawn.rounds, drawn.rounds[1:]):
+        assert turn.liberal >= before.liberal and turn.fascist >= before.fascist
+        if turn.elected is False and not turn.by_chaos:
+            assert turn.tracker == before.tracker + 1 and turn.enacted is None
+        if turn.by_chaos:
+            assert turn.tracker == 0 and turn.power is None
+    html = draw_game(drawn, "de")
+    assert html.count('class="round"') == len(drawn.rounds) and "Sonder" in html and "abgelehnt" in html

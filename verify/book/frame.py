@@ -152,6 +152,7 @@ FRAME: dict[str, dict[str, str]] = {
         "slot_special_election": "Sonder\u00adwahl",
         "slot_execution": "Hinrich\u00adtung",
         # said only on German pages: where English is shown, and why
+        "english_only": "(noch kein deutscher Text)",
         "no_german": "Für diesen Eintrag gibt es noch keinen deutschen Text; er steht hier auf Englisch.",
         "english_spec": "Regeltitel, Zugbeschreibungen und Begründungen stammen aus der Spezifikation und sind "
                         "nur auf Englisch vorhanden.",

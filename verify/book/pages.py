@@ -159,8 +159,9 @@ def _entry_item(answer: Answer, lang: str, layout: Layout, root: str) -> str:
     question, fallback = _text(answer, "question", lang)
     rules = ", ".join(f'<a href="{root}{layout.rule(r, lang)}">{escape(r)}</a>' for r in answer.rule_ids)
     tag = ' lang="en"' if fallback else ""
+    mark = f' <small>{escape(say(lang, "english_only"))}</small>' if fallback else ""
     return (f'<li id="{escape(dispute.id)}">{badge(answer, lang)} <a href="{root}{layout.entry(dispute.id, lang)}"{tag}>'
-            f'{escape(question)}</a><br><span class="id">{escape(dispute.id)}</span> · {rules}</li>')
+            f'{escape(question)}</a>{mark}<br><span class="id">{escape(dispute.id)}</span> · {rules}</li>')
 
 
 def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str, list[str]],
