@@ -8,6 +8,7 @@ The answering is the slow part and is done as `shrules ask --all` does it (one s
 search per player count, verify/lawyer/ask.py); the pages are written by verify/book/.
 Exit status: 0 every answer as expected; 1 one is not; 3 one is unknown (a limit was hit);
 2 bad input (DIR is a file, an unknown entry id or language), before any answering.
+Progress goes to stderr: a bar at a terminal, else a line per player count (as `ask --all`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def book(folder: str, counts: str | None, ids: str | None, lang_text: str, secon
                            item_show_func=lambda item: item) as bar:
         for count in sorted(groups):
             group = tuple(groups[count])
+            begun = time.perf_counter()
             if count:
                 bar.update(0, f"{len(group)} at {count} players")
                 answers.update(answer_many(group, count, budget, spec_name))
@@ -117,6 +119,9 @@ def book(folder: str, counts: str | None, ids: str | None, lang_text: str, secon
                     bar.update(0, dispute.id)
                     answers[dispute.id] = answer_dispute(dispute, budget, spec_name=spec_name)
                     bar.update(1)
+            if not sys.stderr.isatty():     # no bar in a log: a line per player count instead
+                where = f" at {count} players" if count else " (rule text and positions)"
+                click.echo(f"  … {len(group)} questions{where}: {time.perf_counter() - begun:.1f} s", err=True)
     ordered = [answers[d.id] for d in disputes if d.id in answers]
     written = write_book(ordered, Path(folder), langs)
     click.echo(f"{len(ordered)} questions, {len(written)} pages written to {folder} "
