@@ -285,3 +285,12 @@ def test_a_game_cut_into_rounds_keeps_the_table_s_count() -> None:
             assert turn.tracker == 0 and turn.power is None
     html = draw_game(drawn, "de")
     assert html.count('class="round"') == len(drawn.rounds) and "Sonder" in html and "abgelehnt" in html
+
+
+def test_every_rule_id_has_a_german_title_on_the_german_pages(book: Path) -> None:
+    from spec.loader import load_rulebook
+    from verify.book.titles_de import TITLES_DE
+
+    assert set(TITLES_DE) == set(load_rulebook()), "a rule ID without a German title (or one the rulebook lacks)"
+    page = (book / "rules" / "R-S1.de.html").read_text(encoding="utf-8")
+    assert TITLES_DE["R-S1"] in page and load_rulebook()["R-S1"] not in page

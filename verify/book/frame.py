@@ -154,7 +154,7 @@ FRAME: dict[str, dict[str, str]] = {
         # said only on German pages: where English is shown, and why
         "english_only": "(noch kein deutscher Text)",
         "no_german": "Für diesen Eintrag gibt es noch keinen deutschen Text; er steht hier auf Englisch.",
-        "english_spec": "Regeltitel, Zugbeschreibungen und Begründungen stammen aus der Spezifikation und sind "
+        "english_spec": "Zugbeschreibungen, Begründungen und Prüfungen stammen aus der Spezifikation und sind "
                         "nur auf Englisch vorhanden.",
     },
 }

@@ -3,8 +3,9 @@
 Every page stands alone: inline CSS, no script, no image, no font or anything else to
 fetch, so it reads from a folder, a USB stick or paper. Every text from the catalogue,
 the spec or an answer is escaped. A German page shows the catalogue's German text where
-the entry has it; where it has none, or where the spec's own English is shown (rule
-titles, move sentences, reasons), the page says so in German next to it."""
+the entry has it, and the rule titles of titles_de.py; where it has none, or where the
+spec's own English is shown (move sentences, reasons), the page says so in German next
+to it and marks the English as such (lang="en")."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .draw import STYLE as DRAW_STYLE
 from .draw import draw_game
 from .frame import LANG_NAMES, say
 from .rounds import rounds
+from .titles_de import TITLES_DE
 
 STYLE = """
 *{box-sizing:border-box}
@@ -79,6 +81,18 @@ def badge(answer: Answer, lang: str) -> str:
     return f'<span class="badge {verdict}{bad}">{escape(say(lang, "badge_" + verdict))}</span>'
 
 
+def _title(rule_id: str, lang: str, titles: dict[str, str]) -> tuple[str, bool]:
+    """A rule ID's title in `lang`, and whether it had to fall back to English."""
+    if lang == "de" and rule_id in TITLES_DE:
+        return TITLES_DE[rule_id], False
+    return titles.get(rule_id, ""), lang != "en"
+
+
+def _title_html(rule_id: str, lang: str, titles: dict[str, str]) -> str:
+    title, fallback = _title(rule_id, lang, titles)
+    return f'<span lang="en">{escape(title)}</span>' if fallback else f"<span>{escape(title)}</span>"
+
+
 def _text(answer: Answer, name: str, lang: str) -> tuple[str, bool]:
     """A catalogue text in `lang`, and whether it had to fall back to English."""
     dispute = answer.dispute
@@ -139,10 +153,9 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     if mistake:
         out.append(f'<h2>{escape(say(lang, "mistake"))}</h2>' + _said(mistake, fell))
     out.append(f'<h2>{escape(say(lang, "rests"))}</h2><ul class="rests">')
-    english = ' lang="en"' if lang != "en" else ""
     for rule_id in answer.rule_ids:
         out.append(f'<li><a href="{root}{layout.rule(rule_id, lang)}">{escape(rule_id)}</a> '
-                   f"<span{english}>{escape(titles.get(rule_id, ''))}</span></li>")
+                   f"{_title_html(rule_id, lang, titles)}</li>")
     out.append("</ul>")
     if lang != "en":
         out.append(f'<p class="note">{escape(say(lang, "english_spec"))}</p>')
@@ -174,11 +187,10 @@ def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str
            f'<nav><a href="#by-rule">{escape(say(lang, "by_rule"))}</a><a href="#all">{escape(say(lang, "index"))}</a>'
            "</nav>",
            f'<h2 id="by-rule">{escape(say(lang, "by_rule"))}</h2><ul class="rules">']
-    english = ' lang="en"' if lang != "en" else ""
     for rule_id in titles:
         count = len(cited.get(rule_id, []))
         if count:
-            out.append(f'<li><a href="{layout.rule(rule_id, lang)}" title="{escape(titles[rule_id])}"{english}>'
+            out.append(f'<li><a href="{layout.rule(rule_id, lang)}" title="{escape(_title(rule_id, lang, titles)[0])}">'
                        f"{escape(rule_id)}</a> ({count})</li>")
     out.append("</ul>")
     out.append(f'<h2 id="all">{escape(say(lang, "index"))} ({escape(say(lang, "entries", count=len(answers)))})</h2>')
@@ -188,10 +200,9 @@ def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str
 
 def rule_page(rule_id: str, answers: list[Answer], lang: str, layout: Layout, titles: dict[str, str]) -> str:
     """A rule ID, its title, and every entry of the book that rests on it."""
-    english = ' lang="en"' if lang != "en" else ""
     out = [f'<nav><a href="../{layout.index(lang)}">{escape(say(lang, "back"))}</a></nav>',
            f"<h1>{escape(say(lang, 'rule_page', rule=rule_id))}</h1>",
-           f"<p><strong>{escape(rule_id)}</strong> <span{english}>{escape(titles.get(rule_id, ''))}</span></p>"]
+           f"<p><strong>{escape(rule_id)}</strong> {_title_html(rule_id, lang, titles)}</p>"]
     if answers:
         out.append('<ul class="entries">' + "".join(_entry_item(a, lang, layout, "../") for a in answers) + "</ul>")
     else:
