@@ -40,7 +40,8 @@ ul.entries .id{font-family:ui-monospace,monospace;font-size:.85em;color:#555}
 ul.rules{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}
 ul.rules li{background:#fff;border:1px solid #ddd;border-radius:4px;padding:2px 8px}
 .rests li{margin:2px 0}.note{color:#5a4a00;background:#fff8dc;border-left:4px solid #a07800;padding:4px 8px}
-.answer{font-size:1.05em;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px 10px}
+.answer{font-size:1.05em;background:#fff;border:1px solid #ddd;border-radius:6px;padding:2px 10px}
+.answer p{margin:.5em 0}
 footer{color:#666;font-size:.8em;margin-top:30px}
 @media print{nav,.langs{display:none}body{background:#fff}main{max-width:none}a{color:inherit}
 details.moves{display:block}details.moves>*{display:block}}
@@ -147,6 +148,8 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     out.append('<div class="answer">' + "".join(f"<p>{escape(line.strip())}</p>" for line in _body_lines(answer, lang))
                + f'<p>{escape(say(lang, "expected", expected=say(lang, "badge_" + dispute.answer), result=say(lang, result)))}'
                "</p></div>")
+    if lang != "en":
+        out.append(f'<p class="note">{escape(say(lang, "english_spec"))}</p>')
     explanation, fell = _text(answer, "explanation", lang)
     out.append(f'<h2>{escape(say(lang, "why"))}</h2>' + _said(explanation, fell))
     mistake, fell = _text(answer, "mistake", lang)
@@ -157,8 +160,6 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
         out.append(f'<li><a href="{root}{layout.rule(rule_id, lang)}">{escape(rule_id)}</a> '
                    f"{_title_html(rule_id, lang, titles)}</li>")
     out.append("</ul>")
-    if lang != "en":
-        out.append(f'<p class="note">{escape(say(lang, "english_spec"))}</p>')
     out.append(f'<p>{escape(say(lang, "kind"))}: {escape(say(lang, "kind_" + dispute.kind))}</p>')
     if isinstance(answer, FormalAnswer) and answer.game is not None:
         out.append(f'<h2>{escape(say(lang, "game"))}</h2>')
