@@ -294,3 +294,22 @@ def test_every_rule_id_has_a_german_title_on_the_german_pages(book: Path) -> Non
     assert set(TITLES_DE) == set(load_rulebook()), "a rule ID without a German title (or one the rulebook lacks)"
     page = (book / "rules" / "R-S1.de.html").read_text(encoding="utf-8")
     assert TITLES_DE["R-S1"] in page and load_rulebook()["R-S1"] not in page
+
+
+def test_an_answer_not_as_expected_exits_1_and_is_marked(tmp_path: Path) -> None:
+    wrong = tmp_path / "disputes.toml"
+    wrong.write_text('[[dispute]]\nid = "four-is-fine"\nsource = "a test"\nquestion = "Can four play?"\n'
+                     'kind = "rule_text"\nrefused_players = [4]\nrules = ["R-S1"]\nanswer = "yes"\n'
+                     'explanation = "Wrongly expected."\n', encoding="utf-8")
+    done = run(str(tmp_path / "site"), "--catalogue", str(wrong), "--lang", "en")
+    assert done.exit_code == 1, done.output
+    page = (tmp_path / "site" / "en" / "four-is-fine.html").read_text(encoding="utf-8")
+    assert 'class="badge no bad"' in page and FRAME["en"]["not_expected"] in page
+    assert not (tmp_path / "site" / "de").exists() and not (tmp_path / "site" / "index.de.html").exists()
+
+
+def test_an_unknown_answer_exits_3_and_is_never_shown_as_proved(tmp_path: Path) -> None:
+    done = run(str(tmp_path / "site"), "--ids", WITH_GAME, "--seconds", "1", "--max-states", "10", "--lang", "de")
+    assert done.exit_code == 3, done.output
+    page = (tmp_path / "site" / "de" / f"{WITH_GAME}.html").read_text(encoding="utf-8")
+    assert 'class="badge unknown"' in page and "Unbekannt" in page and "bewiesen" not in page
