@@ -170,6 +170,7 @@ def test_the_shortest_game_is_drawn_round_by_round(book: Path) -> None:
     assert text.count('class="round"') >= 5      # the setup and four elected governments
     assert 'class="slot on"' in text and "Election Tracker: 0 / 3" in text
     assert "Fascist track: 3 / 6" in text and "Peek" in text      # the 5-player board's third slot
+    assert "@media print" in text and text.count('<ol class="print"') == text.count('class="round"')
     proof = (book / "en" / "dead-candidate.html").read_text(encoding="utf-8")
     assert 'class="round"' not in proof and "proved for" in proof
 

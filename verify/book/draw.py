@@ -3,7 +3,9 @@
 Each round is a card: the President and the Chancellor, the vote, what was enacted and
 the power used, then the Liberal and the Fascist track as rows of boxes filled up to the
 count (the Fascist boxes name the power of their slot on this count's board) and the
-Election Tracker as dots. The boxes wrap at a phone's width instead of scrolling."""
+Election Tracker as dots. The boxes wrap at a phone's width instead of scrolling. The
+moves in the spec's words fold away on a screen and are printed unfolded (a closed
+<details> prints closed, and no script may open it)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,9 @@ justify-content:center;text-align:center;overflow:hidden;background:#fff}}
 .fas .slot{{border-color:{FASCIST}}}.fas .slot.on{{background:{FASCIST};color:#fff}}
 .dot{{width:1.1em;height:1.1em;border-radius:50%;border:2px solid {TRACKER};background:#fff}}
 .dot.on{{background:{TRACKER}}}
-details.moves{{margin-top:4px}}details.moves ol{{margin:4px 0;padding-left:1.4em}}
+details.moves{{margin-top:4px}}.round ol{{margin:4px 0;padding-left:1.4em}}
+ol.print{{display:none}}
+@media print{{details.moves{{display:none}}ol.print{{display:block;font-size:.85em}}}}
 """
 
 
@@ -92,7 +96,8 @@ def draw_game(game: Game, lang: str) -> str:
                    + _track("fas", say(lang, "fascist_track"), turn.fascist, game.fascist_length, names)
                    + _tracker(say(lang, "tracker"), turn.tracker, game.tracker_limit)
                    + f'<details class="moves"><summary>{escape(say(lang, "moves"))}</summary>'
-                   f"<ol{english}>{moves}</ol></details></section>")
+                   f"<ol{english}>{moves}</ol></details>"
+                   f'<ol class="print"{english}>{moves}</ol></section>')
     if game.over:
         if game.winner is None:
             out.append(f"<p><strong>{escape(say(lang, 'over_none'))}</strong></p>")

@@ -43,8 +43,7 @@ ul.rules li{background:#fff;border:1px solid #ddd;border-radius:4px;padding:2px 
 .answer{font-size:1.05em;background:#fff;border:1px solid #ddd;border-radius:6px;padding:2px 10px}
 .answer p{margin:.5em 0}
 footer{color:#666;font-size:.8em;margin-top:30px}
-@media print{nav,.langs{display:none}body{background:#fff}main{max-width:none}a{color:inherit}
-details.moves{display:block}details.moves>*{display:block}}
+@media print{nav,.langs{display:none}body{background:#fff}main{max-width:none}a{color:inherit}}
 """
 
 
