@@ -97,6 +97,7 @@ def test_the_book_has_an_index_and_each_entry_in_both_languages(book: Path) -> N
             assert f'href="../{other}/{ident}.html"' in page.read_text(encoding="utf-8")
     index = Page((book / "index.html").read_text(encoding="utf-8"))
     assert {f"en/{ident}.html" for ident in IDS} <= set(index.links)
+    assert f"{len(IDS)} of {len(IDS)} answers as expected; 0 not as expected; 0 not decided." in index.words
 
 
 def test_every_internal_link_resolves_and_nothing_is_fetched(book: Path) -> None:

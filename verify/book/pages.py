@@ -177,6 +177,12 @@ def _entry_item(answer: Answer, lang: str, layout: Layout, root: str) -> str:
             f'{escape(question)}</a>{mark}<br><span class="id">{escape(dispute.id)}</span> · {rules}</li>')
 
 
+def _summary(answers: list[Answer], lang: str) -> str:
+    verdicts = [as_expected(answer) for answer in answers]
+    return say(lang, "summary", ok=verdicts.count(True), count=len(answers), wrong=verdicts.count(False),
+               unknown=verdicts.count(None))
+
+
 def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str, list[str]],
                titles: dict[str, str]) -> str:
     """Every entry (badge, question, id, rule IDs) and every rule ID with its count."""
@@ -184,6 +190,7 @@ def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str
              for o in layout.langs if o != lang]
     out = [f'<nav class="langs">{" ".join(other)}</nav>' if other else "",
            f"<h1>{escape(say(lang, 'book'))}</h1>", f"<p>{escape(say(lang, 'intro'))}</p>",
+           f"<p><strong>{escape(_summary(answers, lang))}</strong></p>",
            f'<nav><a href="#by-rule">{escape(say(lang, "by_rule"))}</a><a href="#all">{escape(say(lang, "index"))}</a>'
            "</nav>",
            f'<h2 id="by-rule">{escape(say(lang, "by_rule"))}</h2><ul class="rules">']
