@@ -300,13 +300,15 @@ def test_every_rule_id_has_a_german_title_on_the_german_pages(book: Path) -> Non
 
 def test_an_answer_not_as_expected_exits_1_and_is_marked(tmp_path: Path) -> None:
     wrong = tmp_path / "disputes.toml"
-    wrong.write_text('[[dispute]]\nid = "four-is-fine"\nsource = "a test"\nquestion = "Can four play?"\n'
+    wrong.write_text('[[dispute]]\nid = "four-is-fine"\nsource = "a test"\nquestion = """Can four\nreally play?"""\n'
                      'kind = "rule_text"\nrefused_players = [4]\nrules = ["R-S1"]\nanswer = "yes"\n'
                      'explanation = "Wrongly expected."\n', encoding="utf-8")
     done = run(str(tmp_path / "site"), "--catalogue", str(wrong), "--lang", "en")
     assert done.exit_code == 1, done.output
     page = (tmp_path / "site" / "en" / "four-is-fine.html").read_text(encoding="utf-8")
     assert 'class="badge no bad"' in page and FRAME["en"]["not_expected"] in page
+    box = re.search(r'<div class="answer">.*?</div>', page, re.S)
+    assert box and "really play" not in box.group(0), "a line of a two-line question in the answer's words"
     assert not (tmp_path / "site" / "de").exists() and not (tmp_path / "site" / "index.de.html").exists()
 
 

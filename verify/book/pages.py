@@ -112,8 +112,9 @@ def _body_lines(answer: Answer, lang: str) -> list[str]:
     """The answer's own words from verify/lawyer/words.py, without what the page shows
     otherwise: the question, the game (drawn), the rule IDs and the catalogue's texts."""
     lines = render(answer, lang).splitlines()
-    if answer.dispute is not None:
-        lines = lines[1:]
+    if answer.dispute is not None:     # the head: the question (as words.py picks it) and the id
+        question = answer.dispute.text("question", lang) or answer.dispute.question
+        lines = lines[question.count("\n") + 1:]
     kept: list[str] = []
     drawn = isinstance(answer, FormalAnswer) and answer.game is not None
     for line in lines:
