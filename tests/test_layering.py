@@ -26,7 +26,8 @@ ROOMS: dict[str, set[str]] = {
     "diff":     {"results", "explicit", "smt", "checker"},  # shrules diff, the mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
-    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer"},
+    "book":     {"results", "lawyer"},                      # the rulings book's pages
+    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""

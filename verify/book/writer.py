@@ -1,0 +1,53 @@
+"""The files of the rulings book, from answers already given by verify/lawyer.
+
+`write_book` does no answering: `shrules book` (verify/cli/book.py) answers the entries
+and hands the answers here, and a test can hand it answers it made itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spec.loader import load_rulebook
+
+from ..lawyer.answers import Answer
+from .pages import Layout, entry_page, index_page, rule_page
+
+LANGS = ("en", "de")
+
+
+def cited_by(answers: list[Answer]) -> dict[str, list[str]]:
+    """Each rule ID with the ids of the entries that rest on it, in the book's order."""
+    out: dict[str, list[str]] = {}
+    for answer in answers:
+        assert answer.dispute is not None
+        for rule_id in answer.rule_ids:
+            out.setdefault(rule_id, []).append(answer.dispute.id)
+    return out
+
+
+def write_book(answers: list[Answer], folder: Path, langs: tuple[str, ...] = LANGS) -> list[Path]:
+    """Write the book into `folder` (made if missing): per language an index, a page per
+    entry and a page per rule ID of the rulebook; the paths written, in order."""
+    titles = load_rulebook()
+    for answer in answers:
+        for rule_id in answer.rule_ids:
+            titles.setdefault(rule_id, "")
+    layout = Layout(langs)
+    cited = cited_by(answers)
+    by_id = {a.dispute.id: a for a in answers if a.dispute is not None}
+    pages: dict[str, str] = {}
+    for lang in langs:
+        pages[layout.index(lang)] = index_page(answers, lang, layout, cited, titles)
+        for answer in answers:
+            assert answer.dispute is not None
+            pages[layout.entry(answer.dispute.id, lang)] = entry_page(answer, lang, layout, titles)
+        for rule_id in titles:
+            pages[layout.rule(rule_id, lang)] = rule_page(rule_id, [by_id[i] for i in cited.get(rule_id, [])], lang,
+                                                          layout, titles)
+    written = []
+    for name, text in pages.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
