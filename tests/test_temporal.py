@@ -275,3 +275,18 @@ def test_temporal_no_entries_are_never_yes(ident: str) -> None:
         assert answer.verdict in (NO, UNKNOWN)
         if answer.verdict == UNKNOWN:
             assert "never happens: proved" not in render(answer)
+
+
+def test_monitor_names_do_not_collide(tmp_path: Path) -> None:
+    """Rules that already use the names a monitor would take get monitors named otherwise."""
+    variant = tmp_path / "taken.toml"
+    variant.write_text('extends = "standard"\nname = "taken"\n[add.state]\n'
+                       'monitor1_held = { type = "bool", init = "False" }\n'
+                       'monitor1_last = { type = "seat?", init = "none" }\n'
+                       '[add.definitions]\nmonitor1_value = "3"\n')
+    spec = load_spec(str(variant))
+    monitored = monitor(spec, base_name(spec), "previous(president) == 0", Location("<test>"))
+    assert not set(monitored.monitors) & {"monitor1_held", "monitor1_last"}
+    loaded = load_spec(monitored.rules)
+    assert len({f.name for f in loaded.fields}) == len(loaded.fields) == len(spec.fields) + len(monitored.monitors)
+    assert loaded.definitions["monitor1_value"] == spec.definitions["monitor1_value"]
