@@ -14,8 +14,10 @@ spec/disputes.toml lists `[[dispute]]` entries. Every entry has
   * `sometimes` / `never`: a formal query in the format of spec/properties.toml: `state =
     "..."` over states, or `move = "..."` with `on = [rule names]` over moves (names before
     the move, `after_FIELD` after it, parameters by name, and what the move `reveals` by
-    its name, e.g. `party` of an investigation). `players` (default: every count) are the
-    counts the question concerns; `decides` is the count that settles the answer fastest
+    its name, e.g. `party` of an investigation), and the temporal functions of
+    spec/LANGUAGE.md over the game so far (`previous`, `times`, `in_a_row`, `then`; the
+    property is then stated over the rules with the query's monitors, `Property.rules`).
+    `players` (default: every count) are the counts the question concerns; `decides` is the count that settles the answer fastest
     (the smallest with a witness, or the smallest to search completely);
   * `position`: a partial game (`game`, a native transcript, JSON Lines, found beside the
     catalogue or under spec/) and the move asked about (`next_move`, one line of the same
