@@ -14,8 +14,10 @@ spec/disputes.toml lists `[[dispute]]` entries. Every entry has
   * `sometimes` / `never`: a formal query in the format of spec/properties.toml: `state =
     "..."` over states, or `move = "..."` with `on = [rule names]` over moves (names before
     the move, `after_FIELD` after it, parameters by name, and what the move `reveals` by
-    its name, e.g. `party` of an investigation). `players` (default: every count) are the
-    counts the question concerns; `decides` is the count that settles the answer fastest
+    its name, e.g. `party` of an investigation), and the temporal functions of
+    spec/LANGUAGE.md over the game so far (`previous`, `times`, `in_a_row`, `then`; the
+    property is then stated over the rules with the query's monitors, `Property.rules`).
+    `players` (default: every count) are the counts the question concerns; `decides` is the count that settles the answer fastest
     (the smallest with a witness, or the smallest to search completely);
   * `position`: a partial game (`game`, a native transcript, JSON Lines, found beside the
     catalogue or under spec/) and the move asked about (`next_move`, one line of the same
@@ -43,8 +45,10 @@ from .errors import Location, SpecError, read_toml
 from .lang import nodes as n
 from .lang.check import Scope, parse
 from .lang.types import BOOL
+from .loader import load_spec
 from .model import Spec
 from .properties import Property, move_scope, parse_players, state_scope
+from .temporal import base_name, monitor, uses_temporal
 
 DISPUTES_FILE = Path(__file__).parent / "disputes.toml"
 KINDS = ("sometimes", "never", "position", "rule_text")
@@ -145,12 +149,19 @@ def query(spec: Spec, name: str, kind: str, text: str, on: tuple[str, ...] = (),
         raise SpecError(f"a query is 'sometimes' or 'never', got {kind!r}", where)
     if not isinstance(text, str) or not text.strip():
         raise SpecError("expected an expression, e.g. \"phase == 'vote'\"", where)
+    checked, rules = text, ""
+    if uses_temporal(text):
+        # The query's history is kept by monitors added to the rules (spec/temporal.py): the
+        # property is stated over the monitored rules, and checked under them.
+        monitored = monitor(spec, base_name(spec), text, where, show_caret, over_moves=bool(on))
+        checked, rules = monitored.text, monitored.rules
+        spec = load_spec(rules)
     scope, reveals = query_scope(spec, on, where)
-    node = parse(text, scope, where, BOOL, show_caret=show_caret)
+    node = parse(checked, scope, where, BOOL, show_caret=show_caret)
     node = substitute(node, reveals) if reveals else node
     counts = tuple(spec.player_counts) if players is None else players
     state, move = (None, node) if on else (node, None)
-    return Property(name, kind, description, rule_ids, counts, expect, state, move, on, text, where)
+    return Property(name, kind, description, rule_ids, counts, expect, state, move, on, text, where, rules=rules)
 
 
 # ---------------------------------------------------------------------- the catalogue

@@ -12,6 +12,9 @@ file, the line and the field.
 from __future__ import annotations
 
 import builtins
+import copy
+import hashlib
+import json
 import keyword
 import re
 from pathlib import Path
@@ -151,6 +154,19 @@ def load_spec(name_or_path: str = "standard") -> Spec:
 
     `NAME[setting=value; ...]` loads the variant NAME with settings (spec/settings.py),
     the form the command line's `--set` produces and a saved trace names."""
+    return _Builder(_raw_of(name_or_path), load_rulebook()).build()
+
+
+def _raw_of(name_or_path: str) -> Raw:
+    """The merged TOML of a rules name: a registered overlay, a name with settings, a file."""
+    registered = _REGISTERED.get(name_or_path)
+    if registered is not None:
+        base, data = registered
+        raw = _raw_of(base)
+        apply_overlay(raw, copy.deepcopy(data), Source(f"<{name_or_path}>", []))
+        raw.extends.append(raw.name)
+        raw.name = raw.source = name_or_path
+        return raw
     match = SETTINGS_NAME.match(name_or_path)
     if match:
         from .settings import parse_assignments, settings_name
@@ -160,10 +176,24 @@ def load_spec(name_or_path: str = "standard") -> Spec:
         name = settings_name(match.group(1), values)
         data = {"extends": match.group(1), "name": name, "settings": values}
         source = Source(name, [])
-        raw = _raw_from(data, source, Path("."), (), name)
-    else:
-        raw = _load_raw(resolve(name_or_path))
-    return _Builder(raw, load_rulebook()).build()
+        return _raw_from(data, source, Path("."), (), name)
+    return _load_raw(resolve(name_or_path))
+
+
+_REGISTERED: dict[str, tuple[str, dict[str, Any]]] = {}
+"""Overlays made in this process (a temporal query's monitors, spec/temporal.py), by the
+name that loads them: the base rules' name and the overlay's TOML data."""
+
+
+def register_overlay(base: str, data: dict[str, Any], label: str) -> str:
+    """A name under which `load_spec` (and so every engine, checker and solver that takes a
+    rules name) loads the rules `base` with the overlay `data` applied, as a variant file
+    would be; the same base and overlay always get the same name. The overlay is checked
+    when the rules are loaded, like any variant."""
+    digest = hashlib.sha256(json.dumps([base, data], sort_keys=True).encode()).hexdigest()[:12]
+    name = f"{Path(base).stem if _is_file(Path(base)) else base}+{label}-{digest}"
+    _REGISTERED[name] = (base, copy.deepcopy(data))
+    return name
 
 
 def load_rulebook() -> dict[str, str]:

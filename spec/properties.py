@@ -86,6 +86,8 @@ class Property:
     where: Location
     report: str = ""          # what to report besides the verdict, e.g. "elections" for wins
     group: str = "conformance"   # the entry's `class`: conformance | soundness
+    rules: str = ""           # the rules to check it under, when not the ones asked about: a temporal
+                              # query's monitored rules (spec/temporal.py)
 
 
 def state_scope(spec: Spec) -> Scope:

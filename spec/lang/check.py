@@ -441,11 +441,19 @@ def parse(text: str, scope: Scope, where: Location, expected: Type | None = None
         raise SpecError(f"syntax error: {message}", where, caret=caret) from None
     except (ValueError, RecursionError, MemoryError):
         raise SpecError("expression cannot be parsed", where) from None
+    return check_tree(tree.body, text, scope, where, expected, show_caret)
+
+
+def check_tree(tree: ast.expr, text: str, scope: Scope, where: Location, expected: Type | None = None,
+               show_caret: bool = False) -> n.Node:
+    """Type-check a parsed expression of `text` (or a part of it, or a tree rewritten from
+    it that keeps its column offsets), a caret pointing into `text`: the temporal queries
+    (spec/temporal.py) check each argument of a temporal function this way."""
     checker = _Checker(text.strip(), scope, where, show_caret)
     try:
         node = checker.check(tree, expected)
     except RecursionError:
         raise SpecError("expression nested too deeply", where) from None
     if expected is not None:
-        checker.expect(node, expected, tree.body, "the expression")
+        checker.expect(node, expected, tree, "the expression")
     return node

@@ -79,3 +79,11 @@ def check_field_range(name: str, low: int, high: int, init: int, where: Location
                               f"takes at most {MAX_FIELD_VALUES:,}", where)
     if not low <= init <= high:
         raise EvaluationLimit(f"field '{name}' starts at {init}, outside its range {low}..{high}", where)
+
+MAX_TEMPORAL_COUNT = 64
+"""Largest cap of a temporal counter (`times`, `in_a_row`, spec/temporal.py): a counter
+saturates one above the number it is compared with, and a game of the published rules
+has a few dozen rounds at most, so a larger cap only widens the state for nothing."""
+
+MAX_TEMPORAL_CALLS = 16
+"""Most temporal functions one query may use: each adds monitor fields to every state."""

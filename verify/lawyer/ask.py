@@ -42,6 +42,7 @@ from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
+from spec.lang.nodes import Lit, Name, Node, walk
 from spec.properties import Property
 
 from ..explicit.explore import Exploration, explore
@@ -366,14 +367,42 @@ def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
     """The rule IDs an ad-hoc query rests on: those of the rules it is over and of the
     rules that change the fields it reads (the phase aside, which nearly every rule moves)."""
     node = prop.state if prop.state is not None else prop.move
-    read = fields_read(node, spec) - {"phase"}
+    read = fields_read(node, spec)
+    # A temporal query's monitors (spec/temporal.py) are written by every rule: the query
+    # rests on what they read, not on every rule of the game.
+    monitors = set.intersection(*({name for name, _ in rule.effect} for rule in spec.rules)) - {"phase"} \
+        if spec.rules else set()
+    followed: set[str] = set()
+    nodes = [node]
+    while read & monitors - followed:
+        name = sorted(read & monitors - followed)[0]
+        followed.add(name)
+        nodes.append(dict(spec.rules[0].effect)[name])
+        read |= fields_read(nodes[-1], spec)
+    read -= monitors | {"phase"}
+    # A question about phases alone ("chaos twice") rests on the rules of those phases.
+    phases = set() if read else {spec.enums["phase"][item.value] for item in _inlined(nodes, spec)
+                                  if isinstance(item, Lit) and item.type.enum == "phase"
+                                  and 0 <= item.value < len(spec.enums["phase"])}
     ids: dict[str, None] = {}
     for rule in spec.rules:
         writes = {name for name, _ in rule.effect}
-        if rule.name in prop.on or writes & read:
+        if rule.name in prop.on or writes & read or rule.phase in phases:
             for rule_id in rule.rule_ids or (rule.actor_rule,):
                 ids.setdefault(rule_id, None)
     return tuple(sorted(ids, key=_rule_order))
+
+
+def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
+    """Every node of the expressions, definitions expanded."""
+    out: list[Node] = []
+    stack = [item for item in nodes if item is not None]
+    while stack:
+        for item in walk(stack.pop()):
+            out.append(item)
+            if isinstance(item, Name) and item.kind == "definition":
+                stack.append(spec.definitions[item.name])
+    return out
 
 
 def _rule_order(rule_id: str) -> tuple[str, int]:
@@ -421,7 +450,7 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
     bad = [c for c in chosen if c not in dispute.players]
     if bad:
         raise SpecError(f"'{dispute.id}' concerns {counts_text(dispute.players)} players, not {bad[0]}")
-    return decide(dispute.query, chosen, budget, decides=dispute.decides, spec_name=spec_name,
+    return decide(dispute.query, chosen, budget, decides=dispute.decides, spec_name=dispute.query.rules or spec_name,
                   rule_ids=dispute.rule_ids, dispute=dispute, progress=progress)
 
 
@@ -438,17 +467,21 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     formal = [d.query for d in disputes if d.query is not None]
     for prop in formal:
         if prop.kind == "never":
-            proof = _smt(prop, players, SMT_FIRST_SECONDS, spec_name)
+            proof = _smt(prop, players, SMT_FIRST_SECONDS, prop.rules or spec_name)
         else:
-            proof = _proof_of_never(prop, players, spec_name)
+            proof = _proof_of_never(prop, players, prop.rules or spec_name)
         if proof is not None:
             found[prop.name] = proof
     rest = tuple(prop for prop in formal if prop.name not in found)
-    if rest:
-        found.update(search(rest, players, budget.limits(started), spec_name))
+    # A temporal entry is checked under its own monitored rules (spec/temporal.py): one
+    # search per rule set.
+    for rules in dict.fromkeys(prop.rules or spec_name for prop in rest):
+        shared = tuple(prop for prop in rest if (prop.rules or spec_name) == rules)
+        found.update(search(shared, players, budget.limits(started), rules))
     for prop in rest:
         if isinstance(found[prop.name].verdict, Unknown) and prop.kind != "never":
-            found[prop.name] = _smt(prop, players, budget.limits(started).time_limit, spec_name) or found[prop.name]
+            found[prop.name] = (_smt(prop, players, budget.limits(started).time_limit, prop.rules or spec_name)
+                                or found[prop.name])
     out: dict[str, Answer] = {}
     for dispute in disputes:
         if dispute.query is None:
@@ -482,4 +515,4 @@ def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] =
     where = Location(f"{option} expression")
     prop = query(spec, "question", kind, text, on, tuple(spec.player_counts), where=where, show_caret=True)
     counts = players or tuple(spec.player_counts)
-    return decide(prop, counts, budget, spec_name=spec_name, progress=progress)
+    return decide(prop, counts, budget, spec_name=prop.rules or spec_name, progress=progress)
