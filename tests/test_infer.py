@@ -192,6 +192,7 @@ def test_an_expression_in_the_cache_is_data(found5: Backend, monkeypatch: pytest
     assert all("__import__" not in i.text for i in mined.invariants)
 
 
+@pytest.mark.slow  # the cached clauses proved again: about a minute
 def test_check_proves_without_hints_from_the_command_line(found5: Backend, cache5: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """`shrules check --backend smt --no-hints`: the catalogue's verdict from inferred
