@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -299,22 +300,24 @@ class _Compiler(ast.NodeTransformer):
         return value
 
     def _times(self, call: ast.Call, args: list[ast.expr], given: dict[str, ast.expr]) -> str:
-        cap = self.caps[id(call)]
         text, _ = self.argument(args[0], BOOL)
         at = given.get("at")
         counted = self.moment(args[0], call) if at is None else f"{self.moment(at, call)} and {text}"
-        count = self.add_field("count", "int", INT, "0", "", f"0..{cap}")
-        value = self.define("value", f"min({count} + 1, {cap}) if {counted} else {count}", call)
-        self.updates[count] = value
-        return value
+        return self._counter(call, "count", lambda count, cap: f"min({count} + 1, {cap}) if {counted} else {count}")
 
     def _in_a_row(self, call: ast.Call, args: list[ast.expr], given: dict[str, ast.expr]) -> str:
-        cap = self.caps[id(call)]
         text, _ = self.argument(args[0], BOOL)
         begins = self.moment(given.get("at"), call)
-        run = self.add_field("run", "int", INT, "0", "", f"0..{cap}")
-        value = self.define("value", f"(min({run} + 1, {cap}) if {text} else 0) if {begins} else {run}", call)
-        self.updates[run] = value
+        return self._counter(call, "run", lambda run, cap: f"(min({run} + 1, {cap}) if {text} else 0) if {begins} "
+                                                           f"else {run}")
+
+    def _counter(self, call: ast.Call, name: str, step: Callable[[str, int], str]) -> str:
+        """A monitor counter saturating at the call's cap: its field, and the value that
+        `step(field, cap)` gives it at the current state (what the query reads)."""
+        cap = self.caps[id(call)]
+        field_name = self.add_field(name, "int", INT, "0", "", f"0..{cap}")
+        value = self.define("value", step(field_name, cap), call)
+        self.updates[field_name] = value
         return value
 
     def _then(self, call: ast.Call, args: list[ast.expr], given: dict[str, ast.expr]) -> str:
