@@ -10,9 +10,9 @@ is third-party code and never part of this repository), exactly as PEERS.md desc
   would otherwise write a PNG for every hand);
 - the driver reads `game.state` and answers: nominee and special-election target, shuffled
   candidates tried until the engine accepts; votes 50/50; discards uniform over the hand;
-  the Chancellor uniform over {each card, veto}, veto offered only with 5 or more Fascist
-  policies and not yet asked in this session (game.py has no veto gate); the veto answer
-  50/50; investigation, any living player; execution, any living player but the President
+  the Chancellor uniform over {each card, veto}, veto offered only from the standard
+  rules' veto_zone of Fascist policies on (5, R-V1, read from the spec) and not yet asked
+  in this session (game.py has no veto gate); the veto answer 50/50; investigation, any living player; execution, any living player but the President
   (game.py has no self-execution check);
 - a game the engine raises in is a crash and not counted; games per second count completed
   games over the process CPU time of every game played (crashed ones too).
@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 from typing import Any
+
+from spec.loader import load_spec
 
 PEER_PACKAGE = "secret_hitler"
 """The peer's package, imported from the folder the user names."""
@@ -144,7 +146,10 @@ def _stand_in_for_pillow() -> None:
 
 def play_peer_game(module: types.ModuleType, players: int, rng: Random) -> int:
     """One random game of the peer from the seating to GAME_OVER; the driver calls it took.
-    The engine's own exceptions propagate (a crash); `PeerStuck` if it does not end."""
+    The engine's own exceptions propagate (a crash); `PeerStuck` if it does not end. The
+    veto gate the peer lacks is the standard rules' own `veto_zone` (R-V1), read from the
+    spec, so the driver offers the veto exactly where our engine does."""
+    veto_zone = load_spec("standard").values_for(players)["veto_zone"]
     game = module.Game(NullObserver(), 0, 0, players, 0)
     for seat in range(players):
         game.add_player(seat, f"player {seat}", "")
@@ -169,7 +174,7 @@ def play_peer_game(module: types.ModuleType, players: int, rng: Random) -> int:
             game.discard_policy(game.current_president.get_id(), hand[rng.randrange(len(hand))])
         elif state is states.LEGISLATIVE_CHANCELLOR:
             hand = game.policies
-            vetoable = game.fascist_board >= 5 and not veto_asked
+            vetoable = game.fascist_board >= veto_zone and not veto_asked
             pick = rng.randrange(len(hand) + vetoable)
             if pick == len(hand):
                 veto_asked = True
