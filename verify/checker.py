@@ -20,15 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import partial
+from typing import Any
+
+from engine.trace import Trace
 
 from engine.game import compiled_game
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import Raw, check_players, materialise, select
+from .explicit.check import Raw, check_players, materialise, moves_of, select
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict
 
@@ -69,27 +72,75 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     catalogue = select(spec_name, properties)
     by_name = {p.name: p for p in catalogue}
     names = tuple(by_name)
-    results: list[PropertyResult] = []
-    if backend in ("explicit", "both"):
-        raws: list[Raw] = []
-        if workers > 1 and len(counts) > 1:
-            with ProcessPoolExecutor(max_workers=min(workers, len(counts))) as pool:
-                futures = {count: pool.submit(check_players, spec_name, count, names, limits, reductions,
-                                              None, explorer)
-                           for count in counts}
-                for count in sorted(counts, key=lambda c: c):
-                    raws += futures[count].result()
-                    if progress:
-                        progress(f"{count} players: done")
-        else:
-            for count in counts:
-                raws += check_players(spec_name, count, names, limits, reductions, progress, explorer)
-        results = [materialise(raw, spec_name, by_name) for raw in raws]
-    if backend in ("smt", "both"):
-        results = _with_smt(results, spec_name, counts, catalogue, limits, backend, infer, hints)
+    if workers > 1 and len(counts) > 1:
+        results = _in_processes(spec_name, counts, names, by_name, limits, reductions, explorer, backend, infer,
+                                hints, workers, progress)
+    else:
+        results = []
+        for count in counts:
+            results += _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
+                                     progress)
     order = {name: number for number, name in enumerate(names)}
     results.sort(key=lambda r: (order[r.property], r.players))
     return results
+
+
+def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Limits, reductions: Reductions,
+                  explorer: str, backend: str, infer: bool, hints: bool,
+                  progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
+    """Every selected property at one player count, by the backends asked for: the
+    search first, then the solver for what it left unknown and as its cross-check."""
+    catalogue = select(spec_name, names)
+    by_name = {p.name: p for p in catalogue}
+    results: list[PropertyResult] = []
+    if backend in ("explicit", "both"):
+        raws = check_players(spec_name, count, names, limits, reductions, progress, explorer)
+        results = [materialise(raw, spec_name, by_name) for raw in raws]
+    if backend in ("smt", "both"):
+        results = _with_smt(results, spec_name, (count,), catalogue, limits, backend, infer, hints)
+    return results
+
+
+def _count_in_a_process(spec_name: str, count: int, names: tuple[str, ...], limits: Limits,
+                        reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool) -> list[Raw]:
+    """`_decide_count` in a worker process, its results as plain data: a compiled game's
+    states are classes made per process, so traces cross as their moves."""
+    if backend == "explicit":
+        return check_players(spec_name, count, names, limits, reductions, None, explorer)
+    return [plain(result) for result in _decide_count(spec_name, count, names, limits, reductions, explorer,
+                                                      backend, infer, hints)]
+
+
+def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
+                  limits: Limits, reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
+                  workers: int, progress: Callable[[str], None] | None) -> list[PropertyResult]:
+    """One player count per process, search and solver together, so both cores work
+    through the solver's share too; the largest counts start first, being the longest."""
+    results: list[PropertyResult] = []
+    with ProcessPoolExecutor(max_workers=min(workers, len(counts))) as pool:
+        futures = {count: pool.submit(_count_in_a_process, spec_name, count, names, limits, reductions, explorer,
+                                      backend, infer, hints)
+                   for count in sorted(counts, reverse=True)}
+        for count in sorted(counts):
+            results += [materialise(raw, spec_name, by_name) for raw in futures[count].result()]
+            if progress:
+                progress(f"{count} players: done")
+    return results
+
+
+def plain(result: PropertyResult) -> Raw:
+    """A typed result as plain data, its traces as moves (the inverse of `materialise`)."""
+    verdict = result.verdict
+    extra: dict[str, Any] = {}
+    for name, value in result.extra.items():
+        if isinstance(value, Trace):
+            extra[name.replace("_trace", "_moves")] = moves_of(value)
+        else:
+            extra[name] = value
+    trace = getattr(verdict, "trace", None)
+    message = verdict.reason if isinstance(verdict, Unknown) else getattr(verdict, "message", "")
+    return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),
+               moves_of(trace) if trace is not None else None, message, getattr(verdict, "value", None), extra)
 
 
 def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, ...],

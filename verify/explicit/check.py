@@ -75,7 +75,8 @@ def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Proper
     return tuple(known[name] for name in names)
 
 
-def _moves(trace: Trace) -> tuple[tuple[str, tuple[int, ...]], ...]:
+def moves_of(trace: Trace) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """A trace as its moves, plain data that crosses process boundaries (`replay` undoes it)."""
     return tuple((move.rule, tuple(move.args)) for move, _ in trace.steps)
 
 
@@ -182,7 +183,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                 hit = by_elections.hits[raw.property]
                 trace = by_elections.trace_to(hit)
                 raw.extra["fewest_elections"] = trace.elections()
-                raw.extra["fewest_elections_moves"] = _moves(trace)
+                raw.extra["fewest_elections_moves"] = moves_of(trace)
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
     return out
@@ -207,16 +208,16 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
         elif prop.kind in ("deadlock_free", "terminates") and exploration.deadlock is not None:
             trace = exploration.trace_to(exploration.deadlock)
             out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
-                           _moves(trace), message=f"deadlock: no legal move in phase {game.phase(trace.end)}"))
+                           moves_of(trace), message=f"deadlock: no legal move in phase {game.phase(trace.end)}"))
         elif prop.kind == "terminates" and exploration.loop is not None:
             trace = exploration.trace_to(exploration.loop)
             out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
-                           _moves(trace), message="a move returns to an earlier state of the same game: the game can go on forever"))
+                           moves_of(trace), message="a move returns to an earlier state of the same game: the game can go on forever"))
         elif hit is not None:
             trace = exploration.trace_to(hit)
             verdict = "witness" if prop.kind == "sometimes" else "refuted"
             out.append(Raw(prop.name, players, verdict, _evidence(exploration, note, len(trace.steps)),
-                           _moves(trace), message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves "
+                           moves_of(trace), message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves "
                                                   f"of a random game"))
         else:
             out.append(Raw(prop.name, players, "unknown", _evidence(exploration, note), message=exploration.limit))
@@ -232,10 +233,10 @@ def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note:
             trace = exploration.trace_to(hit)
             evidence = _evidence(exploration, note, len(trace.steps))
             if prop.kind == "sometimes":
-                out.append(Raw(prop.name, players, "witness", evidence, _moves(trace),
+                out.append(Raw(prop.name, players, "witness", evidence, moves_of(trace),
                                extra={"elections": trace.elections()}))
             else:
-                out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace),
+                out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace),
                                message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves"))
         elif exploration.complete:
             verdict = "no-witness" if prop.kind == "sometimes" else "proved"
@@ -258,20 +259,20 @@ def _graph_verdicts(exploration: Exploration, props: list[Property], facts: Grap
         elif deadlock is not None:
             trace = exploration.trace_to(deadlock)
             message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
-            out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace), message=message))
+            out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace), message=message))
         elif prop.kind == "deadlock_free" and exploration.complete:
             out.append(Raw(prop.name, players, "proved", evidence))
         elif prop.kind == "terminates" and facts is not None and not facts.acyclic:
             cycle = list(facts.cycle) + [facts.cycle[0]]
             trace = trace_along(exploration, cycle)
-            out.append(Raw(prop.name, players, "refuted", evidence, _moves(trace),
+            out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace),
                            message=f"a cycle of {len(facts.cycle)} states: the game can go on forever"))
         elif prop.kind == "terminates" and facts is not None:
             longest = trace_along(exploration, facts.longest_path)
             extra = {"longest_moves": facts.longest_moves, "longest_elections": facts.longest_elections,
-                     "longest_game_moves": _moves(longest), "stuck_states": facts.stuck}
+                     "longest_game_moves": moves_of(longest), "stuck_states": facts.stuck}
             verdict = "proved" if facts.terminates and facts.stuck == 0 else "refuted"
-            out.append(Raw(prop.name, players, verdict, evidence, None if verdict == "proved" else _moves(longest),
+            out.append(Raw(prop.name, players, verdict, evidence, None if verdict == "proved" else moves_of(longest),
                            value=facts.longest_moves, extra=extra,
                            message="" if verdict == "proved" else f"{facts.stuck} states cannot reach the end"))
         else:
@@ -286,7 +287,7 @@ def _range_verdict(exploration: Exploration, prop: Property, evidence: dict[str,
     players = exploration.model.game.players
     if exploration.out_of_range is not None:
         trace = exploration.trace_to(exploration.out_of_range)
-        return Raw(prop.name, players, "refuted", {**evidence, "depth": len(trace.steps)}, _moves(trace),
+        return Raw(prop.name, players, "refuted", {**evidence, "depth": len(trace.steps)}, moves_of(trace),
                    message=f"{exploration.range_error} after {len(trace.steps)} moves")
     if exploration.complete:
         return Raw(prop.name, players, "proved", evidence)
