@@ -16,7 +16,11 @@
 - `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
   support makes every rule's guard false for all parameter values;
 - `allows` / `only`: `Proved` when no state satisfying the support and the property's
-  state lacks the move it allows (for all parameter values) or has another move.
+  state lacks the move it allows (for all parameter values) or has another move;
+- for these three, where the one-step proof fails, a bounded search for the shortest
+  game to a state that breaks the property (`_reach`): found, `Refuted` with that game
+  (a reachable counterexample is real); otherwise `Unknown` with the counterexample to
+  induction and how far the search got.
 
 `check_players(spec_name, players, names, limits)` decides a list of catalogue properties
 for one player count as `PropertyResult`s, the form `shrules check --backend smt` uses.
@@ -27,7 +31,8 @@ deciding the whole catalogue costs one support computation.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import product
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -314,9 +319,9 @@ def _decide(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if prop.kind == "terminates":
         return _terminates(backend)
     if prop.kind == "deadlock_free":
-        return _deadlock_free(backend)
+        return _deadlock_free(backend, limits)
     if prop.kind in ("allows", "only"):
-        return _permission(backend, prop)
+        return _permission(backend, prop, limits)
     if prop.kind == "in_range":
         return _in_range(backend, limits)
     return Unknown(Evidence("k-induction"), f"{prop.kind}: not a kind of property the solver decides")
@@ -493,27 +498,142 @@ def _terminates(backend: Backend) -> Verdict:
     return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, "the ranking is not proved"))
 
 
-def _deadlock_free(backend: Backend) -> Verdict:
+def _deadlock_free(backend: Backend, limits: Limits = Limits()) -> Verdict:
     outcome = backend.induction.deadlock_free()
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds,
                                note="every state satisfying the proved invariants, but a finished game, has a move"))
-    return Unknown(Evidence("k-induction", seconds=outcome.seconds),
-                   _cti(outcome, backend.game, "a state satisfying the proved invariants has no move"))
+    lead = "a state satisfying the proved invariants has no move"
+    if outcome.counterexample is not None:
+        system = backend.system
+        phase = backend.game.phase(outcome.counterexample.states[0])
+        rules = [rule for rule in backend.spec.rules if rule.phase == phase]
+
+        def stuck(state: State) -> z3.BoolRef:
+            none = _no_move(system, rules, state)
+            assert none is not None
+            return z3.And(state["phase"] == system.phases.index(phase), none)
+        reached = _reach(backend, state_target(stuck) if _expandable(system, rules) else None, limits)
+        if reached.trace is not None and not backend.game.legal_moves(reached.trace.end):
+            return Refuted(Evidence("bmc", depth=reached.depth, seconds=outcome.seconds + reached.seconds,
+                                    note=REACHED), reached.trace, f"deadlock: no legal move in phase {phase}")
+        lead += _unreached(reached)
+    return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
 
-def _permission(backend: Backend, prop: Property) -> Verdict:
-    """`allows` and `only`: proved from the strengthening invariants in one step; a
-    counterexample there may be unreachable, so it leaves the verdict unknown (the
-    explicit search finds the reachable ones, with their games)."""
+def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> Verdict:
+    """`allows` and `only`: proved from the strengthening invariants in one step; where
+    that fails, the shortest game to a state breaking it is searched for (`_reach`):
+    found, it is the refutation; not found, the verdict stays unknown with the
+    counterexample to induction (the explicit search finds the reachable ones too)."""
     induction = backend.induction
     outcome = induction.allowed(prop) if prop.kind == "allows" else induction.obliged(prop)
     note = f"in every state satisfying the {_kept(backend)}"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds, note=note))
     what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
-    return Unknown(Evidence("k-induction", seconds=outcome.seconds),
-                   _cti(outcome, backend.game, f"a state satisfying the proved invariants where {what}"))
+    lead = f"a state satisfying the proved invariants where {what}"
+    if outcome.counterexample is not None:
+        target = _lacking(backend, prop) if prop.kind == "allows" else move_target(induction.breaks_only(prop))
+        reached = _reach(backend, target, limits)
+        if reached.trace is not None:
+            moves = reached.depth if prop.kind == "allows" else reached.depth - 1
+            return Refuted(Evidence("bmc", depth=reached.depth, seconds=outcome.seconds + reached.seconds,
+                                    note=REACHED), reached.trace, f"{prop.name}: after {moves} moves {what}")
+        lead += _unreached(reached)
+    return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
+
+
+def _lacking(backend: Backend, prop: Property) -> Target | None:
+    """The target "an `allows` property's state holds and no move it allows is legal"
+    (None when its parameters have too many values to spell out: `_no_move`)."""
+    system = backend.system
+    assert prop.state is not None and prop.move is not None
+    state_node, move_node = prop.state, prop.move
+    rules = [system.spec.rule(name) for name in prop.on if name in system.rule_index]
+    if not _expandable(system, rules):
+        return None
+
+    def lacking(state: State) -> z3.BoolRef:
+        def allowed(rule: Rule, variables: dict[str, Any], effects: dict[str, Any]) -> z3.BoolRef:
+            return system.holds_for_rule(move_node, rule, state, variables, effects)
+        none = _no_move(system, rules, state, allowed)
+        assert none is not None
+        return z3.And(system.holds(state_node, state), none)
+    return state_target(lacking)
+
+
+EXPANSION_LIMIT = 1_100
+"""The most parameter values of one rule spelled out in `_no_move` (a set of seats at 10
+players has 1,024)."""
+
+
+def _expandable(system: System, rules: Sequence[Rule]) -> bool:
+    """Whether every rule's parameter values are few enough for `_no_move`."""
+    return all(_combinations(system, rule) <= EXPANSION_LIMIT for rule in rules)
+
+
+def _combinations(system: System, rule: Rule) -> int:
+    count = 1
+    for param in rule.params:
+        low, high = system.param_range(rule, param.name)
+        count *= max(0, high - low + 1)
+    return count
+
+
+def _no_move(system: System, rules: Sequence[Rule], state: State,
+             also: Callable[[Rule, dict[str, Any], dict[str, Any]], z3.BoolRef] | None = None) -> z3.BoolRef | None:
+    """No move of `rules` is legal in `state` (with `also`, none that also satisfies it):
+    "for all parameter values" spelled out over each parameter's finite range, since the
+    unrolled search hands its terms to a bit-blasting solver that takes no quantifier.
+    None when a rule has more than `EXPANSION_LIMIT` parameter values."""
+    options: list[z3.BoolRef] = []
+    for rule in rules:
+        guard, variables, effects = system.rule_parts(rule, state, "reach")
+        term = guard if also is None else z3.And(guard, also(rule, variables, effects))
+        if _combinations(system, rule) > EXPANSION_LIMIT:
+            return None
+        names = list(variables)
+        ranges = [range(system.param_range(rule, name)[0], system.param_range(rule, name)[1] + 1) for name in names]
+        for values in product(*ranges):
+            pairs = [(variables[name], _value_like(variables[name], value)) for name, value in zip(names, values)]
+            options.append(z3.substitute(term, *pairs) if pairs else term)
+    return z3.Not(z3.Or(options)) if options else z3.BoolVal(True)
+
+
+def _value_like(variable: Any, value: int) -> Any:
+    if z3.is_bool(variable):
+        return z3.BoolVal(bool(value))
+    if z3.is_bv(variable):
+        return z3.BitVecVal(value, variable.size())
+    return z3.IntVal(value)
+
+
+REACHED = "the property's violation is reachable: the shortest game to it, found once induction failed"
+
+CTI_SECONDS = 30.0
+"""The most the search for a reachable violation may take once induction failed (or what
+is left of the property's time limit, if less): it tells a real counterexample from an
+artefact of the induction; stopped, the verdict stays unknown."""
+
+
+def _reach(backend: Backend, target: Target | None, limits: Limits) -> Search:
+    """The search for the shortest game from the initial state to `target`, bounded by
+    `CTI_SECONDS` (none when there is no target to search for)."""
+    if target is None:
+        return Search(None, 0, 0.0, 0, "not searched: too many parameter values to spell out")
+    seconds = CTI_SECONDS if limits.time_limit is None else min(CTI_SECONDS, limits.time_limit)
+    return backend.search(target, Limits(max_depth=limits.max_depth, k=limits.k), time.perf_counter() + seconds)
+
+
+def _unreached(found: Search) -> str:
+    """What the search for a counterexample to induction's state showed when it found no game."""
+    if found.stopped == "unreachable":
+        return " (no game reaches such a state: the induction lacks an invariant)"
+    if found.stopped.startswith("not searched"):
+        return f" ({found.stopped})"
+    return f" (no game reaches such a state in fewer than {found.depth} moves; the search stopped: {found.stopped})"
+
 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),

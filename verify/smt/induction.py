@@ -21,7 +21,7 @@ from such a state and is never below 0 there.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -391,13 +391,21 @@ class Induction:
         system = self.system
         on = [rule for rule in prop.on if rule in system.rule_index]
 
-        def bad(step: Step) -> z3.BoolRef:
-            assert prop.state is not None and prop.move is not None
-            kept = z3.And(step.fires_any(on), system.holds_on_move(prop.move, step, on)) if on else z3.BoolVal(False)
-            return z3.And(system.holds(prop.state, step.before), z3.Not(kept))
-
-        result, part = self.ask_all(self.support().kept, bad)
+        result, part = self.ask_all(self.support().kept, self.breaks_only(prop))
         return self._outcome(start, result, part, prop.name)
+
+    def breaks_only(self, prop: Property) -> Callable[[Step], z3.BoolRef]:
+        """An `only` property broken by a step: its state holds before, and the step is of a
+        rule outside `on` or breaks its move expression."""
+        assert prop.state is not None and prop.move is not None
+        system = self.system
+        on = [rule for rule in prop.on if rule in system.rule_index]
+        state_node, move_node = prop.state, prop.move
+
+        def bad(step: Step) -> z3.BoolRef:
+            kept = z3.And(step.fires_any(on), system.holds_on_move(move_node, step, on)) if on else z3.BoolVal(False)
+            return z3.And(system.holds(state_node, step.before), z3.Not(kept))
+        return bad
 
     def allowed(self, prop: Property, timeout_ms: int = 120_000) -> Outcome:
         """An `allows` property in every state satisfying the support: where its state

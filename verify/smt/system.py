@@ -220,6 +220,11 @@ class System:
 
     # ------------------------------------------------------------------ transitions
 
+    def param_range(self, rule: Rule, name: str) -> tuple[int, int]:
+        """The least and greatest value parameter `name` of `rule` can take, as encoded."""
+        low, high = self._rule_ranges[rule.name][name]
+        return int(low), int(high)
+
     def rule_parts(self, rule: Rule, before: State, tag: str) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term]]:
         """One rule's guard (phase, domains, requirements, weight > 0), its parameter
         variables and its effects, read in `before`."""

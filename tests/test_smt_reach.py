@@ -1,0 +1,50 @@
+"""A counterexample to induction that a game reaches is real: where the solver's one-step
+proof of deadlock freedom or of an `allows` property fails, it searches for the shortest
+game to a state that breaks the property and reports the refutation with that game,
+replayed through the engine, instead of "unknown" (verify/smt/check.py `_reach`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.game import compiled_game
+from verify.checker import check
+
+pytest.importorskip("z3", reason="the solver backend needs z3-solver")
+
+BROKEN = '''extends = "standard"
+name = "one_government"
+description = "A broken rule set: no nomination once a policy is enacted"
+
+[[requirement]]
+rule = "nominate"
+id = "R-E2"
+add = true
+when = "liberal_policies + fascist_policies == 0"
+why = "no nomination after the first policy"
+'''
+
+
+def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game(tmp_path: Path) -> None:
+    rules = tmp_path / "one_government.toml"
+    rules.write_text(BROKEN, encoding="utf-8")
+    results = check(str(rules), (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
+                    workers=1)
+    game = compiled_game(5, str(rules))
+    for result in results:
+        assert result.verdict.verdict == "refuted", (result.property, result.verdict)
+        trace = result.verdict.trace                                   # type: ignore[union-attr]
+        assert trace is not None and trace.steps
+        end = trace.end
+        assert game.phase(end) == "nominate"
+    deadlock = next(r for r in results if r.property == "deadlock_free")
+    assert not game.legal_moves(deadlock.verdict.trace.end)              # type: ignore[union-attr]
+
+
+def test_the_standard_rules_stay_proved() -> None:
+    """The search runs only once induction failed: the rules' own proofs are untouched."""
+    results = check("standard", (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
+                    workers=1)
+    assert [r.verdict.verdict for r in results] == ["proved", "proved"]
