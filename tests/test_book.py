@@ -7,7 +7,9 @@ real headless chromium an entry page fits a phone's width and shows the tracks' 
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from test_report_browser import BROWSER, browser, png_pixels
+from test_report_browser import BROWSER, browser, png_pixels, png_rows
 from verify.book.draw import FASCIST, LIBERAL
 from verify.book.frame import FRAME
 from verify.cli import main
@@ -317,3 +319,40 @@ def test_an_unknown_answer_exits_3_and_is_never_shown_as_proved(tmp_path: Path) 
     assert done.exit_code == 3, done.output
     page = (tmp_path / "site" / "de" / f"{WITH_GAME}.html").read_text(encoding="utf-8")
     assert 'class="badge unknown"' in page and "Unbekannt" in page and "bewiesen" not in page
+
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+"""The entry page's screenshots at a phone's width, one per language, kept beside the
+tests: the book as a reader saw it, and the structure new screenshots are held to."""
+TALL = 6000
+
+
+def _bands(shot: Path) -> list[str]:
+    """A screenshot top to bottom as bands: rows showing the Liberal track's colour (L),
+    the Fascist track's (F), both (LF) or neither (-), runs collapsed. That is the
+    structure a reader sees (how many tracks are drawn, in which order, and that the page
+    ends within the shot), not the pixels, which a font's hinting moves."""
+    _, _, rows = png_rows(shot)
+    bands: list[str] = []
+    for colours in rows:
+        mark = ("L" if _rgb(LIBERAL) in colours else "") + ("F" if _rgb(FASCIST) in colours else "") or "-"
+        if not bands or bands[-1] != mark:
+            bands.append(mark)
+    return bands
+
+
+@needs_browser
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_entry_page_keeps_the_structure_of_its_screenshot(book: Path, tmp_path: Path, lang: str) -> None:
+    shot = tmp_path / "entry.png"
+    page = book / lang / f"{WITH_GAME}.html"
+    done = browser(f"--screenshot={shot}", f"--window-size={PHONE},{TALL}", page.as_uri())
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    reference = SCREENSHOTS / f"book-{WITH_GAME}-{lang}-phone.png"
+    if os.environ.get("SHRULES_UPDATE_GOLDEN") == "1":
+        SCREENSHOTS.mkdir(exist_ok=True)
+        shutil.copyfile(shot, reference)
+    assert reference.is_file(), f"no screenshot {reference.name}: write it with SHRULES_UPDATE_GOLDEN=1"
+    bands = _bands(shot)
+    assert bands == _bands(reference), f"{lang}: the page's tracks are laid out otherwise than in {reference.name}"
+    assert bands[-1] == "-" and bands.count("LF") + bands.count("L") >= 2, "the shot holds the whole game's tracks"

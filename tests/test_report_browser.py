@@ -35,8 +35,8 @@ def browser(*args: str) -> subprocess.CompletedProcess[str]:
                               capture_output=True, text=True, timeout=120, check=False)
 
 
-def png_pixels(path: Path) -> tuple[int, int, set[tuple[int, int, int]]]:
-    """Width, height and the set of colours of an 8-bit RGB(A) non-interlaced PNG."""
+def png_rows(path: Path) -> tuple[int, int, list[set[tuple[int, int, int]]]]:
+    """Width, height and each row's set of colours of an 8-bit RGB(A) non-interlaced PNG."""
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     position, chunks, header = 8, [], b""
@@ -54,7 +54,7 @@ def png_pixels(path: Path) -> tuple[int, int, set[tuple[int, int, int]]]:
     raw = zlib.decompress(b"".join(chunks))
     stride = width * channels
     previous = bytearray(stride)
-    colours: set[tuple[int, int, int]] = set()
+    rows: list[set[tuple[int, int, int]]] = []
     for row in range(height):
         start = row * (stride + 1)
         kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
@@ -71,9 +71,15 @@ def png_pixels(path: Path) -> tuple[int, int, set[tuple[int, int, int]]]:
                 p = left + up - corner
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
                 line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        colours |= {tuple(line[i:i + 3]) for i in range(0, stride, channels)}  # type: ignore[misc]
+        rows.append({tuple(line[i:i + 3]) for i in range(0, stride, channels)})  # type: ignore[misc]
         previous = line
-    return width, height, colours
+    return width, height, rows
+
+
+def png_pixels(path: Path) -> tuple[int, int, set[tuple[int, int, int]]]:
+    """Width, height and the set of colours of an 8-bit RGB(A) non-interlaced PNG."""
+    width, height, rows = png_rows(path)
+    return width, height, set().union(*rows)
 
 
 @pytest.fixture(scope="module")
