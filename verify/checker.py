@@ -18,10 +18,13 @@ in `BACKENDS` here.
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import asdict, replace
 from functools import partial
+from multiprocessing import Manager
 from typing import Any
 
 from engine.trace import Trace
@@ -97,18 +100,23 @@ def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Li
         raws = check_players(spec_name, count, names, limits, reductions, progress, explorer)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
     if backend in ("smt", "both"):
+        if progress:
+            progress(f"{count} players: the solver")
         results = _with_smt(results, spec_name, (count,), catalogue, limits, backend, infer, hints)
     return results
 
 
 def _count_in_a_process(spec_name: str, count: int, names: tuple[str, ...], limits: Limits,
-                        reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool) -> list[Raw]:
+                        reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
+                        lines: Any = None) -> list[Raw]:
     """`_decide_count` in a worker process, its results as plain data: a compiled game's
-    states are classes made per process, so traces cross as their moves."""
+    states are classes made per process, so traces cross as their moves. Progress lines
+    go to the queue `lines`, when given."""
+    progress = None if lines is None else lines.put
     if backend == "explicit":
-        return check_players(spec_name, count, names, limits, reductions, None, explorer)
+        return check_players(spec_name, count, names, limits, reductions, progress, explorer)
     return [plain(result) for result in _decide_count(spec_name, count, names, limits, reductions, explorer,
-                                                      backend, infer, hints)]
+                                                      backend, infer, hints, progress)]
 
 
 def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
@@ -117,15 +125,35 @@ def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...
     """One player count per process, search and solver together, so both cores work
     through the solver's share too; the largest counts start first, being the longest."""
     results: list[PropertyResult] = []
-    with ProcessPoolExecutor(max_workers=min(workers, len(counts))) as pool:
+    with ExitStack() as stack:
+        lines = stack.enter_context(Manager()).Queue() if progress else None
+        pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(workers, len(counts))))
         futures = {count: pool.submit(_count_in_a_process, spec_name, count, names, limits, reductions, explorer,
-                                      backend, infer, hints)
+                                      backend, infer, hints, lines)
                    for count in sorted(counts, reverse=True)}
+        pending = set(futures.values())
+        while pending:
+            finished, pending = wait(pending, timeout=PROGRESS_POLL, return_when=FIRST_COMPLETED)
+            _forward(lines, progress)
+            for count, future in futures.items():
+                if future in finished and progress:
+                    progress(f"{count} players: done")
         for count in sorted(counts):
             results += [materialise(raw, spec_name, by_name) for raw in futures[count].result()]
-            if progress:
-                progress(f"{count} players: done")
     return results
+
+
+PROGRESS_POLL = 0.3
+"""Seconds between two looks at the workers' progress lines."""
+
+
+def _forward(lines: Any, progress: Callable[[str], None] | None) -> None:
+    """Every progress line the workers have sent so far, to `progress`."""
+    while lines is not None and progress is not None:
+        try:
+            progress(lines.get_nowait())
+        except queue.Empty:
+            return
 
 
 def plain(result: PropertyResult) -> Raw:

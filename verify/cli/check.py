@@ -161,11 +161,20 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     limits = Limits(max_states, time_limit or None, memory_limit)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
-    with click.progressbar(length=steps, label="checking", file=progress_stream(),
-                           show_pos=True) as bar:
+    where: dict[str, str] = {}          # each player count's latest line: a bar per count in one
+
+    def shown_where(_: object) -> str:
+        return " | ".join(where[count] for count in sorted(where, key=int))
+    with click.progressbar(length=steps, label="checking", file=progress_stream(), show_pos=True,
+                           item_show_func=shown_where) as bar:
         def progress(message: str) -> None:
+            count, _, what = message.partition(" players: ")
             if message.endswith("done"):
+                where.pop(count, None)
                 bar.update(1)
+            elif count.isdigit():
+                where[count] = f"{count}p {what}"
+                bar.update(0, message)
         results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
                         workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
                         hints=hints)

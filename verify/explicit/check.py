@@ -36,7 +36,7 @@ from spec.loader import load_spec
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .explore import Exploration, explore, trace_along, walk
+from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, symmetry_blockers
@@ -107,22 +107,23 @@ class Searched:
 
 def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limits], explorer: str, *,
            deadlocks: bool = True, graph: bool = False, by_elections: bool = False,
-           stop_on: frozenset[str] = frozenset()) -> Searched:
+           stop_on: frozenset[str] = frozenset(), progress: Callable[[int, int], object] | None = None) -> Searched:
     """One search of `model` by `explorer`; `limits()` gives what is left of the budget
-    (a sweep the ranking does not fit is searched again breadth-first with the rest)."""
+    (a sweep the ranking does not fit is searched again breadth-first with the rest);
+    `progress(states, layer)` now and then (the layer is the depth, or the rank swept)."""
     note = ""
     if explorer == "sweep":
         measure = compiled_measure(model.game)
         if measure is not None:
             swept = sweep(model, props, limits(), measure=measure, deadlocks=deadlocks, by_elections=by_elections,
-                          longest=graph, stop_on=stop_on)
+                          longest=graph, stop_on=stop_on, progress=progress)
             if not measure_failed(swept):
                 return Searched(swept, swept.facts, "sweep-line search by the ranking")
             note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
         else:
             note = "breadth-first: no ranking to sweep by"
     exploration = explore(model, props, limits(), deadlocks=deadlocks, record_edges=graph, stop_on=stop_on,
-                          by_elections=by_elections)
+                          by_elections=by_elections, progress=progress)
     facts = analyse(exploration.graph) if exploration.graph is not None else None
     return Searched(exploration, facts, note)
 
@@ -160,7 +161,8 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                      f"properties")
         model = Model(game, group, group_reductions)
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
-        searched = search(model, group, remaining, explorer, deadlocks=with_graph, graph=record, stop_on=stop_on)
+        searched = search(model, group, remaining, explorer, deadlocks=with_graph, graph=record, stop_on=stop_on,
+                          progress=layers(players, progress, explorer))
         exploration = searched.exploration
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note) if part)
         start = len(out)
@@ -177,7 +179,8 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         if progress:
             progress(f"{players} players: fewest elections for {len(wins)} properties")
         model = Model(game, wins, reductions)
-        by_elections = search(model, wins, remaining, explorer, deadlocks=False, by_elections=True).exploration
+        by_elections = search(model, wins, remaining, explorer, deadlocks=False, by_elections=True,
+                              progress=layers(players, progress, explorer)).exploration
         for raw in out:
             if raw.property in by_elections.hits:
                 hit = by_elections.hits[raw.property]
@@ -187,6 +190,31 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
     return out
+
+
+PROGRESS_EVERY = 0.5
+"""Seconds between two progress lines of one search."""
+
+
+def layers(players: int, progress: Callable[[str], None] | None, explorer: str) -> Callable[[int, int], None] | None:
+    """A search's `progress(states, layer)` as lines for `progress`: the player count, the
+    layer (the depth breadth-first, the rank swept), the states stored, states per second
+    and resident memory, at most every `PROGRESS_EVERY` seconds."""
+    if progress is None:
+        return None
+    started = time.perf_counter()
+    last = [0.0]
+
+    def report(states: int, layer: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] < PROGRESS_EVERY:
+            return
+        last[0] = now
+        rate = states / max(now - started, 1e-9)
+        layer_name = "rank" if explorer == "sweep" else "depth"
+        progress(f"{players} players: {layer_name} {layer}, {states:,} states, {rate:,.0f} states/s, "
+                 f"{resident_mib():,.0f} MiB")
+    return report
 
 
 def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: float, seed: int = 0, *,
