@@ -50,6 +50,8 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
+from .grounds import FIELDS, rests_on
+from .record import rule_order
 from .position import rule_position
 from .words import counts_text
 
@@ -279,7 +281,11 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
         if prover is not None:
             prover.close()
     ordered = tuple(results[count] for count in chosen if count in results)
-    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
+    if rule_ids:
+        return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
+    found = rests_on(prop, ordered, spec_name)
+    ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
+    return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
@@ -390,7 +396,7 @@ def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
         if rule.name in prop.on or writes & read or rule.phase in phases:
             for rule_id in rule.rule_ids or (rule.actor_rule,):
                 ids.setdefault(rule_id, None)
-    return tuple(sorted(ids, key=_rule_order))
+    return tuple(sorted(ids, key=rule_order))
 
 
 def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
@@ -403,11 +409,6 @@ def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
             if isinstance(item, Name) and item.kind == "definition":
                 stack.append(spec.definitions[item.name])
     return out
-
-
-def _rule_order(rule_id: str) -> tuple[str, int]:
-    prefix, _, number = rule_id.rpartition("-")
-    return prefix, int(number) if number.isdigit() else 0
 
 
 # ---------------------------------------------------------------------- entries
