@@ -281,6 +281,13 @@ def test_a_temporal_question_about_an_ending_is_seen_as_one() -> None:
     assert about_ending(prop, game) and not about_ending(other, compiled_game(5, other.rules))
 
 
+def test_a_question_true_at_the_start_marks_no_move() -> None:
+    result = _ask("--can", "liberal_policies == 0", None)
+    assert "It holds before the first move." in result.stdout and "▶" not in result.stdout
+    header = HEADER.search(result.stdout)
+    assert header is not None and header.group(2) == "0"
+
+
 def test_list_shows_the_catalogue() -> None:
     listed = run("--list")
     assert listed.exit_code == 0 and listed.stdout == run().stdout

@@ -9,7 +9,9 @@
   unknown): the rules that write the fields the query reads, and `grounds` says so, so
   that a list read off the question is never presented as read off a proof.
 
-A catalogue entry keeps the rule IDs the catalogue gives it.
+A catalogue entry keeps the rule IDs the catalogue gives it. A proof made in the prover
+process (verify/lawyer/ask.py, `Prover`) has its cores taken there too, where the solver's
+support is already built: in this process it would be built again.
 """
 
 from __future__ import annotations
@@ -37,7 +39,19 @@ def _smt_cores() -> Any:
     return proof_rule_ids
 
 
-def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str) -> tuple[tuple[str, ...], str] | None:
+CORES_WAIT_SECONDS = 60.0
+"""How long `decide` waits for the prover process's cores before it takes them itself."""
+
+
+def proof_cores(prop: Property, players: int, spec_name: str) -> tuple[str, ...] | None:
+    """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
+    or None without the Z3 backend or such a proof."""
+    cores = _smt_cores()
+    return None if cores is None else cores(compiled_game(players, spec_name).spec, prop, players)
+
+
+def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
+             known: dict[int, tuple[str, ...]] | None = None) -> tuple[tuple[str, ...], str] | None:
     """The rule IDs the answer rests on and where they came from (WITNESS or PROOF), or
     None when the evidence gives none (the caller falls back to the fields read)."""
     witness = next((r for r in results if happens(r.verdict)), None)
@@ -50,12 +64,9 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
         return witness_rule_ids(trace, prop, answer, tags), WITNESS
     if not results or any(happens(r.verdict) is None for r in results):
         return None
-    cores = _smt_cores()
-    if cores is None:
-        return None
     ids: set[str] = set()
     for result in results:
-        found = cores(compiled_game(result.players, spec_name).spec, prop, result.players)
+        found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
         if found is None:
             return None
         ids |= set(found)

@@ -67,6 +67,7 @@ WORDS: dict[str, dict[str, str]] = {
         "played_on": "The game is played on to its end after the answer by the engine's seeded moves: {moves} more "
                      "moves, not part of the answer.",
         "after_answer": "after the answer, played on to the end:",
+        "at_start": "It holds before the first move.",
         "bookkeeping": "· marks the rules' own bookkeeping, not counted as moves.",
     },
     "de": {
@@ -216,7 +217,7 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=record.table_moves,
                                                   elections=elections))
         out += _record_lines(record, lang)
-        out.append(_say(lang, "marked", move=record.answer_move))
+        out.append(_say(lang, "marked", move=record.answer_move) if record.answer >= 0 else _say(lang, "at_start"))
         if record.played_on:
             out.append(_say(lang, "played_on", moves=record.played_on))
         if changes:
