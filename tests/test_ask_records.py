@@ -79,6 +79,16 @@ def test_a_word_spelt_like_another_rules_name_is_refused(tmp_path: Any) -> None:
         load_spec(str(variant))
 
 
+def test_a_variants_new_rule_names_its_word(tmp_path: Any) -> None:
+    variant = tmp_path / "word.toml"
+    variant.write_text('extends = "standard"\n\n[[add.rule]]\nname = "president_vetoes"\nword = "veto"\n'
+                       'phase = "veto"\nactor = "president"\nactor_rule = "R-V3"\nsummary = "A test rule"\n'
+                       'requires = [ { rule = "R-V3", when = "False", why = "never" } ]\n'
+                       'effect = { phase = "\'session_end\'" }\n', encoding="utf-8")
+    spec = load_spec(str(variant))
+    assert moves_named(spec, ("veto",)) == table_words(load_spec())["veto"] + ("president_vetoes",)
+
+
 def test_on_vote_and_on_any_answer() -> None:
     for on in ("vote", ANY):
         result = run("--players", "5", "--can", "after_liberal_policies == 1", "--on", on, "--json")
