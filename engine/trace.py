@@ -26,6 +26,18 @@ PICKS_VAR = "mbt::nondetPicks"
 HIDDEN_FIELDS = ("phase",)
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One printed line of a game: `kind` is round (a round's heading), move, changes (the
+    fields the move of `step` changed) or over (the end of the game)."""
+
+    kind: str
+    text: str
+    step: int | None = None
+    rule_ids: tuple[str, ...] = ()
+    bookkeeping: bool = False
+
+
 @dataclass(slots=True)
 class Trace:
     """A game (or part of one): the first state and each (move, state after) step."""
@@ -58,36 +70,51 @@ class Trace:
 
     def lines(self, changes: bool = True) -> list[str]:
         """The trace in words, round by round, with rule IDs and the fields each move changed."""
+        return [row.text for row in self.rows(changes)]
+
+    def rows(self, changes: bool = True, bookkeeping: bool = False, tags: dict[int, tuple[str, ...]] | None = None,
+             shown: frozenset[int] = frozenset()) -> list[Row]:
+        """The printed lines with what each one is: a round's heading, a move (with the index
+        of its step and the rule IDs it cites), the fields it changed, or the end of the game.
+
+        Every move line cites rule IDs: `tags` (by step) where given, else the rule's own
+        (`Rule.cited`); the game-over line cites the move that ended the game. Quiet
+        bookkeeping moves are left out unless `bookkeeping` (then they are marked as such)
+        or their step is in `shown`."""
         game = self.game
-        out: list[str] = []
+        out: list[Row] = []
         before = self.start
         round_number = 0
         nominations = {compiled.rule.name for compiled in game.by_role["nomination"]}
-        for move, after in self.steps:
+        for index, (move, after) in enumerate(self.steps):
             compiled = game.by_name[move.rule]
             rule = compiled.rule
             if rule.name in nominations or (round_number == 0 and rule.actor != "chance"):
                 round_number += 1
-                out.append(f"Round {round_number} · President seat {before.president}")
-            if rule.quiet:
+                out.append(Row("round", f"Round {round_number} · President seat {before.president}"))
+            hidden = rule.quiet and index not in shown
+            if hidden and not bookkeeping:
                 before = after
                 continue
-            ids = ", ".join(rule.rule_ids)
+            ids = (tags or {}).get(index) or rule.cited
             who = {"chance": "chance: ", "game": "", "table": ""}.get(rule.actor, "")
-            text = f"  {who}{game.says(before, move)}" + (f" [{ids}]" if ids else "")
+            text = f"  {'· ' if hidden else ''}{who}{game.says(before, move)} [{', '.join(ids)}]"
             reveal = game.reveals(before, move)
             if reveal:
                 text += " — sees " + ", ".join(f"{k} {v}" for k, v in reveal.items())
-            out.append(text)
+            out.append(Row("move", text, index, ids, hidden))
             if changes:
                 delta = changed_fields(game, before, after)
                 if delta:
-                    out.append("      " + ", ".join(delta))
+                    out.append(Row("changes", "      " + ", ".join(delta), index))
             before = after
         if game.is_over(before):
             winner = game.winner(before)
-            out.append("Game over, with no winner." if winner is None else
-                       f"Game over: the {winner}s win by {game.how(before)}.")
+            ids = game.by_name[self.steps[-1][0].rule].rule.cited if self.steps else ()
+            cite = f" [{', '.join(ids)}]" if ids else ""
+            out.append(Row("over", ("Game over, with no winner." if winner is None else
+                                    f"Game over: the {winner}s win by {game.how(before)}.") + cite,
+                           len(self.steps) - 1, ids))
         return out
 
     def text(self, changes: bool = True) -> str:

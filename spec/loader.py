@@ -25,6 +25,7 @@ from .lang.check import Scope, parse
 from .lang.limits import MAX_ENTRIES
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
+from .moves import check_word, check_words
 from .overlay import Raw, Source, apply_overlay, close as _close
 from .model import ACTOR_KINDS, ROLES, SINGLE_ROLES, Domain, Field, Param, Requirement, Rule, Spec, Template
 
@@ -265,6 +266,7 @@ class _Builder:
         definitions = self.definitions(scope)
         rules = tuple(self.rule(index, entry, scope, enums) for index, entry in enumerate(self.data.get("rule", [])))
         self.check_rules(rules, enums)
+        check_words(rules)
         properties = {str(name): dict(changes) for name, changes in self.data.get("properties", {}).items()}
         return Spec(self.raw.name, self.raw.description, self.raw.source, constants, tables, table_types,
                     enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends), properties,
@@ -415,7 +417,7 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule", "says", "phase_rule", "roles", "draws"}
+                   "reveals", "quiet", "actor_rule", "says", "phase_rule", "roles", "draws", "word"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -451,9 +453,10 @@ class _Builder:
             says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
         reveals = self._rule_reveals(name, entry, scope, enums)
         roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
+        word = check_word(entry.get("word"), self.where(key, "word", f"rule '{name}' word"))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws)
+                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word)
 
     def _rule_params(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope,
                      enums: dict[str, tuple[str, ...]]) -> list[Param]:

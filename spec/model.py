@@ -128,6 +128,7 @@ class Rule:
     phase_rule: str | None = None    # the rule ID cited when the move is tried at the wrong time
     roles: tuple[str, ...] = ()      # what the rule is for the tools (ROLES)
     draws: Node | None = None        # tiles a `draw` or `top_policy` rule takes from the top of the pile
+    word: str | None = None          # the table's word for the move (spec/moves.py), e.g. 'vote'
 
     @property
     def rule_ids(self) -> tuple[str, ...]:
@@ -136,6 +137,13 @@ class Rule:
         for requirement in self.requires:
             seen.setdefault(requirement.rule_id, None)
         return tuple(seen)
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """The rule IDs a line of a game cites for this move: its requirements', or, for a move
+        with none (the first President, an accepted veto), the rule of its phase or its actor,
+        so that every line of a game names the rule it follows."""
+        return self.rule_ids or ((self.phase_rule,) if self.phase_rule else (self.actor_rule,))
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,9 @@ CASES: dict[str, list[str]] = {
     "ask-four-players": ["ask", "four-players"],
     "ask-veto-by-president": ["ask", "veto-by-president"],
     "ask-term-limited-president": ["ask", "term-limited-president"],
+    # an ad-hoc question: the answering move marked, the bookkeeping shown apart, Rests on
+    # taken from the game
+    "ask-can-first-liberal-policy": ["ask", "--can", "liberal_policies == 1", "--players", "5", "--changes"],
 }
 
 SECONDS = re.compile(r"\b\d+(?:\.\d+)? s\b")

@@ -117,10 +117,12 @@ def _body_lines(answer: Answer, lang: str) -> list[str]:
         lines = lines[question.count("\n") + 1:]
     kept: list[str] = []
     drawn = isinstance(answer, FormalAnswer) and answer.game is not None
+    # the game's lines, its mark ▶ and the note on moves played on: the page draws the game
+    played_on = WORDS.get(lang, WORDS["en"]).get("played_on", WORDS["en"]["played_on"]).split("{")[0]
     for line in lines:
         if line.startswith(WORDS.get(lang, WORDS["en"])["rests"]):
             break
-        if drawn and line.startswith("  "):
+        if drawn and (line.startswith(("  ", "▶")) or line.startswith(played_on)):
             continue
         kept.append(line)
     return kept

@@ -76,7 +76,7 @@ def rounds(trace: Trace) -> Game:
         if after["power"] != "none" and before["power"] == "none":
             current.power = str(after["power"])
         if not rule.quiet:
-            current.moves.append((game.says(previous, move), tuple(rule.rule_ids)))
+            current.moves.append((game.says(previous, move), tuple(rule.cited)))
         current.liberal, current.fascist = after["liberal_policies"], after["fascist_policies"]
         current.tracker = after["election_tracker"]
         previous, before = state, after

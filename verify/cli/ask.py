@@ -1,10 +1,10 @@
 """`shrules ask`: rules disputes answered with the shortest game where it happens, or a proof.
 
-    shrules ask                                   the catalogue (spec/disputes.toml)
+    shrules ask [--list]                          the catalogue (spec/disputes.toml)
     shrules ask ID [--lang de] [--json]           one entry, answered by the checkers
     shrules ask --all                             every entry at the count that decides it
     shrules ask --players 7 --can EXPR            can this happen? (over states)
-    shrules ask --never EXPR --on RULE            does this never happen? (over moves)
+    shrules ask --never EXPR --on MOVE            does this never happen? (over moves: vote, veto, any, ...)
     shrules ask --game PARTIAL.jsonl --move MOVE  is MOVE legal in the position reached?
 
 Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` that happens,
@@ -26,6 +26,7 @@ import click
 
 from spec.disputes import Dispute
 from spec.loader import load_spec
+from spec.moves import moves_named
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find
@@ -65,12 +66,15 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--players", "-n", "counts", help="Player counts: 7, 5-7 or 5,6,8 (default: those the question concerns).")
 @click.option("--can", "can_text", metavar="EXPR", help="Can this happen? An expression over states (or moves with --on).")
 @click.option("--never", "never_text", metavar="EXPR", help="Does this never happen? An expression over states (or moves).")
-@click.option("--on", "on_rules", multiple=True, metavar="RULE",
-              help="The expression is over these moves: names before the move, after_FIELD after it, parameters by name.")
+@click.option("--on", "on_rules", multiple=True, metavar="MOVE",
+              help="The expression is over these moves, in the table's words (nominate, vote, draw, discard, enact, "
+              "veto, investigate, peek, special election, execution, chaos) or 'any' or a rule's name: fields before "
+              "the move, after_FIELD after it, parameters by name.")
 @click.option("--game", "game_file", type=click.Path(exists=True, dir_okay=False),
               help="A partial game (native transcript, JSON Lines); with --move.")
 @click.option("--move", "move_text", metavar="JSON", help="The next move, one line of the transcript format.")
 @click.option("--all", "check_all", is_flag=True, help="Answer every catalogue entry at the player count that decides it.")
+@click.option("--list", "list_only", is_flag=True, help="List the dispute catalogue (as `shrules ask` alone does).")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
               help="Answer in English or German (where the catalogue has the German text).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
@@ -83,7 +87,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="Another dispute catalogue (default: spec/disputes.toml).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
 def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
-        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, lang: str,
+        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
+        lang: str,
         as_json: bool, changes: bool, seconds: float | None, max_states: int, spec_name: str, catalogue_path: str | None,
         verbose: bool) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
@@ -92,7 +97,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     they rest on; "unknown (limit)" is never presented as proved.
     """
     modes = [name for name, given in (("ID", ident), ("--can/--never", can_text or never_text),
-                                      ("--game/--move", game_file or move_text), ("--all", check_all)) if given]
+                                      ("--game/--move", game_file or move_text), ("--all", check_all),
+                                      ("--list", list_only)) if given]
     if len(modes) > 1:
         raise click.UsageError(f"give one of {', '.join(modes)}, not several")
     if can_text and never_text:
@@ -103,7 +109,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     progress = _progress(verbose and not as_json)
-    rules = tuple(name.strip() for item in on_rules for name in item.split(",") if name.strip())
+    rules = moves_named(spec, on_rules) if on_rules else ()
     if game_file or move_text:
         if not (game_file and move_text):
             raise click.UsageError("--game and --move go together")

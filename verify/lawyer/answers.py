@@ -41,6 +41,7 @@ class FormalAnswer:
     results: tuple[PropertyResult, ...]
     not_searched: dict[int, str] = field(default_factory=dict)   # count -> why not
     dispute: Dispute | None = None
+    grounds: str = ""   # where rule_ids came from (verify/lawyer/grounds.py); "" for the catalogue's
 
     @property
     def verdict(self) -> str:

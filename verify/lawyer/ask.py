@@ -50,6 +50,8 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
+from .grounds import CORES_WAIT_SECONDS, FIELDS, proof_cores, rests_on
+from .record import rule_order
 from .position import rule_position
 from .words import counts_text
 
@@ -161,13 +163,25 @@ def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyRes
 
 
 def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection) -> None:
-    """The prover process: each count's proof (or None), sent as soon as it is known."""
+    """The prover process: each count's proof (or None), sent as soon as it is known; then
+    the rule IDs in the unsat cores of each proof (verify/lawyer/grounds.py), taken here
+    where the solver's support for the count is already built."""
+    proved = []
     for count in counts:
         try:
             proof = _proof_of_never(prop, count, spec_name)
         except Exception:  # a crash proves nothing; the search and the full check go on
             proof = None
         send.send((count, proof))
+        if proof is not None:
+            proved.append(count)
+    for count in proved:   # after every proof: a count's search may be waiting for its proof
+        try:
+            cores = proof_cores(prop, count, spec_name)
+        except Exception:  # no cores: they are taken where needed, or "Rests on" falls back
+            cores = None
+        if cores is not None:
+            send.send((count, cores))
     send.close()
 
 
@@ -189,6 +203,7 @@ class Prover:
     def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str) -> None:
         self.prop, self.spec_name = prop, spec_name
         self.proofs: dict[int, PropertyResult | None] = {}
+        self.cores: dict[int, tuple[str, ...]] = {}     # count -> the rule IDs its proof used
         self._receive: Connection | None = None
         self._process: Any = None
         if "fork" in multiprocessing.get_all_start_methods():
@@ -204,8 +219,11 @@ class Prover:
         receive = self._receive
         try:
             while receive is not None and receive.poll(seconds):
-                count, proof = receive.recv()
-                self.proofs[count] = proof
+                count, sent = receive.recv()
+                if isinstance(sent, tuple):     # the rule IDs of a proof sent before
+                    self.cores[count] = sent
+                else:
+                    self.proofs[count] = sent
                 seconds = 0.0
         except (EOFError, OSError):  # the prover is done or gone: no more proofs
             self._receive = None
@@ -223,6 +241,15 @@ class Prover:
         while count not in self.proofs and self._receive is not None and time.perf_counter() < deadline:
             self._poll(max(0.0, deadline - time.perf_counter()))
         return self.proved(count)
+
+    def wait_cores(self, counts: tuple[int, ...], seconds: float) -> None:
+        """Wait up to `seconds` for the rule IDs of the proofs of `counts` (those the prover
+        made; the others' are taken where they are needed)."""
+        deadline = time.perf_counter() + seconds
+        wanted = [count for count in counts if self.proofs.get(count) is not None]
+        while (any(count not in self.cores for count in wanted) and self._receive is not None
+               and time.perf_counter() < deadline):
+            self._poll(max(0.0, deadline - time.perf_counter()))
 
     def stop_search(self, count: int) -> Callable[[int, int], None] | None:
         """A progress hook that stops the explicit search of `count` once it is proved."""
@@ -273,13 +300,22 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
     prover = Prover(prop, chosen, spec_name) if prop.kind == "sometimes" and _smt_backend() is not None else None
+    cores: dict[int, tuple[str, ...]] = {}
     try:
         results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress)
+        if prover is not None and not rule_ids:
+            prover.wait_cores(tuple(r.players for r in results.values() if r.verdict.evidence.method == "k-induction"),
+                              CORES_WAIT_SECONDS)
+            cores = prover.cores
     finally:
         if prover is not None:
             prover.close()
     ordered = tuple(results[count] for count in chosen if count in results)
-    return FormalAnswer(prop, rule_ids or rules_of(load_spec(spec_name), prop), ordered, skipped, dispute)
+    if rule_ids:
+        return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
+    found = rests_on(prop, ordered, spec_name, cores)
+    ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
+    return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
@@ -390,7 +426,7 @@ def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
         if rule.name in prop.on or writes & read or rule.phase in phases:
             for rule_id in rule.rule_ids or (rule.actor_rule,):
                 ids.setdefault(rule_id, None)
-    return tuple(sorted(ids, key=_rule_order))
+    return tuple(sorted(ids, key=rule_order))
 
 
 def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
@@ -403,11 +439,6 @@ def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
             if isinstance(item, Name) and item.kind == "definition":
                 stack.append(spec.definitions[item.name])
     return out
-
-
-def _rule_order(rule_id: str) -> tuple[str, int]:
-    prefix, _, number = rule_id.rpartition("-")
-    return prefix, int(number) if number.isdigit() else 0
 
 
 # ---------------------------------------------------------------------- entries

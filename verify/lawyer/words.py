@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from spec.disputes import Dispute
-from spec.loader import load_rulebook
+from spec.loader import load_rulebook, load_spec
+from spec.moves import ANY, moves_in_words
 
 from ..results import PropertyResult, Unknown
 from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
+from .record import GameRecord, game_record
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -30,6 +32,9 @@ WORDS: dict[str, dict[str, str]] = {
         "found": "Found by {method} after {states:,} states in {seconds:.1f} s.",
         "found_solver": "Found by {method} (depth {depth}) in {seconds:.1f} s.",
         "rests": "Rests on:",
+        "rests_witness": "Rests on (the rules of the moves that made it happen in this game):",
+        "rests_proof": "Rests on (the requirements the proof needed, from its unsat cores):",
+        "rests_fields": "Rests on (the rules that change what the question reads; not taken from a proof):",
         "why": "In short:",
         "mistake": "The mistake:",
         "expected": "Expected answer: {expected} — {result}.",
@@ -38,6 +43,7 @@ WORDS: dict[str, dict[str, str]] = {
         "undecided": "not decided",
         "query": "Formally: {kind} {text}",
         "over_moves": " (over the moves {on})",
+        "over_any": " (over every move)",
         "text_yes": "Yes — answered from the rule text ({rules}), not proved: the state of the game does not "
                     "model what players know or say.",
         "text_no": "No — answered from the rule text ({rules}), not proved: the state of the game does not "
@@ -57,6 +63,12 @@ WORDS: dict[str, dict[str, str]] = {
         "note": "Note: {note}",
         "answer_yes": "yes",
         "answer_no": "no",
+        "marked": "▶ marks move {move}, the move that answers the question.",
+        "played_on": "The game is played on to its end after the answer by the engine's seeded moves: {moves} more "
+                     "moves, not part of the answer.",
+        "after_answer": "after the answer, played on to the end:",
+        "at_start": "It holds before the first move.",
+        "bookkeeping": "· marks the rules' own bookkeeping, not counted as moves.",
     },
     "de": {
         "yes": "Ja — das kann passieren.",
@@ -123,7 +135,8 @@ def counts_text(counts: tuple[int, ...] | list[int], lang: str = "en") -> str:
 
 
 def _say(lang: str, key: str, **values: Any) -> str:
-    return WORDS.get(lang, WORDS["en"])[key].format(**values)
+    """The text of `key` in `lang` (in English where that language has none yet)."""
+    return WORDS.get(lang, {}).get(key, WORDS["en"][key]).format(**values)
 
 
 def _method(result: PropertyResult, lang: str) -> str:
@@ -149,9 +162,11 @@ def _grouped(results: list[tuple[int, str]], lang: str) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + joiner + parts[-1]
 
 
-def _rules(rule_ids: tuple[str, ...], lang: str) -> str:
+def _rules(rule_ids: tuple[str, ...], lang: str, grounds: str = "") -> str:
+    """The rule IDs with their titles, after what they were taken from (verify/lawyer/grounds.py)."""
     book = load_rulebook()
-    return _say(lang, "rests") + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)
+    head = _say(lang, f"rests_{grounds}" if grounds else "rests")
+    return head + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)
 
 
 def _dispute_head(dispute: Dispute | None, lang: str) -> list[str]:
@@ -184,7 +199,8 @@ def render(answer: Answer, lang: str = "en", changes: bool = False) -> str:
         body = _text(answer, lang)
     else:
         body = _position(answer, lang)
-    return "\n".join(_dispute_head(answer.dispute, lang) + body + [_rules(answer.rule_ids, lang)]
+    grounds = answer.grounds if isinstance(answer, FormalAnswer) else ""
+    return "\n".join(_dispute_head(answer.dispute, lang) + body + [_rules(answer.rule_ids, lang, grounds)]
                      + _dispute_tail(answer, lang))
 
 
@@ -195,11 +211,17 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
     if verdict == YES:
         witness, trace = answer.witness, answer.game
         assert witness is not None and trace is not None
-        count = trace.elections()
+        record = game_record(trace, prop, changes)
+        count = record.elections
         elections = _say(lang, "elections" if count == 1 else "elections_plural", count=count)
-        out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=len(trace.steps),
+        out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=record.table_moves,
                                                   elections=elections))
-        out += ["  " + line for line in trace.lines(changes)]
+        out += _record_lines(record, lang)
+        out.append(_say(lang, "marked", move=record.answer_move) if record.answer >= 0 else _say(lang, "at_start"))
+        if record.played_on:
+            out.append(_say(lang, "played_on", moves=record.played_on))
+        if changes:
+            out.append(_say(lang, "bookkeeping"))
         evidence = witness.verdict.evidence
         method = METHODS.get(evidence.method, {}).get(lang, evidence.method)
         if evidence.states is not None:
@@ -222,8 +244,22 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
             lines.setdefault(why, []).append(count)
         for text, counts in sorted(lines.items(), key=lambda item: min(item[1])):
             out.append(f"  {_say(lang, 'players', counts=counts_text(counts, lang))}: {text}")
-    on = _say(lang, "over_moves", on=", ".join(prop.on)) if prop.on else ""
+    moves = moves_in_words(load_spec(prop.rules or "standard"), prop.on) if prop.on else ""
+    on = "" if not moves else _say(lang, "over_any") if moves == ANY else _say(lang, "over_moves", on=moves)
     out.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
+    return out
+
+
+def _record_lines(record: GameRecord, lang: str) -> list[str]:
+    """The game's lines, the answering move marked ▶, the moves played on after it set apart."""
+    out: list[str] = []
+    after = False
+    for row in record.rows:
+        if row.step is not None and row.step > record.answer and not after and row.kind != "over":
+            after = True
+            out.append("  " + _say(lang, "after_answer"))
+        mark = "▶ " if row.kind == "move" and row.step == record.answer else "  "
+        out.append(mark + row.text)
     return out
 
 
@@ -284,6 +320,8 @@ def to_json(answer: Answer) -> dict[str, Any]:
     book = load_rulebook()
     out: dict[str, Any] = {"answer": answer.verdict, "rules": [{"id": r, "title": book.get(r, "")}
                                                               for r in answer.rule_ids]}
+    if isinstance(answer, FormalAnswer) and answer.grounds:
+        out["rules_from"] = answer.grounds
     dispute = answer.dispute
     if dispute is not None:
         out = {"id": dispute.id, "question": dispute.question, "question_de": dispute.question_de,
@@ -296,7 +334,11 @@ def to_json(answer: Answer) -> dict[str, Any]:
         out["not_searched"] = {str(count): why for count, why in sorted(answer.not_searched.items())}
         witness, trace = answer.witness, answer.game
         if witness is not None and trace is not None:
-            out["witness"] = {"players": witness.players, "lines": trace.lines(False), "itf": trace.to_itf()}
+            record = game_record(trace, prop, False)
+            out["witness"] = {"players": witness.players, "lines": [row.text for row in record.rows],
+                              "answer_step": record.answer, "answer_move": record.answer_move,
+                              "table_moves": record.table_moves, "played_on": record.played_on,
+                              "itf": trace.to_itf()}
     elif isinstance(answer, TextAnswer):
         out["from"] = "rule text"
         out["spec_checks"] = [{"check": what, "agrees": ok} for what, ok in answer.checks]

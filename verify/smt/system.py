@@ -234,6 +234,14 @@ class System:
     def rule_parts_weighted(self, rule: Rule, before: State, tag: str
                             ) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term], Term | None]:
         """`rule_parts` and the rule's weight (the odds of a chance move; None without one)."""
+        frame, variables, effects, weight, required = self.rule_parts_apart(rule, before, tag)
+        return z3.And([frame, *required]), variables, effects, weight
+
+    def rule_parts_apart(self, rule: Rule, before: State, tag: str
+                         ) -> tuple[z3.BoolRef, dict[str, Term], dict[str, Term], Term | None, list[z3.BoolRef]]:
+        """A rule's parts with its requirements apart from the rest of its guard (the phase,
+        the domains, weight > 0), one term per requirement in the rule's order: what a
+        proof's unsat core names by requirement (verify/smt/core.py)."""
         env = Env(before.fields, ranges=dict(self._rule_ranges[rule.name]))
         conditions = [before["phase"] == self.phases.index(rule.phase)]
         variables: dict[str, Term] = {}
@@ -244,13 +252,13 @@ class System:
             env.local[param.name] = variable
         for name, node in rule.lets:
             env.local[name] = self.translator.term(node, env)
-        conditions += [self.translator.term(requirement.when, env) for requirement in rule.requires]
+        required = [self.translator.term(requirement.when, env) for requirement in rule.requires]
         weight = None
         if rule.weight is not None:
             conditions.append(self.translator.positive(rule.weight, env))
             weight = self.translator.term(rule.weight, env)
         effects = {name: self.translator.term(node, env) for name, node in rule.effect}
-        return z3.And(conditions), variables, effects, weight
+        return z3.And(conditions), variables, effects, weight, required
 
     def step(self, before: State, after: State, tag: str) -> Step:
         """The transition relation between `before` and `after` (variables named `tag.`)."""

@@ -1,0 +1,73 @@
+"""What an ad-hoc answer rests on, taken from its evidence rather than from its words.
+
+- "yes": the rules of the moves of the witness game that made the values the question is
+  about (a dependency slice, `record.witness_rule_ids`), with the answering move's;
+- "no": the requirements in the unsat cores of the solver's induction proof for each
+  player count (verify/smt/core.py): what blocked every move that would have reached it;
+- otherwise (no core could be taken: the proof came from a complete explicit search the
+  one-step induction does not match, or the cores took too long; or the answer is
+  unknown): the rules that write the fields the query reads, and `grounds` says so, so
+  that a list read off the question is never presented as read off a proof.
+
+A catalogue entry keeps the rule IDs the catalogue gives it. A proof made in the prover
+process (verify/lawyer/ask.py, `Prover`) has its cores taken there too, where the solver's
+support is already built: in this process it would be built again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import compiled_game
+from spec.properties import Property
+
+from ..results import PropertyResult
+from .answers import happens
+from .record import choice_tags, query_fields, rule_order, witness_rule_ids
+
+WITNESS, PROOF, FIELDS = "witness", "proof", "fields"
+"""Where "Rests on" came from: the witness game, the proof's cores, the fields read."""
+
+
+def _smt_cores() -> Any:
+    """verify.smt.core's `proof_rule_ids`, or None without the Z3 backend."""
+    # Imported on use: verify.smt imports z3, which a "yes" never needs.
+    try:
+        from ..smt.core import proof_rule_ids
+    except ImportError:  # pragma: no cover - the package is part of the project
+        return None
+    return proof_rule_ids
+
+
+CORES_WAIT_SECONDS = 60.0
+"""How long `decide` waits for the prover process's cores before it takes them itself."""
+
+
+def proof_cores(prop: Property, players: int, spec_name: str) -> tuple[str, ...] | None:
+    """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
+    or None without the Z3 backend or such a proof."""
+    cores = _smt_cores()
+    return None if cores is None else cores(compiled_game(players, spec_name).spec, prop, players)
+
+
+def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
+             known: dict[int, tuple[str, ...]] | None = None) -> tuple[tuple[str, ...], str] | None:
+    """The rule IDs the answer rests on and where they came from (WITNESS or PROOF), or
+    None when the evidence gives none (the caller falls back to the fields read)."""
+    witness = next((r for r in results if happens(r.verdict)), None)
+    if witness is not None:
+        trace = getattr(witness.verdict, "trace", None)
+        if trace is None or not trace.steps:
+            return None
+        answer = len(trace.steps) - 1
+        tags = choice_tags(trace, query_fields(prop, trace.game.spec))
+        return witness_rule_ids(trace, prop, answer, tags), WITNESS
+    if not results or any(happens(r.verdict) is None for r in results):
+        return None
+    ids: set[str] = set()
+    for result in results:
+        found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
+        if found is None:
+            return None
+        ids |= set(found)
+    return tuple(sorted(ids, key=rule_order)), PROOF
