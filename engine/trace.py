@@ -19,6 +19,7 @@ from spec.errors import SpecError, shown
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
+from .words import named, word
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 ACTION_VAR = "mbt::actionTaken"
@@ -56,8 +57,9 @@ class Trace:
 
     # ------------------------------------------------------------------ for people
 
-    def lines(self, changes: bool = True) -> list[str]:
-        """The trace in words, round by round, with rule IDs and the fields each move changed."""
+    def lines(self, changes: bool = True, lang: str = "en") -> list[str]:
+        """The trace in words, round by round, with rule IDs and the fields each move changed;
+        in `lang`, the frame from engine/words.py and the moves from the spec's templates."""
         game = self.game
         out: list[str] = []
         before = self.start
@@ -68,31 +70,34 @@ class Trace:
             rule = compiled.rule
             if rule.name in nominations or (round_number == 0 and rule.actor != "chance"):
                 round_number += 1
-                out.append(f"Round {round_number} · President seat {before.president}")
+                out.append(word(lang, "round", number=round_number, seat=before.president))
             if rule.quiet:
                 before = after
                 continue
             ids = ", ".join(rule.rule_ids)
-            who = {"chance": "chance: ", "game": "", "table": ""}.get(rule.actor, "")
-            text = f"  {who}{game.says(before, move)}" + (f" [{ids}]" if ids else "")
+            who = word(lang, "chance") if rule.actor == "chance" else ""
+            text = f"  {who}{game.says(before, move, lang)}" + (f" [{ids}]" if ids else "")
             reveal = game.reveals(before, move)
             if reveal:
-                text += " — sees " + ", ".join(f"{k} {v}" for k, v in reveal.items())
+                shown = game.spec.values_de if lang == "de" else {}
+                text += word(lang, "sees") + ", ".join(f"{shown.get(k, k)} {shown.get(str(v), v)}"
+                                                      for k, v in reveal.items())
             out.append(text)
             if changes:
-                delta = changed_fields(game, before, after)
+                delta = changed_fields(game, before, after, lang)
                 if delta:
                     out.append("      " + ", ".join(delta))
             before = after
         if game.is_over(before):
             winner = game.winner(before)
-            out.append("Game over, with no winner." if winner is None else
-                       f"Game over: the {winner}s win by {game.how(before)}.")
+            out.append(word(lang, "over_none") if winner is None else
+                       word(lang, "over", winner=named(lang, "team", winner),
+                            how=named(lang, "how", str(game.how(before)))))
         return out
 
-    def text(self, changes: bool = True) -> str:
+    def text(self, changes: bool = True, lang: str = "en") -> str:
         """`lines` joined."""
-        return "\n".join(self.lines(changes))
+        return "\n".join(self.lines(changes, lang))
 
     # ------------------------------------------------------------------ ITF
 
@@ -116,20 +121,28 @@ class Trace:
             raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
-def changed_fields(game: Game, before: Any, after: Any) -> list[str]:
-    """`field old → new` for every field a move changed, the phase left out."""
+def changed_fields(game: Game, before: Any, after: Any, lang: str = "en") -> list[str]:
+    """`field old → new` for every field a move changed, the phase left out. Fields and
+    values are the spec's names; in `lang` an empty value is its word (`keine`)."""
     out = []
+    words = {**game.spec.values_de, "True": "ja", "False": "nein"} if lang == "de" else {}
     for field_spec, old, new in zip(game.spec.fields, before, after):
         if old != new and field_spec.name not in HIDDEN_FIELDS:
             kind, enum = field_spec.type.kind, field_spec.type.enum
-            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old))} → {_show(game.decode(kind, enum, new))}")
+            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old), words)} → "
+                       f"{_show(game.decode(kind, enum, new), words)}")
     return out
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, words: dict[str, str] | None = None) -> str:
+    """A field's value in a change line; `words` gives a translation's word for a name."""
+    words = words or {}
     if isinstance(value, list):
-        return "{" + " ".join(str(v) for v in value) + "}" if value and isinstance(value[0], int) else str(value)
-    return "none" if value is None else str(value)
+        if value and isinstance(value[0], int):
+            return "{" + " ".join(str(v) for v in value) + "}"
+        return str([words.get(str(v), v) for v in value])
+    text = "none" if value is None else str(value)
+    return words.get(text, text)
 
 
 def _itf_value(kind: str, optional: bool, value: Any) -> Any:
