@@ -33,6 +33,7 @@ from typing import Any
 
 from engine.game import Game, IllegalMove, Move, compiled_game
 from engine.safe_json import loads
+from engine.words import UNTRANSLATED, word
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
@@ -74,6 +75,16 @@ class Ruling:
     rule_ids: tuple[str, ...]                 # the rules the ruling rests on
     condition: tuple[str, str] | None = None  # (legal if ..., illegal if ...) when it depends
     notes: tuple[str, ...] = ()
+    move_de: str = ""                         # the move in German (from says_de), "" if none
+    reasons_de: tuple[str, ...] = ()          # each reason of `reasons` in German (from why_de)
+
+    def said(self, lang: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The move and the reasons in `lang`; English marked as such where German is missing."""
+        if lang == "en":
+            return self.move, self.reasons
+        reasons = tuple((rule_id, german or UNTRANSLATED + reason) for (rule_id, reason), german
+                        in zip(self.reasons, self.reasons_de + ("",) * len(self.reasons)))
+        return self.move_de or UNTRANSLATED + self.move, reasons
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as JSON."""
@@ -266,26 +277,32 @@ def rule(game: Game, positions: list[Any], entry: Entry, notes: tuple[str, ...] 
     illegal = [a for a in attempts if a.error is not None]
     reasons = tuple(key for key, _ in Counter((a.error.rule_id, a.error.reason) for a in illegal
                                                if a.error is not None).most_common())
+    german = {(a.error.rule_id, a.error.reason): a.error.reason_de or "" for a in illegal if a.error is not None}
+    reasons_de = tuple(german[key] for key in reasons)
+    move_de = ""
     at_its_time = [a for a in attempts if game.phase(a.before) == game.by_name[a.move.rule].rule.phase]
     shown = legal[0] if legal else at_its_time[0] if at_its_time else None
     compiled = game.by_name.get(shown.move.rule) if shown is not None else None
     if shown is not None and compiled is not None and compiled.actor is not None and entry.by is not None \
             and compiled.actor(shown.before) != entry.by:
         summary = compiled.rule.summary
-        move_text = f"seat {entry.by} would make the move '{summary[0].lower() + summary[1:]}'"
+        move_text = word("en", "would_move", by=entry.by, what=summary[0].lower() + summary[1:])
+        move_de = word("de", "would_move", by=entry.by, rule=compiled.rule.name)
     elif shown is not None:
         move_text = game.says(shown.before, shown.move)
+        move_de = game.says(shown.before, shown.move, "de")
     else:
         params = ", ".join(f"{key}={value}" for key, value in entry.params.items())
-        move_text = f"{entry.rule}({params})" + (f" by seat {entry.by}" if entry.by is not None else "")
+        move_text = f"{entry.rule}({params})" + (word("en", "by_seat", seat=entry.by) if entry.by is not None else "")
+        move_de = f"'{entry.rule}({params})'" + (word("de", "by_seat", seat=entry.by) if entry.by is not None else "")
     rule_ids = tuple(dict.fromkeys(r for r, _ in reasons)) or game.by_name[attempts[0].move.rule].rule.rule_ids
     total = len(attempts)
     if not illegal:
-        return Ruling(move_text, "legal", total, total, (), rule_ids, None, notes)
+        return Ruling(move_text, "legal", total, total, (), rule_ids, None, notes, move_de)
     if not legal:
-        return Ruling(move_text, "illegal", total, 0, reasons, rule_ids, None, notes)
+        return Ruling(move_text, "illegal", total, 0, reasons, rule_ids, None, notes, move_de, reasons_de)
     condition = _condition(game, [a.before for a in legal], [a.before for a in illegal], _read(game, illegal))
-    return Ruling(move_text, "depends", total, len(legal), reasons, rule_ids, condition, notes)
+    return Ruling(move_text, "depends", total, len(legal), reasons, rule_ids, condition, notes, move_de, reasons_de)
 
 
 def _read(game: Game, illegal: list[Attempt]) -> list[str]:
