@@ -177,6 +177,12 @@ def test_play_and_judge_in_german_have_no_english_sentence() -> None:
     assert not english_in(text) and UNTRANSLATED not in text, english_in(text)[:5]
 
 
+def test_every_catalogue_entry_has_german_text() -> None:
+    for dispute in catalogue():
+        assert dispute.question_de and dispute.explanation_de, dispute.id
+        assert not dispute.mistake or dispute.mistake_de, dispute.id
+
+
 def test_a_catalogue_entry_without_german_says_so(tmp_path: Path) -> None:
     text = DISPUTES_FILE.read_text(encoding="utf-8")
     block = next(b for b in text.split("[[dispute]]") if '\nid = "four-players"\n' in b)
