@@ -19,7 +19,7 @@ from spec.errors import SpecError, shown
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
-from .words import named, word
+from .words import english, named, word
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 ACTION_VAR = "mbt::actionTaken"
@@ -210,6 +210,11 @@ class ReplayResult:
     ok: bool
     message: str
     index: int | None = None
+    message_de: str | None = None    # the message in German, where there is one
+
+    def said(self, lang: str = "en") -> str:
+        """The message in `lang`: German where there is one, else the English marked as such."""
+        return self.message_de if lang == "de" and self.message_de is not None else english(self.message, lang)
 
 
 def replay_itf(path: str | Path) -> ReplayResult:
@@ -257,7 +262,8 @@ def replay_itf(path: str | Path) -> ReplayResult:
             return ReplayResult(trace, False, f"state {index}: the engine computes a different state after "
                                 f"{action}: recorded differs in {', '.join(delta)}", index)
         trace.append(move, state)
-    return ReplayResult(trace, True, f"replayed {len(states) - 1} moves: every move legal, every state as recorded")
+    return ReplayResult(trace, True, word("en", "replayed", moves=len(states) - 1),
+                        message_de=word("de", "replayed", moves=len(states) - 1))
 
 
 def _state_from_itf(game: Game, record: dict[str, Any], path: str | Path, index: int) -> Any:

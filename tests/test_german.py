@@ -194,3 +194,13 @@ def test_a_catalogue_entry_without_german_says_so(tmp_path: Path) -> None:
     assert f"{entry.question} {WORDS['de']['english_only']}" in said
     assert f"{entry.explanation} {WORDS['de']['english_only']}" in said
     assert not english_in(said)
+
+
+def test_the_german_golden_files_have_no_english_sentence() -> None:
+    """The German goldens (tests/test_golden.py compares them with the commands' output):
+    a whole record with the fields each move changed, a replay's confirmation, a ruling."""
+    files = sorted((Path(__file__).parent / "golden").glob("*-de.txt"))
+    assert len(files) >= 3
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not english_in(text) and UNTRANSLATED not in text, (path.name, english_in(text)[:5])

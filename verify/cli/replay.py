@@ -6,6 +6,7 @@ import click
 
 from engine.play import Deadlock, blocked_by, has_legal_move
 from engine.trace import replay_itf
+from engine.words import english, word
 
 from ..results import EXIT_FAILED
 from .options import lang_option
@@ -24,13 +25,13 @@ def replay(trace_file: str, show: bool, lang: str) -> None:
     if show:
         click.echo(result.trace.text(lang=lang))
     if result.ok:
-        click.echo(f"confirmed: {result.message}")
+        click.echo(word(lang, "confirmed", message=result.said(lang)))
     else:
-        click.echo(f"NOT confirmed: {result.message}")
+        click.echo(word(lang, "not_confirmed", message=result.said(lang)))
         raise SystemExit(EXIT_FAILED)
     game, end = result.trace.game, result.trace.end
     if not game.is_over(end) and not has_legal_move(game, end):
-        click.echo(f"deadlock: {Deadlock(result.trace, blocked_by(game, end))}")
+        click.echo(english(f"deadlock: {Deadlock(result.trace, blocked_by(game, end))}", lang))
         raise SystemExit(EXIT_FAILED)
 
 
