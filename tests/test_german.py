@@ -204,3 +204,22 @@ def test_the_german_golden_files_have_no_english_sentence() -> None:
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert not english_in(text) and UNTRANSLATED not in text, (path.name, english_in(text)[:5])
+
+
+def test_a_ruling_that_depends_on_hidden_roles_reads_in_german(tmp_path: Path) -> None:
+    """Five players, roles unknown, seat 0 executed after four Fascist policies: whether the
+    next nomination is legal depends on whether seat 0 was Hitler; the hidden fact, the
+    reason and the move are German."""
+    import json
+
+    lines: list[dict[str, object]] = [{"setup": {"players": 5, "first_president": 0}}]
+    for president in range(4):
+        lines += [{"move": "nominate", "by": president, "chancellor": president + 1},
+                  {"move": "vote", "ja": [0, 1, 2, 3, 4]}, {"move": "enact", "by": president + 1, "tile": "fascist"}]
+    lines.append({"move": "execute", "by": 3, "target": 0})
+    game = tmp_path / "game.jsonl"
+    game.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    text = run("ask", "--game", str(game), "--move", '{"move": "nominate", "by": 4, "chancellor": 1}', "--lang", "de")
+    assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 0; "
+                           "unzulässig, wenn gilt: Hitler ist Platz 0 — R-W5"), text
+    assert "das Spiel ist vorbei" in text and not english_in(text) and UNTRANSLATED not in text, english_in(text)

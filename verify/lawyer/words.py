@@ -97,8 +97,8 @@ WORDS: dict[str, dict[str, str]] = {
         "legal": "Ja — zulässig: {move}.",
         "illegal": "Nein — {rule}: {reason}.",
         "illegal_move": "Der Zug: {move}.",
-        "depends": "Das hängt von verborgener Information ab: zulässig, wenn {when}; unzulässig, wenn {unless} — "
-                   "{rule}: {reason}.",
+        "depends": "Das hängt von verborgener Information ab: zulässig, wenn gilt: {when}; unzulässig, wenn gilt: "
+                   "{unless} — {rule}: {reason}.",
         "every_legal": "Zulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
                        "Ausgang der verdeckten Züge, die die Partie zulässt).",
         "every_illegal": "Unzulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
@@ -277,8 +277,9 @@ def _position(answer: PositionAnswer, lang: str) -> list[str]:
             out.append(_say(lang, "illegal_move", move=move))
         else:
             assert ruling.condition is not None
-            out.append(_say(lang, "depends", when=_english(ruling.condition[0], lang),
-                            unless=_english(ruling.condition[1], lang), rule=rule, reason=reason))
+            when, unless = ruling.condition_de if lang == "de" and ruling.condition_de else \
+                (_english(ruling.condition[0], lang), _english(ruling.condition[1], lang))
+            out.append(_say(lang, "depends", when=when, unless=unless, rule=rule, reason=reason))
             out.append(_say(lang, "illegal_move", move=move))
         for other_id, other_reason in reasons[1:4]:
             out.append(_say(lang, "also", rule=other_id, reason=other_reason))
