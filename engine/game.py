@@ -36,7 +36,7 @@ from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_til
 from spec.loader import load_spec
 from spec.model import ROLES, Rule, Spec, Template
 
-from .words import LANGS, UNTRANSLATED, named, word
+from .words import UNTRANSLATED, named, word
 from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
 
 
@@ -356,7 +356,8 @@ class Game:
         rule_id = rule.phase_rule or (rule.rule_ids[0] if rule.rule_ids else
                                       rule.actor_rule if rule.actor == "seat" else "R-W5")
         return _illegal(rule_id, move, "wrong_time", rule=rule.name, phase=phase,
-                        expected={lang: word(lang, "or").join(names) or word(lang, "nothing") for lang in LANGS})
+                        expected={"en": word("en", "or").join(names) or word("en", "nothing"),
+                                  "de": word("de", "or").join(f"'{name}'" for name in names) or word("de", "nothing")})
 
     def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...],
                lang: str = "en") -> str:

@@ -305,6 +305,14 @@ def _tiles_text(tiles: tuple[str, ...] | list[str]) -> str:
     return ", ".join(tiles) if tiles else "no tiles"
 
 
+TILES_DE = {"liberal": "liberal", "fascist": "faschistisch"}
+"""A tile as the German reasons of the pile's evidence name it."""
+
+
+def _tiles_de(tiles: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(TILES_DE.get(tile, tile) for tile in tiles) if tiles else "keine Gesetze"
+
+
 def _judge_entry(game: Game, world: _World, entry: Entry) -> tuple[str, Move | None, Any, list[tuple[Any, Move]]]:
     """Judge one entry in one world (mutating it); raise `IllegalMove` if it is illegal there."""
     if entry.kind == DECK:
@@ -377,11 +385,15 @@ def _observe_deck(game: Game, world: _World, entry: Entry) -> None:
     if (shown_liberal, shown_fascist) != (liberal, fascist):
         rule_id = "R-S3" if world.draws == 0 else "R-L5"
         raise IllegalMove(rule_id, f"the draw pile holds {liberal} Liberal and {fascist} Fascist tiles; the log "
-                                   f"shows {shown_liberal} Liberal and {shown_fascist} Fascist")
+                                   f"shows {shown_liberal} Liberal and {shown_fascist} Fascist", None,
+                          f"im Stapel liegen liberal: {liberal}, faschistisch: {fascist}; das Protokoll zeigt "
+                          f"liberal: {shown_liberal}, faschistisch: {shown_fascist}")
     expected = world.top
     if expected and (tiles != expected if world.full else tiles[:len(expected)] != expected):
         raise IllegalMove("R-L5", f"the draw pile changed without a reshuffle: it was {_tiles_text(expected)}"
-                                  f"{'' if world.full else ' on top'}; the log shows {_tiles_text(tiles)}")
+                                  f"{'' if world.full else ' on top'}; the log shows {_tiles_text(tiles)}", None,
+                          f"der Stapel hat sich ohne Mischen geändert: {'' if world.full else 'oben '}lag "
+                          f"{_tiles_de(expected)}; das Protokoll zeigt {_tiles_de(tiles)}")
     world.top, world.full = tiles, True
 
 
@@ -399,9 +411,14 @@ def _check_passed(game: Game, world: _World, state: Any, move: Move, entry: Entr
         hand = _tiles_text(world.hand) if world.hand is not None else \
             f"{held} Fascist and {_constant(game, 'hand_size') - held} Liberal tiles"
         leaves = size - expected
+        hand_de = _tiles_de(world.hand) if world.hand is not None else \
+            f"faschistisch: {held}, liberal: {_constant(game, 'hand_size') - held}"
         raise IllegalMove("R-L2", f"the President held {hand} and discarded a {tile} tile, which leaves "
                                   f"{expected} Fascist and {leaves} Liberal for the Chancellor; "
-                                  f"the log shows {_tiles_text(passed)}", move)
+                                  f"the log shows {_tiles_text(passed)}", move,
+                          f"der Präsident hielt {hand_de} und legte ein {TILES_DE.get(tile, tile)}es Gesetz ab; "
+                          f"dem Kanzler bleiben faschistisch: {expected}, liberal: {leaves}; das Protokoll zeigt "
+                          f"{_tiles_de(passed)}")
 
 
 def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
@@ -422,8 +439,11 @@ def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry
             top = world.top[:taken]
             if top.count("fascist") != drawn:
                 shown = _tiles_text(entry.tiles) if entry.tiles else f"{drawn} Fascist tiles"
+                shown_de = _tiles_de(entry.tiles) if entry.tiles else f"faschistisch: {drawn}"
                 raise IllegalMove("R-L1", f"the President draws the top {taken} tiles of the pile, "
-                                          f"{_tiles_text(top)}; the log shows {shown}", move)
+                                          f"{_tiles_text(top)}; the log shows {shown}", move,
+                                  f"der Präsident zieht die obersten {taken} Gesetze des Stapels: {_tiles_de(top)}; "
+                                  f"das Protokoll zeigt {shown_de}")
             world.top = world.top[taken:]
         else:
             world.top, world.full = (), False
@@ -432,14 +452,19 @@ def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry
         if world.top:
             if world.top[0] != value:
                 raise IllegalMove("R-E9", f"chaos enacts the top tile of the pile, a {world.top[0]} tile; "
-                                          f"the log shows {value}", move)
+                                          f"the log shows {value}", move,
+                                  f"das Chaos erlässt das oberste Gesetz des Stapels: "
+                                  f"{TILES_DE.get(world.top[0], world.top[0])}; das Protokoll zeigt "
+                                  f"{TILES_DE.get(str(value), value)}")
             world.top = world.top[taken:]
     elif "peek" in rule.roles:
         seen = tuple(value)
         known = world.top[:len(seen)]
         if known and seen[:len(known)] != known:
             raise IllegalMove("R-X5", f"the top tiles of the pile are {_tiles_text(known)}; "
-                                      f"the log shows the peek saw {_tiles_text(seen)}", move)
+                                      f"the log shows the peek saw {_tiles_text(seen)}", move,
+                              f"oben im Stapel liegen {_tiles_de(known)}; laut Protokoll zeigte die "
+                              f"Gesetzesvorschau {_tiles_de(seen)}")
         if len(world.top) < len(seen):
             world.top, world.full = seen, False
 

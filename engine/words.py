@@ -98,7 +98,7 @@ FRAME: dict[str, dict[str, str]] = {
         "outcome": "{winner} gewinnen durch {how}",
         "no_winner": "kein Sieger",
         "after_moves": "{outcome} nach {moves} Zügen",
-        "judge_header": "Spiel {game} ({source}), Regeln: '{rules}'",
+        "judge_header": "Spiel '{game}' ('{source}'), Regeln: '{rules}'",
         "line": "Zeile {line}",
         "log": "Protokoll {ref}",
         "setup": "Vorbereitung",

@@ -223,3 +223,16 @@ def test_a_ruling_that_depends_on_hidden_roles_reads_in_german(tmp_path: Path) -
     assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 0; "
                            "unzulässig, wenn gilt: Hitler ist Platz 0 — R-W5"), text
     assert "das Spiel ist vorbei" in text and not english_in(text) and UNTRANSLATED not in text, english_in(text)
+
+
+def test_every_illegal_move_the_judge_finds_is_told_in_german() -> None:
+    """The judge's table of illegal moves (tests/test_judge.py): each violation, from a
+    requirement or from the evidence of the pile, and the whole record, in German."""
+    from test_judge import ILLEGAL_CASES, verdict_of
+
+    for name, lines, _, rule_id in ILLEGAL_CASES:
+        result = verdict_of(*lines)
+        [violation] = result.violations
+        assert violation.rule_id == rule_id and violation.message_de is not None, name
+        text = "\n".join(result.lines("de"))
+        assert not english_in(text) and UNTRANSLATED not in text, (name, english_in(text)[:5], text[-300:])
