@@ -236,3 +236,14 @@ def test_every_illegal_move_the_judge_finds_is_told_in_german() -> None:
         assert violation.rule_id == rule_id and violation.message_de is not None, name
         text = "\n".join(result.lines("de"))
         assert not english_in(text) and UNTRANSLATED not in text, (name, english_in(text)[:5], text[-300:])
+
+
+def test_every_shipped_house_rule_speaks_german() -> None:
+    """The house rules and rebalanced decks of spec/variants/ (the mistakes of
+    spec/variants/mistakes/ are for telling apart, and may show marked English): each
+    rewritten move sentence and reason has its German."""
+    folder = Path(__file__).parent.parent / "spec" / "variants"
+    for path in sorted(folder.glob("*.toml")):
+        for rule in load_spec(str(path)).rules:
+            assert rule.says_de is not None, (path.name, rule.name)
+            assert all(req.why_de is not None for req in rule.requires), (path.name, rule.name)
