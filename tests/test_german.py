@@ -58,6 +58,16 @@ def run(*args: str) -> str:
 # ---------------------------------------------------------------------- the spec's German
 
 
+def test_every_frame_word_has_its_german() -> None:
+    """The Python-written frames (engine, answers, book) fall back to English for a missing
+    key, silently: so none may be missing."""
+    from engine.words import FRAME
+    from verify.book.frame import FRAME as BOOK
+
+    for table in (FRAME, WORDS, BOOK):
+        assert set(table["en"]) <= set(table["de"]), sorted(set(table["en"]) - set(table["de"]))
+
+
 def test_every_rule_id_has_a_german_title() -> None:
     english, german = load_rulebook(), load_rulebook("de")
     assert list(german) == list(english)
