@@ -36,6 +36,7 @@ from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_til
 from spec.loader import load_spec
 from spec.model import ROLES, Rule, Spec, Template
 
+from .words import UNTRANSLATED, named, word
 from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
 
 
@@ -70,9 +71,16 @@ class IllegalMove(Exception):
     rule_id: str
     reason: str
     move: Move | None = None
+    reason_de: str | None = None     # the reason in German, where the spec or the engine has it
 
     def __str__(self) -> str:
         return f"{self.rule_id}: {self.reason}"
+
+    def said(self, lang: str = "en") -> str:
+        """The reason in `lang`: German where there is one, else the English marked as such."""
+        if lang == "en":
+            return self.reason
+        return self.reason_de if self.reason_de is not None else UNTRANSLATED + self.reason
 
 
 MAX_FORCED = 1_000
@@ -302,65 +310,92 @@ class Game:
         """The compiled rule of a legal move; raise `IllegalMove` (rule ID, reason) otherwise."""
         compiled = self.by_name.get(move.rule)
         if compiled is None:
-            raise IllegalMove("R-W5", f"there is no move '{move.rule}' in these rules", move)
+            raise _illegal("R-W5", move, "no_move", rule=move.rule)
         phase = state[self.phase_index]
         if compiled.rule.phase != self.phase_names[phase]:
-            raise IllegalMove(*self._wrong_time(state, compiled.rule), move)
+            raise self._wrong_time(state, compiled.rule, move)
         rule = compiled.rule
         if len(move.args) != len(rule.params):
-            raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-W5",
-                              f"'{rule.name}' takes {len(rule.params)} parameter(s)", move)
+            raise _illegal(rule.rule_ids[0] if rule.rule_ids else "R-W5", move, "params", rule=rule.name,
+                           count=len(rule.params))
         for param, value, domain in zip(rule.params, move.args, compiled.domains):
             if value not in domain(state):
-                raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-S1",
-                                  f"{self.decode(param.type.kind, param.type.enum, value)!r} is not a possible "
-                                  f"{param.name} ({param.domain.text})", move)
+                raise _illegal(rule.rule_ids[0] if rule.rule_ids else "R-S1", move, "domain",
+                               value=self.decode(param.type.kind, param.type.enum, value), param=param.name,
+                               domain=param.domain.text)
         if by is not None and compiled.actor is not None:
             expected = compiled.actor(state)
             if by != expected:
-                rule_id = rule.actor_rule
-                who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
-                raise IllegalMove(rule_id, f"seat {by} is not the {who}; seat {expected} is, and only the {who} "
-                                  f"may make this move ({rule.summary[0].lower() + rule.summary[1:]})", move)
+                key = "who_" + rule.actor_text
+                english = word("en", key) if key in ("who_president", "who_nominee") else rule.actor_text
+                german = word("de", key) if key in ("who_president", "who_nominee") else rule.actor_text
+                what = rule.summary[0].lower() + rule.summary[1:]
+                raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by, who=english, expected=expected,
+                                                        what=what), move,
+                                  word("de", "not_actor", by=by, who=german, expected=expected, what=what))
         failing = compiled.first_failure(state, *move.args)
         if failing >= 0:
             requirement = rule.requires[failing]
-            raise IllegalMove(requirement.rule_id, self.reason(compiled, failing, state, move.args), move)
+            raise IllegalMove(requirement.rule_id, self.reason(compiled, failing, state, move.args), move,
+                              self.reason(compiled, failing, state, move.args, "de"))
         if compiled.weight is not None and compiled.weight(state, *move.args) <= 0:
-            raise IllegalMove(rule.rule_ids[0] if rule.rule_ids else "R-L1", "this chance outcome is impossible", move)
+            raise _illegal(rule.rule_ids[0] if rule.rule_ids else "R-L1", move, "impossible")
         return compiled
 
-    def _wrong_time(self, state: State, rule: Rule) -> tuple[str, str]:
+    def _wrong_time(self, state: State, rule: Rule, move: Move | None = None) -> IllegalMove:
         phase = self.phase(state)
         if phase == "over":
-            return "R-W5", f"the game is over ({self.winner(state)} win by {self.how(state)}); nothing more is played"
+            winner, how = self.winner(state), self.how(state)
+            return IllegalMove("R-W5", word("en", "game_over", winner=winner, how=how), move,
+                               word("de", "game_over", winner=named("de", "team", str(winner)),
+                                    how=named("de", "how", str(how))))
         waiting = self.by_phase[state[self.phase_index]]
-        expected = " or ".join(sorted({c.rule.name for c in waiting})) or "nothing"
+        names = sorted({c.rule.name for c in waiting})
         # The attempted move's own rule says when it may happen (chaos: R-E9); a seat's move
         # with no requirement cites the rule that gives it to that seat (accept_veto: R-V3).
         rule_id = rule.phase_rule or (rule.rule_ids[0] if rule.rule_ids else
                                       rule.actor_rule if rule.actor == "seat" else "R-W5")
-        return rule_id, f"it is not the time for '{rule.name}': the game is at '{phase}' and waits for {expected}"
+        return _illegal(rule_id, move, "wrong_time", rule=rule.name, phase=phase,
+                        expected={"en": word("en", "or").join(names) or word("en", "nothing"),
+                                  "de": word("de", "or").join(f"'{name}'" for name in names) or word("de", "nothing")})
 
-    def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...]) -> str:
-        """The plain-words reason of a failing requirement, its holes filled in."""
+    def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...],
+               lang: str = "en") -> str:
+        """The plain-words reason of a failing requirement in `lang`, its holes filled in
+        (German from `why_de`; without one, the English marked as such)."""
         requirement = compiled.rule.requires[failing]
-        return self._render(requirement.why, compiled.holes[failing], state, args)
+        return self._text(requirement.why, requirement.why_de, compiled.holes[failing], state, args, lang)
 
-    def says(self, state: State, move: Move) -> str:
-        """What a move does, in words, read in the state before it (the rule's `says`)."""
+    def says(self, state: State, move: Move, lang: str = "en") -> str:
+        """What a move does, in words, read in the state before it (the rule's `says`, or in
+        German its `says_de`; without one, the English marked as such)."""
         compiled = self.by_name[move.rule]
         if compiled.rule.says is None:
-            return compiled.rule.summary
-        return self._render(compiled.rule.says, compiled.says, state, move.args)
+            return compiled.rule.summary if lang == "en" else UNTRANSLATED + compiled.rule.summary
+        return self._text(compiled.rule.says, compiled.rule.says_de, compiled.says, state, move.args, lang)
 
-    def _render(self, template: Template, functions: tuple[Any, ...], state: State, args: tuple[int, ...]) -> str:
+    def _text(self, english: Template, translated: Template | None, functions: tuple[Any, ...], state: State,
+              args: tuple[int, ...], lang: str) -> str:
+        """A template in `lang`. A translation's holes are holes of the English template (the
+        loader checks it), so the English template's compiled functions fill both."""
+        if lang == "en":
+            return self._render(english, functions, state, args)
+        if translated is None:
+            return UNTRANSLATED + self._render(english, functions, state, args)
+        by_hole = dict(zip((hole for hole, _ in english.holes), functions))
+        nodes = dict(english.holes)
+        return self._render(translated, tuple(by_hole[hole] for hole, _ in translated.holes), state, args,
+                            self.spec.values_de, {hole: nodes[hole] for hole, _ in translated.holes})
+
+    def _render(self, template: Template, functions: tuple[Any, ...], state: State, args: tuple[int, ...],
+                values: dict[str, str] | None = None, nodes: dict[str, Any] | None = None) -> str:
+        """The template's holes filled in order; `values` words the rules' names (enum members)
+        for a translation, whose `nodes` are the English template's (same hole, same type)."""
         text = template.text
         for (hole, node), function in zip(template.holes, functions):
+            node = nodes[hole] if nodes is not None else node
             value = self.decode(node.type.kind, node.type.enum, function(state, *args))
-            if isinstance(value, list):
-                value = ", ".join(str(item) for item in value) if value else "none"
-            text = text.replace("{" + hole + "}", str(value), 1)
+            text = text.replace("{" + hole + "}", _shown(value, values), 1)
         return text
 
     def apply(self, state: State, move: Move, by: int | None = None) -> State:
@@ -474,6 +509,27 @@ class Game:
                     break
                 point -= size
         raise AssertionError(f"no legal move found in phase {self.phase(state)} (deadlock)")
+
+
+def _illegal(rule_id: str, move: Move | None, key: str, **values: object) -> IllegalMove:
+    """An illegal move whose reason is the frame's `key` (engine/words.py) in English and in
+    German; a value given as {lang: text} is worded per language."""
+    def filled(lang: str) -> str:
+        return word(lang, key, **{name: value[lang] if isinstance(value, dict) else value
+                                  for name, value in values.items()})
+    return IllegalMove(rule_id, filled("en"), move, filled("de"))
+
+
+def _shown(value: Any, words: dict[str, str] | None) -> str:
+    """A decoded value in a move sentence: seats and tiles joined by commas, none for an empty
+    set; `words` (a translation's) words the rules' names, such as a tile or a power."""
+    if isinstance(value, list):
+        if not value:
+            return "none" if words is None else words.get("none", "none")
+        return ", ".join(_shown(item, words) for item in value)
+    if words is not None and isinstance(value, str):
+        return words.get(value, value)
+    return str(value)
 
 
 def _phase_kind(rules: tuple[CompiledRule, ...]) -> PhaseKind:

@@ -35,6 +35,7 @@ from spec.lang.types import decode_tiles
 
 from .game import MAX_FORCED, Game, IllegalMove, Move, compiled_game
 from .transcript import DECK, VOTE, Entry, Setup, Transcript
+from .words import english, named, word
 
 LEGAL, ILLEGAL, UNSUPPORTED = "legal", "illegal", "unsupported"
 NOT_JUDGED = "not judged"
@@ -51,6 +52,13 @@ class Violation:
     message: str
     line: int | None = None
     ref: Any = None
+    message_de: str | None = None     # the message in German, where the spec or the engine has it
+
+    def said(self, lang: str = "en") -> str:
+        """The message in `lang`: German where there is one, else the English marked as such."""
+        if lang == "en" or self.message_de is None:
+            return english(self.message, lang)
+        return self.message_de
 
     def to_json(self) -> dict[str, Any]:
         """The violation as the JSON of `shrules judge --json`."""
@@ -98,55 +106,56 @@ class Judgement:
             out["notes"] = list(self.notes)
         return out
 
-    def summary(self) -> str:
-        """One line: the verdict and what decided it."""
+    def summary(self, lang: str = "en") -> str:
+        """One line: the verdict and what decided it, in `lang`."""
         if self.verdict == UNSUPPORTED:
-            return f"unsupported: {self.reason}"
+            return word(lang, "unsupported", reason=english(str(self.reason), lang))
         if self.verdict == ILLEGAL:
             first = self.violations[0]
-            where = _where(first.line, first.ref)
-            return f"ILLEGAL at {where}: {first.rule_id}: {first.message}"
+            where = _where(first.line, first.ref, lang)
+            return word(lang, "illegal_at", where=where, rule=first.rule_id, message=first.said(lang))
         if self.complete:
-            return f"legal, complete: {self.winner} win by {self.how}"
-        return "legal, incomplete: the log ends before the game is decided"
+            return word(lang, "complete", winner=named(lang, "team", str(self.winner)),
+                        how=named(lang, "how", str(self.how)))
+        return word(lang, "incomplete")
 
-    def lines(self) -> list[str]:
-        """The game move by move, each with its verdict, then the overall verdict."""
-        out = [f"game {self.game_id} ({self.source}), rules: {self.rules}"]
+    def lines(self, lang: str = "en") -> list[str]:
+        """The game move by move, each with its verdict, then the overall verdict, in `lang`."""
+        out = [word(lang, "judge_header", game=self.game_id, source=self.source, rules=self.rules)]
         for step in self.steps:
-            where = _where(step.entry.line, step.entry.ref)
+            where = _where(step.entry.line, step.entry.ref, lang)
             if self.game is not None:
                 for before, move in step.implied:
                     if not self.game.by_name[move.rule].rule.quiet:
-                        out.append(f"  {'':>10}  {'(game)':<10} {self.game.says(before, move)}")
-            text = self._text(step)
+                        out.append(f"  {'':>10}  {word(lang, 'by_game'):<10} {self.game.says(before, move, lang)}")
+            text = self._text(step, lang)
             if step.violation is not None:
-                out.append(f"  {where:>10}  ILLEGAL    {text}")
-                out.append(f"  {'':>10}             {step.violation.rule_id}: {step.violation.message}")
+                out.append(f"  {where:>10}  {word(lang, 'status_illegal'):<10} {text}")
+                out.append(f"  {'':>10}             {step.violation.rule_id}: {step.violation.said(lang)}")
             else:
-                out.append(f"  {where:>10}  {step.status:<10} {text}")
-        out.extend(f"  note: {note}" for note in self.notes)
-        out.append(f"verdict: {self.summary()}")
+                out.append(f"  {where:>10}  {word(lang, 'status_' + step.status):<10} {text}")
+        out.extend("  " + word(lang, "note", note=english(note, lang)) for note in self.notes)
+        out.append(word(lang, "verdict", summary=self.summary(lang)))
         return out
 
-    def _text(self, step: Step) -> str:
+    def _text(self, step: Step, lang: str = "en") -> str:
         entry = step.entry
         if entry.kind == DECK:
-            return "draw pile, top first: " + ", ".join(tile[0].upper() for tile in entry.tiles or ())
+            return word(lang, "deck") + ", ".join(tile[0].upper() for tile in entry.tiles or ())
         if step.move is not None and step.before is not None and self.game is not None:
-            return self.game.says(step.before, step.move)
+            return self.game.says(step.before, step.move, lang)
         params = ", ".join(f"{k}={v}" for k, v in entry.params.items())
-        by = f" by seat {entry.by}" if entry.by is not None else ""
-        return f"{entry.rule}({params}){by}"
+        by = word(lang, "by_seat", seat=entry.by) if entry.by is not None else ""
+        return f"'{entry.rule}({params})'{by}" if lang != "en" else f"{entry.rule}({params}){by}"
 
 
-def _where(line: int | None, ref: Any) -> str:
+def _where(line: int | None, ref: Any, lang: str = "en") -> str:
     parts = []
     if line is not None:
-        parts.append(f"line {line}")
+        parts.append(word(lang, "line", line=line))
     if ref is not None:
-        parts.append(f"log {ref}")
-    return ", ".join(parts) or "setup"
+        parts.append(word(lang, "log", ref=ref))
+    return ", ".join(parts) or word(lang, "setup")
 
 
 # ---------------------------------------------------------------------- worlds
@@ -257,7 +266,9 @@ def _explain(game: Game, world: _World, move: Move, error: IllegalMove) -> Illeg
                 if failing >= 0:
                     requirement = other.rule.requires[failing]
                     reason = game.reason(other, failing, state, ())
-                    return IllegalMove(requirement.rule_id, f"'{move.rule}' is not possible now: {reason}", move)
+                    reason_de = game.reason(other, failing, state, (), "de")
+                    return IllegalMove(requirement.rule_id, f"'{move.rule}' is not possible now: {reason}", move,
+                                       f"'{move.rule}' ist jetzt nicht möglich: {reason_de}")
     return error
 
 
@@ -271,7 +282,9 @@ def _check_actor(game: Game, state: Any, move: Move, by: int | None) -> None:
     if by != expected:
         rule = compiled.rule
         who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
-        raise IllegalMove(rule.actor_rule, f"the {who} now is seat {expected}, not seat {by}", move)
+        wer = {"president": "Präsident", "nominee": "Kanzler"}.get(rule.actor_text, f"'{rule.actor_text}'")
+        raise IllegalMove(rule.actor_rule, f"the {who} now is seat {expected}, not seat {by}", move,
+                          f"{wer} ist jetzt Platz {expected}, nicht Platz {by}")
 
 
 def _resolve(game: Game, state: Any, entry: Entry) -> Move:
@@ -290,6 +303,14 @@ def _constant(game: Game, name: str) -> int:
 
 def _tiles_text(tiles: tuple[str, ...] | list[str]) -> str:
     return ", ".join(tiles) if tiles else "no tiles"
+
+
+TILES_DE = {"liberal": "liberal", "fascist": "faschistisch"}
+"""A tile as the German reasons of the pile's evidence name it."""
+
+
+def _tiles_de(tiles: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(TILES_DE.get(tile, tile) for tile in tiles) if tiles else "keine Gesetze"
 
 
 def _judge_entry(game: Game, world: _World, entry: Entry) -> tuple[str, Move | None, Any, list[tuple[Any, Move]]]:
@@ -321,7 +342,9 @@ def _judge_entry(game: Game, world: _World, entry: Entry) -> tuple[str, Move | N
         if shown is not None and shown != entry.party:
             target = entry.params.get("target")
             raise IllegalMove("R-X3", f"seat {target} is of the {shown} party, so the President sees {shown}; "
-                                      f"the log says {entry.party}", move)
+                                      f"the log says {entry.party}", move,
+                              f"Platz {target} ist in der Partei '{shown}', also sieht der Präsident '{shown}'; "
+                              f"das Protokoll sagt '{entry.party}'")
     after = compiled.effect(state, *move.args)
     _follow_pile(game, world, state, move, entry)
     world.state = after
@@ -347,7 +370,8 @@ def _judge_forced(game: Game, world: _World, entry: Entry) -> tuple[str, Move | 
         if game.phase(state) == phase:
             game.check(state, move)
     game.check(world.state if implied else start, move)
-    raise IllegalMove("R-W5", f"'{entry.rule}' is not the game's move now", move)  # pragma: no cover
+    raise IllegalMove("R-W5", f"'{entry.rule}' is not the game's move now", move,  # pragma: no cover
+                      f"'{entry.rule}' ist jetzt nicht der Zug des Spiels")
 
 
 def _observe_deck(game: Game, world: _World, entry: Entry) -> None:
@@ -361,11 +385,15 @@ def _observe_deck(game: Game, world: _World, entry: Entry) -> None:
     if (shown_liberal, shown_fascist) != (liberal, fascist):
         rule_id = "R-S3" if world.draws == 0 else "R-L5"
         raise IllegalMove(rule_id, f"the draw pile holds {liberal} Liberal and {fascist} Fascist tiles; the log "
-                                   f"shows {shown_liberal} Liberal and {shown_fascist} Fascist")
+                                   f"shows {shown_liberal} Liberal and {shown_fascist} Fascist", None,
+                          f"im Stapel liegen liberal: {liberal}, faschistisch: {fascist}; das Protokoll zeigt "
+                          f"liberal: {shown_liberal}, faschistisch: {shown_fascist}")
     expected = world.top
     if expected and (tiles != expected if world.full else tiles[:len(expected)] != expected):
         raise IllegalMove("R-L5", f"the draw pile changed without a reshuffle: it was {_tiles_text(expected)}"
-                                  f"{'' if world.full else ' on top'}; the log shows {_tiles_text(tiles)}")
+                                  f"{'' if world.full else ' on top'}; the log shows {_tiles_text(tiles)}", None,
+                          f"der Stapel hat sich ohne Mischen geändert: {'' if world.full else 'oben '}lag "
+                          f"{_tiles_de(expected)}; das Protokoll zeigt {_tiles_de(tiles)}")
     world.top, world.full = tiles, True
 
 
@@ -383,9 +411,14 @@ def _check_passed(game: Game, world: _World, state: Any, move: Move, entry: Entr
         hand = _tiles_text(world.hand) if world.hand is not None else \
             f"{held} Fascist and {_constant(game, 'hand_size') - held} Liberal tiles"
         leaves = size - expected
+        hand_de = _tiles_de(world.hand) if world.hand is not None else \
+            f"faschistisch: {held}, liberal: {_constant(game, 'hand_size') - held}"
         raise IllegalMove("R-L2", f"the President held {hand} and discarded a {tile} tile, which leaves "
                                   f"{expected} Fascist and {leaves} Liberal for the Chancellor; "
-                                  f"the log shows {_tiles_text(passed)}", move)
+                                  f"the log shows {_tiles_text(passed)}", move,
+                          f"der Präsident hielt {hand_de} und legte ein {TILES_DE.get(tile, tile)}es Gesetz ab; "
+                          f"dem Kanzler bleiben faschistisch: {expected}, liberal: {leaves}; das Protokoll zeigt "
+                          f"{_tiles_de(passed)}")
 
 
 def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry) -> None:
@@ -406,8 +439,11 @@ def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry
             top = world.top[:taken]
             if top.count("fascist") != drawn:
                 shown = _tiles_text(entry.tiles) if entry.tiles else f"{drawn} Fascist tiles"
+                shown_de = _tiles_de(entry.tiles) if entry.tiles else f"faschistisch: {drawn}"
                 raise IllegalMove("R-L1", f"the President draws the top {taken} tiles of the pile, "
-                                          f"{_tiles_text(top)}; the log shows {shown}", move)
+                                          f"{_tiles_text(top)}; the log shows {shown}", move,
+                                  f"der Präsident zieht die obersten {taken} Gesetze des Stapels: {_tiles_de(top)}; "
+                                  f"das Protokoll zeigt {shown_de}")
             world.top = world.top[taken:]
         else:
             world.top, world.full = (), False
@@ -416,14 +452,19 @@ def _follow_pile(game: Game, world: _World, state: Any, move: Move, entry: Entry
         if world.top:
             if world.top[0] != value:
                 raise IllegalMove("R-E9", f"chaos enacts the top tile of the pile, a {world.top[0]} tile; "
-                                          f"the log shows {value}", move)
+                                          f"the log shows {value}", move,
+                                  f"das Chaos erlässt das oberste Gesetz des Stapels: "
+                                  f"{TILES_DE.get(world.top[0], world.top[0])}; das Protokoll zeigt "
+                                  f"{TILES_DE.get(str(value), value)}")
             world.top = world.top[taken:]
     elif "peek" in rule.roles:
         seen = tuple(value)
         known = world.top[:len(seen)]
         if known and seen[:len(known)] != known:
             raise IllegalMove("R-X5", f"the top tiles of the pile are {_tiles_text(known)}; "
-                                      f"the log shows the peek saw {_tiles_text(seen)}", move)
+                                      f"the log shows the peek saw {_tiles_text(seen)}", move,
+                              f"oben im Stapel liegen {_tiles_de(known)}; laut Protokoll zeigte die "
+                              f"Gesetzesvorschau {_tiles_de(seen)}")
         if len(world.top) < len(seen):
             world.top, world.full = seen, False
 
@@ -465,7 +506,8 @@ def _deal(game: Game, setup: Setup, entries: tuple[Entry, ...]) -> tuple[list[_W
             except IllegalMove as error:
                 return [], error
     if not worlds:
-        return [], IllegalMove("R-S2", "no deal of roles matches the roles given in the setup")
+        return [], IllegalMove("R-S2", "no deal of roles matches the roles given in the setup", None,
+                               "keine Rollenverteilung passt zu den Rollen der Vorbereitung")
     return worlds, None
 
 
@@ -488,7 +530,7 @@ def judge(transcript: Transcript) -> Judgement:
     worlds, error = _deal(game, setup, transcript.entries)
     violations: list[Violation] = []
     if error is not None:
-        violations.append(Violation(error.rule_id, error.reason, setup.line, None))
+        violations.append(Violation(error.rule_id, error.reason, setup.line, None, error.reason_de))
     dealt = len(worlds)
     steps: list[Step] = []
     for entry in transcript.entries:
@@ -508,7 +550,7 @@ def judge(transcript: Transcript) -> Judgement:
             record = record or outcome
         if record is None:
             assert first_error is not None
-            violation = Violation(first_error.rule_id, first_error.reason, entry.line, entry.ref)
+            violation = Violation(first_error.rule_id, first_error.reason, entry.line, entry.ref, first_error.reason_de)
             violations.append(violation)
             steps.append(Step(entry, ILLEGAL, first_error.move, None, (), violation))
             continue

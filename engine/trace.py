@@ -19,6 +19,7 @@ from spec.errors import SpecError, shown
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
+from .words import english, named, word
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 ACTION_VAR = "mbt::actionTaken"
@@ -68,19 +69,20 @@ class Trace:
 
     # ------------------------------------------------------------------ for people
 
-    def lines(self, changes: bool = True) -> list[str]:
-        """The trace in words, round by round, with rule IDs and the fields each move changed."""
-        return [row.text for row in self.rows(changes)]
+    def lines(self, changes: bool = True, lang: str = "en") -> list[str]:
+        """The trace in words, round by round, with rule IDs and the fields each move changed;
+        in `lang`, the frame from engine/words.py and the moves from the spec's templates."""
+        return [row.text for row in self.rows(changes, lang=lang)]
 
     def rows(self, changes: bool = True, bookkeeping: bool = False, tags: dict[int, tuple[str, ...]] | None = None,
-             shown: frozenset[int] = frozenset()) -> list[Row]:
+             shown: frozenset[int] = frozenset(), lang: str = "en") -> list[Row]:
         """The printed lines with what each one is: a round's heading, a move (with the index
         of its step and the rule IDs it cites), the fields it changed, or the end of the game.
 
         Every move line cites rule IDs: `tags` (by step) where given, else the rule's own
         (`Rule.cited`); the game-over line cites the move that ended the game. Quiet
         bookkeeping moves are left out unless `bookkeeping` (then they are marked as such)
-        or their step is in `shown`."""
+        or their step is in `shown`. In `lang`, as `lines`."""
         game = self.game
         out: list[Row] = []
         before = self.start
@@ -91,20 +93,22 @@ class Trace:
             rule = compiled.rule
             if rule.name in nominations or (round_number == 0 and rule.actor != "chance"):
                 round_number += 1
-                out.append(Row("round", f"Round {round_number} · President seat {before.president}"))
+                out.append(Row("round", word(lang, "round", number=round_number, seat=before.president)))
             hidden = rule.quiet and index not in shown
             if hidden and not bookkeeping:
                 before = after
                 continue
             ids = (tags or {}).get(index) or rule.cited
-            who = {"chance": "chance: ", "game": "", "table": ""}.get(rule.actor, "")
-            text = f"  {'· ' if hidden else ''}{who}{game.says(before, move)} [{', '.join(ids)}]"
+            who = word(lang, "chance") if rule.actor == "chance" else ""
+            text = f"  {'· ' if hidden else ''}{who}{game.says(before, move, lang)} [{', '.join(ids)}]"
             reveal = game.reveals(before, move)
             if reveal:
-                text += " — sees " + ", ".join(f"{k} {v}" for k, v in reveal.items())
+                values = game.spec.values_de if lang == "de" else {}
+                text += word(lang, "sees") + ", ".join(f"{values.get(k, k)} {values.get(str(v), v)}"
+                                                      for k, v in reveal.items())
             out.append(Row("move", text, index, ids, hidden))
             if changes:
-                delta = changed_fields(game, before, after)
+                delta = changed_fields(game, before, after, lang)
                 if delta:
                     out.append(Row("changes", "      " + ", ".join(delta), index))
             before = after
@@ -112,14 +116,14 @@ class Trace:
             winner = game.winner(before)
             ids = game.by_name[self.steps[-1][0].rule].rule.cited if self.steps else ()
             cite = f" [{', '.join(ids)}]" if ids else ""
-            out.append(Row("over", ("Game over, with no winner." if winner is None else
-                                    f"Game over: the {winner}s win by {game.how(before)}.") + cite,
-                           len(self.steps) - 1, ids))
+            ending = word(lang, "over_none") if winner is None else word(
+                lang, "over", winner=named(lang, "team", winner), how=named(lang, "how", str(game.how(before))))
+            out.append(Row("over", ending + cite, len(self.steps) - 1, ids))
         return out
 
-    def text(self, changes: bool = True) -> str:
+    def text(self, changes: bool = True, lang: str = "en") -> str:
         """`lines` joined."""
-        return "\n".join(self.lines(changes))
+        return "\n".join(self.lines(changes, lang))
 
     # ------------------------------------------------------------------ ITF
 
@@ -143,20 +147,28 @@ class Trace:
             raise SpecError(f"cannot write {path}: {error.strerror}") from None
 
 
-def changed_fields(game: Game, before: Any, after: Any) -> list[str]:
-    """`field old → new` for every field a move changed, the phase left out."""
+def changed_fields(game: Game, before: Any, after: Any, lang: str = "en") -> list[str]:
+    """`field old → new` for every field a move changed, the phase left out. Fields and
+    values are the spec's names; in `lang` an empty value is its word (`keine`)."""
     out = []
+    words = {**game.spec.values_de, "True": "ja", "False": "nein"} if lang == "de" else {}
     for field_spec, old, new in zip(game.spec.fields, before, after):
         if old != new and field_spec.name not in HIDDEN_FIELDS:
             kind, enum = field_spec.type.kind, field_spec.type.enum
-            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old))} → {_show(game.decode(kind, enum, new))}")
+            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old), words)} → "
+                       f"{_show(game.decode(kind, enum, new), words)}")
     return out
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, words: dict[str, str] | None = None) -> str:
+    """A field's value in a change line; `words` gives a translation's word for a name."""
+    words = words or {}
     if isinstance(value, list):
-        return "{" + " ".join(str(v) for v in value) + "}" if value and isinstance(value[0], int) else str(value)
-    return "none" if value is None else str(value)
+        if value and isinstance(value[0], int):
+            return "{" + " ".join(str(v) for v in value) + "}"
+        return str([words.get(str(v), v) for v in value])
+    text = "none" if value is None else str(value)
+    return words.get(text, text)
 
 
 def _itf_value(kind: str, optional: bool, value: Any) -> Any:
@@ -224,6 +236,11 @@ class ReplayResult:
     ok: bool
     message: str
     index: int | None = None
+    message_de: str | None = None    # the message in German, where there is one
+
+    def said(self, lang: str = "en") -> str:
+        """The message in `lang`: German where there is one, else the English marked as such."""
+        return self.message_de if lang == "de" and self.message_de is not None else english(self.message, lang)
 
 
 def replay_itf(path: str | Path) -> ReplayResult:
@@ -271,7 +288,8 @@ def replay_itf(path: str | Path) -> ReplayResult:
             return ReplayResult(trace, False, f"state {index}: the engine computes a different state after "
                                 f"{action}: recorded differs in {', '.join(delta)}", index)
         trace.append(move, state)
-    return ReplayResult(trace, True, f"replayed {len(states) - 1} moves: every move legal, every state as recorded")
+    return ReplayResult(trace, True, word("en", "replayed", moves=len(states) - 1),
+                        message_de=word("de", "replayed", moves=len(states) - 1))
 
 
 def _state_from_itf(game: Game, record: dict[str, Any], path: str | Path, index: int) -> Any:

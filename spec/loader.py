@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import copy
+import functools
 import hashlib
 import json
 import keyword
@@ -197,10 +198,55 @@ def register_overlay(base: str, data: dict[str, Any], label: str) -> str:
     return name
 
 
-def load_rulebook() -> dict[str, str]:
-    """The rule IDs of RULES.md with their one-line titles (spec/rulebook.toml)."""
-    data, _ = _read(SPEC_DIR / "rulebook.toml")
-    return {str(key): str(value) for key, value in data.get("rules", {}).items()}
+LANGS = ("en", "de")
+"""The languages the rule titles, move sentences and reasons are written in: English, the
+rulebook's, and German, the refresher's (`[rules_de]`, `says_de`, `why_de`)."""
+
+
+def load_rulebook(lang: str = "en") -> dict[str, str]:
+    """The rule IDs of RULES.md with their one-line titles (spec/rulebook.toml) in `lang`:
+    `[rules]` in English, `[rules_de]` in German. Every ID has a title in each language
+    (a `SpecError` otherwise), so no page has to fall back to English."""
+    if lang not in LANGS:
+        raise SpecError(f"unknown language {shown(lang)}; the rules are written in {', '.join(LANGS)}")
+    data = _rulebook_data(SPEC_DIR / "rulebook.toml")
+    english = _text_table(data, "rules")
+    if lang == "en":
+        return english
+    own = _text_table(data, f"rules_{lang}")
+    missing, extra = [i for i in english if i not in own], [i for i in own if i not in english]
+    if missing or extra:
+        raise SpecError(f"spec/rulebook.toml [rules_{lang}]: " + "; ".join(
+            part for part in (f"no title for {', '.join(missing)}" if missing else "",
+                              f"{', '.join(extra)} not in [rules]" if extra else "") if part))
+    return {rule_id: own[rule_id] for rule_id in english}
+
+
+def load_values(lang: str) -> dict[str, str]:
+    """How a move sentence in `lang` shows a value of the rules (an enum member, the name of
+    what a move reveals): `[values_de]` of spec/rulebook.toml; empty for English, which
+    shows the rules' own names."""
+    if lang == "en":
+        return {}
+    return _text_table(_rulebook_data(SPEC_DIR / "rulebook.toml"), f"values_{lang}")
+
+
+@functools.lru_cache(maxsize=4)
+def _rulebook_data(path: Path) -> dict[str, Any]:
+    """spec/rulebook.toml parsed once per process (every load of a spec reads its titles);
+    callers get fresh dicts from `_text_table`, so nothing shared is ever changed."""
+    return _read(path)[0]
+
+
+def _text_table(data: dict[str, Any], section: str) -> dict[str, str]:
+    """A `[section]` of plain, non-empty strings by key; a `SpecError` naming the key otherwise."""
+    table = data.get(section, {})
+    if not isinstance(table, dict):
+        raise SpecError(f"spec/rulebook.toml [{section}] is a table of strings")
+    for key, value in table.items():
+        if not isinstance(value, str) or not value.strip():
+            raise SpecError(f"spec/rulebook.toml [{section}] {shown(str(key))}: expected a non-empty string")
+    return {str(key): str(value) for key, value in table.items()}
 
 
 class _Builder:
@@ -270,7 +316,7 @@ class _Builder:
         properties = {str(name): dict(changes) for name, changes in self.data.get("properties", {}).items()}
         return Spec(self.raw.name, self.raw.description, self.raw.source, constants, tables, table_types,
                     enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends), properties,
-                    tuple(source.path for source in self.raw.overlays))
+                    tuple(source.path for source in self.raw.overlays), load_rulebook("de"), load_values("de"))
 
     # -------------------------------------------------------------- numbers of the game
 
@@ -417,7 +463,7 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule", "says", "phase_rule", "roles", "draws", "word"}
+                   "reveals", "quiet", "actor_rule", "says", "says_de", "phase_rule", "roles", "draws", "word"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -448,15 +494,21 @@ class _Builder:
             raise SpecError("only chance rules have a weight", self.where(key, "weight", f"rule '{name}' weight"))
         requires = self._rule_requires(name, entry, scope)
         effect = self._rule_effect(name, entry, base, scope)
-        says = None
+        says = says_de = None
         if "says" in entry:
             says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
+        if "says_de" in entry:
+            where = self.where(key, "says_de", f"rule '{name}' says_de")
+            if says is None:
+                raise SpecError("says_de is the German of says; the rule has no says", where)
+            says_de = self.translation(entry["says_de"], says, scope, where)
         reveals = self._rule_reveals(name, entry, scope, enums)
         roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
         word = check_word(entry.get("word"), self.where(key, "word", f"rule '{name}' word"))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
-                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word)
+                    bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word,
+                    says_de)
 
     def _rule_params(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope,
                      enums: dict[str, tuple[str, ...]]) -> list[Param]:
@@ -509,7 +561,12 @@ class _Builder:
             if not RULE_ID.match(rule_id) or rule_id not in self.rulebook:
                 raise SpecError(f"'{rule_id}' is not a rule ID of RULES.md{_close(rule_id, self.rulebook)}", where)
             when = parse(str(req["when"]), scope, where, BOOL)
-            requires.append(Requirement(rule_id, when, str(req["when"]), self.template(str(req["why"]), scope, where), where))
+            unknown = sorted(set(req) - {"rule", "when", "why", "why_de"})
+            if unknown:
+                raise SpecError(f"unknown key '{unknown[0]}'; a requirement has rule, when, why and why_de", where)
+            why = self.template(str(req["why"]), scope, where)
+            why_de = self.translation(req["why_de"], why, scope, where) if "why_de" in req else None
+            requires.append(Requirement(rule_id, when, str(req["when"]), why, where, why_de))
         return requires
 
     def _rule_effect(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope) -> list[tuple[str, Node]]:
@@ -599,6 +656,20 @@ class _Builder:
     def template(self, text: str, scope: Scope, where: Location) -> Template:
         holes = tuple((hole, parse(hole, scope, where)) for hole in HOLE.findall(text))
         return Template(text, holes)
+
+    def translation(self, text: object, english: Template, scope: Scope, where: Location) -> Template:
+        """A German template (`says_de`, `why_de`) of the English `english`: checked like it, and
+        each hole must be one of the English template's holes, written the same way, so the
+        two sentences show the same values and a translation adds no expression of its own."""
+        if not isinstance(text, str) or not text.strip():
+            raise SpecError("a German template is a non-empty string", where)
+        template = self.template(text, scope, where)
+        own = {hole for hole, _ in english.holes}
+        for hole, _ in template.holes:
+            if hole not in own:
+                raise SpecError(f"the German template shows {{{hole}}}, which the English one does not; it may "
+                                f"show {', '.join('{' + h + '}' for h in sorted(own)) or 'no value'}", where)
+        return template
 
     def check_rules(self, rules: tuple[Rule, ...], enums: dict[str, tuple[str, ...]]) -> None:
         names = [rule.name for rule in rules]

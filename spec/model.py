@@ -103,6 +103,9 @@ class Requirement:
     text: str
     why: Template
     where: Location
+    why_de: "Template | None" = None
+    """The reason in German (`why_de`), whose holes are holes of `why`; None where the spec
+    has none, and German output then shows `why` marked as English."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,7 @@ class Rule:
     roles: tuple[str, ...] = ()      # what the rule is for the tools (ROLES)
     draws: Node | None = None        # tiles a `draw` or `top_policy` rule takes from the top of the pile
     word: str | None = None          # the table's word for the move (spec/moves.py), e.g. 'vote'
+    says_de: "Template | None" = None  # `says` in German; its holes are holes of `says`
 
     @property
     def rule_ids(self) -> tuple[str, ...]:
@@ -167,6 +171,14 @@ class Spec:
     catalogue's (spec/properties.py `load_properties(spec, overrides=spec.properties)`)."""
     overlays: tuple[str, ...] = ()
     """The overlay files merged into this spec, innermost first (empty for a base rules file)."""
+    rulebook_de: dict[str, str] = _field(default_factory=dict)
+    """The rule IDs' titles in German (`[rules_de]` of spec/rulebook.toml), every ID of `rulebook`."""
+    values_de: dict[str, str] = _field(default_factory=dict)
+    """Enum members and reveal names as a German move sentence shows them (`[values_de]`)."""
+
+    def titles(self, lang: str = "en") -> dict[str, str]:
+        """The rule IDs' one-line titles in `lang` (English for a language the rulebook lacks)."""
+        return self.rulebook_de if lang == "de" and self.rulebook_de else self.rulebook
 
     @property
     def player_counts(self) -> range:

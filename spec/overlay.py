@@ -30,7 +30,7 @@ SECTIONS = ("constants", "tables", "state", "definitions", "enums")
 OVERLAY_KEYS = ("extends", "name", "description", "settings", *SECTIONS, "rule", "requirement",
                 "remove_rules", "add", "expect", "properties")
 FIELD_KEYS = ("type", "init", "range")
-REQUIREMENT_KEYS = ("rule", "id", "when", "why", "drop", "add", "index")
+REQUIREMENT_KEYS = ("rule", "id", "when", "why", "why_de", "drop", "add", "index")
 EXPECTS = ("holds", "fails")
 PROPERTY_KEYS = ("name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report")
 PROPERTIES_FILE = Path(__file__).parent / "properties.toml"
@@ -238,6 +238,11 @@ def _merge_rules(raw: Raw, entries: Any, source: Source) -> None:
             raise SpecError(f"{source.at(line)}: rule '{name}': the rules extended have no rule of that name to "
                             f"override{close(name, by_name) or '.'} To add a new rule, write it as [[add.rule]].")
         merged = by_name[name]
+        # An override that rewrites the English (`says`, a requirement's `why`) without its
+        # German drops the base's German, which would say what the rule no longer does;
+        # German output then shows the English, marked as such.
+        if "says" in rule and "says_de" not in rule:
+            merged.pop("says_de", None)
         for key, value in rule.items():
             if key == "effect" and isinstance(value, dict) and isinstance(merged.get("effect"), dict):
                 merged["effect"] = {**merged["effect"], **value}
@@ -296,7 +301,7 @@ def _override_requirement(raw: Raw, entry: dict[str, Any], source: Source) -> No
     if entry.get("add"):
         if "when" not in entry or "why" not in entry:
             raise SpecError(f"{where}: a new requirement (add = true) needs when and why")
-        requires.append({"rule": rule_id, "when": entry["when"], "why": entry["why"]})
+        requires.append({key: entry[key] for key in ("when", "why", "why_de") if key in entry} | {"rule": rule_id})
         return
     matching = [index for index, req in enumerate(requires) if req.get("rule") == rule_id]
     if not matching:
@@ -311,9 +316,11 @@ def _override_requirement(raw: Raw, entry: dict[str, Any], source: Source) -> No
     if entry.get("drop"):
         del requires[target]
         return
-    if "when" not in entry and "why" not in entry:
-        raise SpecError(f"{where}: say what changes: when, why, or drop = true")
-    for key in ("when", "why"):
+    if "when" not in entry and "why" not in entry and "why_de" not in entry:
+        raise SpecError(f"{where}: say what changes: when, why, why_de, or drop = true")
+    if "why" in entry and "why_de" not in entry:
+        requires[target].pop("why_de", None)
+    for key in ("when", "why", "why_de"):
         if key in entry:
             requires[target][key] = entry[key]
 

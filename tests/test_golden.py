@@ -36,6 +36,10 @@ CASES: dict[str, list[str]] = {
     # an ad-hoc question: the answering move marked, the bookkeeping shown apart, Rests on
     # taken from the game
     "ask-can-first-liberal-policy": ["ask", "--can", "liberal_policies == 1", "--players", "5", "--changes"],
+    # the same in German (--lang de): the record, a win by execution, a ruling with its reason
+    "play-5-players-seed-1-de": ["play", "--players", "5", "--seed", "1", "--lang", "de"],
+    "replay-six-players-seed-9-de": ["replay", "--print", str(GOLDEN / "six-players-seed-9.itf.json"), "--lang", "de"],
+    "ask-veto-by-president-de": ["ask", "veto-by-president", "--lang", "de"],
 }
 
 SECONDS = re.compile(r"\b\d+(?:\.\d+)? s\b")

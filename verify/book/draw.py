@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
+from engine.words import UNTRANSLATED
+
 from .frame import FRAME, say
 from .rounds import Game, Round
 
@@ -81,6 +83,11 @@ def _facts(turn: Round, lang: str) -> str:
     return "<dl>" + "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows) + "</dl>"
 
 
+def _lang_of(text: str, lang: str) -> str:
+    """` lang="en"` for a move the spec has only in English (marked by the engine), else ""."""
+    return ' lang="en"' if lang != "en" and text.startswith(UNTRANSLATED) else ""
+
+
 def draw_game(game: Game, lang: str) -> str:
     """The game as one card per round (the setup first), then how it ended."""
     names = tuple("" if power == "none" else power_name(power, lang, "slot") for power in game.board)
@@ -88,16 +95,16 @@ def draw_game(game: Game, lang: str) -> str:
     out = []
     for turn in game.rounds:
         title = say(lang, "setup") if turn.number == 0 else say(lang, "round", number=turn.number)
-        moves = "".join(f"<li>{escape(text)}" + (f" <small>[{escape(', '.join(ids))}]</small>" if ids else "")
-                        + "</li>" for text, ids in turn.moves)
-        english = ' lang="en"' if lang != "en" else ""
+        moves = "".join(f"<li{_lang_of(text, lang)}>{escape(text)}"
+                        + (f" <small>[{escape(', '.join(ids))}]</small>" if ids else "") + "</li>"
+                        for text, ids in turn.moves)
         out.append(f'<section class="round"><h3>{escape(title)}</h3>{_facts(turn, lang)}'
                    + _track("lib", say(lang, "liberal_track"), turn.liberal, game.liberal_length)
                    + _track("fas", say(lang, "fascist_track"), turn.fascist, game.fascist_length, names)
                    + _tracker(say(lang, "tracker"), turn.tracker, game.tracker_limit)
                    + f'<details class="moves"><summary>{escape(say(lang, "moves"))}</summary>'
-                   f"<ol{english}>{moves}</ol></details>"
-                   f'<ol class="print"{english}>{moves}</ol></section>')
+                   f"<ol>{moves}</ol></details>"
+                   f'<ol class="print">{moves}</ol></section>')
     if game.over:
         if game.winner is None:
             out.append(f"<p><strong>{escape(say(lang, 'over_none'))}</strong></p>")

@@ -1,8 +1,8 @@
 """The words of the book's frame, in English and German.
 
-Only the frame is ours to translate: the catalogue gives the German question and
-explanation where it has them, and the spec's move sentences, rule titles and reasons
-exist in English only. A German page therefore says so where it shows them, instead of
+The frame is ours to translate; the rule titles and move sentences come in German from
+the spec (`[rules_de]`, `says_de`), and the question and explanation from the catalogue
+where it has them. A German page says so where an entry has no German text, instead of
 leaving English under a German frame without a word."""
 
 from __future__ import annotations
@@ -156,8 +156,6 @@ FRAME: dict[str, dict[str, str]] = {
         # said only on German pages: where English is shown, and why
         "english_only": "(noch kein deutscher Text)",
         "no_german": "Für diesen Eintrag gibt es noch keinen deutschen Text; er steht hier auf Englisch.",
-        "english_spec": "Zugbeschreibungen, Begründungen und Prüfungen stammen aus der Spezifikation und sind "
-                        "nur auf Englisch vorhanden.",
     },
 }
 

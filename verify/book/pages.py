@@ -2,15 +2,18 @@
 
 Every page stands alone: inline CSS, no script, no image, no font or anything else to
 fetch, so it reads from a folder, a USB stick or paper. Every text from the catalogue,
-the spec or an answer is escaped. A German page shows the catalogue's German text where
-the entry has it, and the rule titles of titles_de.py; where it has none, or where the
-spec's own English is shown (move sentences, reasons), the page says so in German next
-to it and marks the English as such (lang="en")."""
+the spec or an answer is escaped. A German page is German throughout: the catalogue's
+German text, the rule titles of `[rules_de]` (spec/rulebook.toml) and the moves of the
+game in the spec's `says_de`. Where an entry or a variant's move has no German, the page
+says so in German next to it and marks the English as such (lang="en")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from html import escape
+
+from spec.loader import load_rulebook
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, as_expected
 from ..lawyer.words import WORDS, render
@@ -18,7 +21,6 @@ from .draw import STYLE as DRAW_STYLE
 from .draw import draw_game
 from .frame import LANG_NAMES, say
 from .rounds import rounds
-from .titles_de import TITLES_DE
 
 STYLE = """
 *{box-sizing:border-box}
@@ -81,10 +83,18 @@ def badge(answer: Answer, lang: str) -> str:
     return f'<span class="badge {verdict}{bad}">{escape(say(lang, "badge_" + verdict))}</span>'
 
 
+@cache
+def _titles(lang: str) -> dict[str, str]:
+    """The rulebook's titles in `lang`, read once (the loader checks every ID has one)."""
+    return load_rulebook(lang)
+
+
 def _title(rule_id: str, lang: str, titles: dict[str, str]) -> tuple[str, bool]:
-    """A rule ID's title in `lang`, and whether it had to fall back to English."""
-    if lang == "de" and rule_id in TITLES_DE:
-        return TITLES_DE[rule_id], False
+    """A rule ID's title in `lang`, and whether it had to fall back to English (an ID the
+    rulebook lacks: `titles` holds it with the English the book was given)."""
+    own = _titles(lang).get(rule_id) if lang != "en" else None
+    if own:
+        return own, False
     return titles.get(rule_id, ""), lang != "en"
 
 
@@ -150,8 +160,6 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     out.append('<div class="answer">' + "".join(f"<p>{escape(line.strip())}</p>" for line in _body_lines(answer, lang))
                + f'<p>{escape(say(lang, "expected", expected=say(lang, "badge_" + dispute.answer), result=say(lang, result)))}'
                "</p></div>")
-    if lang != "en":
-        out.append(f'<p class="note">{escape(say(lang, "english_spec"))}</p>')
     explanation, fell = _text(answer, "explanation", lang)
     out.append(f'<h2>{escape(say(lang, "why"))}</h2>' + _said(explanation, fell))
     mistake, fell = _text(answer, "mistake", lang)
@@ -165,7 +173,7 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     out.append(f'<p>{escape(say(lang, "kind"))}: {escape(say(lang, "kind_" + dispute.kind))}</p>')
     if isinstance(answer, FormalAnswer) and answer.game is not None:
         out.append(f'<h2>{escape(say(lang, "game"))}</h2>')
-        out.append(draw_game(rounds(answer.game), lang))
+        out.append(draw_game(rounds(answer.game, lang), lang))
     return shell(lang, f"{dispute.id if fallback else question} — {say(lang, 'book')}", out, 1)
 
 

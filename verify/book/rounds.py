@@ -47,8 +47,9 @@ class Game:
     over: bool
 
 
-def rounds(trace: Trace) -> Game:
-    """The rounds of `trace`, each with the tracks as they stand at its end."""
+def rounds(trace: Trace, lang: str = "en") -> Game:
+    """The rounds of `trace`, each with the tracks as they stand at its end and its moves in
+    `lang` (the spec's `says`, or `says_de`)."""
     game = trace.game
     roles = {name: {c.rule.name for c in compiled} for name, compiled in game.by_role.items()}
     nominations, votes = roles.get("nomination", set()), roles.get("vote", set())
@@ -76,7 +77,7 @@ def rounds(trace: Trace) -> Game:
         if after["power"] != "none" and before["power"] == "none":
             current.power = str(after["power"])
         if not rule.quiet:
-            current.moves.append((game.says(previous, move), tuple(rule.cited)))
+            current.moves.append((game.says(previous, move, lang), tuple(rule.cited)))
         current.liberal, current.fascist = after["liberal_policies"], after["fascist_policies"]
         current.tracker = after["election_tracker"]
         previous, before = state, after

@@ -33,7 +33,7 @@ from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue,
 from ..lawyer.words import listing, render, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..lawyer.position import rule_position
-from .options import SECONDS, max_states_option, parse_counts, rules_option
+from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
 
 
 QUESTION_SECONDS = 120.0
@@ -75,8 +75,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--move", "move_text", metavar="JSON", help="The next move, one line of the transcript format.")
 @click.option("--all", "check_all", is_flag=True, help="Answer every catalogue entry at the player count that decides it.")
 @click.option("--list", "list_only", is_flag=True, help="List the dispute catalogue (as `shrules ask` alone does).")
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
-              help="Answer in English or German (where the catalogue has the German text).")
+@lang_option("Answer in English or German, game records and reasons included (where the catalogue or a "
+             "variant has no German, the English is marked as such).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
 @click.option("--seconds", type=SECONDS, help="Time for the whole question (default 120 s; with --all, 900 s per player "

@@ -19,9 +19,11 @@ import click
 
 from engine.importers import FORMATS, game_files
 from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file
+from engine.words import word
 from spec.errors import SpecError
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from .options import lang_option
 
 
 @click.command()
@@ -31,7 +33,8 @@ from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
               help="Log format: native JSON Lines (.jsonl, engine/TRANSCRIPT.md) or a secrethitler.io game "
                    "summary (.json); auto tells them apart by the extension.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
-def judge(paths: tuple[Path, ...], fmt: str, as_json: bool) -> None:
+@lang_option()
+def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, lang: str) -> None:
     """Judge logged games move by move against the rules: legal, illegal (with the rule ID
     and the log entry), or unsupported (a setting the rules cannot express).
 
@@ -56,24 +59,24 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(result.to_json()))
         elif single:
-            for line in result.lines():
+            for line in result.lines(lang):
                 click.echo(line)
         else:
-            click.echo(_one_line(result))
+            click.echo(_one_line(result, lang))
     elapsed = time.perf_counter() - start
     if not as_json and not single:
         judged = sum(counts.values())
-        rate = f", {judged / elapsed:,.0f} games/s" if elapsed > 0 and judged else ""
-        bad = f", {malformed} malformed" if malformed else ""
-        click.echo(f"judged {judged} games: {counts[LEGAL]} legal, {counts[ILLEGAL]} illegal, "
-                   f"{counts[UNSUPPORTED]} unsupported{bad} in {elapsed:.2f} s{rate}")
+        rate = word(lang, "rate", rate=judged / elapsed) if elapsed > 0 and judged else ""
+        bad = word(lang, "malformed", count=malformed) if malformed else ""
+        click.echo(word(lang, "judged", judged=judged, legal=counts[LEGAL], illegal=counts[ILLEGAL],
+                        unsupported=counts[UNSUPPORTED], bad=bad, seconds=elapsed, rate=rate))
     if malformed:
         raise SystemExit(EXIT_BAD_INPUT)
     raise SystemExit(EXIT_FAILED if counts[ILLEGAL] else EXIT_LIMIT if counts[UNSUPPORTED] else EXIT_OK)
 
 
-def _one_line(result: Judgement) -> str:
-    return f"{result.game_id}  {result.summary()}"
+def _one_line(result: Judgement, lang: str) -> str:
+    return f"{result.game_id}  {result.summary(lang)}"
 
 
 COMMANDS = (judge,)

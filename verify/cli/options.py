@@ -41,6 +41,7 @@ from typing import Any, TextIO, TypeVar
 
 import click
 
+from engine.words import LANGS
 from spec.errors import SpecError
 from spec.errors import Location, shown
 from spec.loader import SETTINGS_NAME, load_spec
@@ -107,6 +108,12 @@ def counts_among(text: str | None, allowed: Sequence[int], of: str = "the rules"
     """The player counts `text` names, checked against `allowed` (every allowed one
     without it); `of` says whose counts they are, e.g. "this property" (rule None)."""
     return parse_counts(text, allowed, of=of, rule=rule) or tuple(allowed)
+
+
+def lang_option(help_text: str = "The language of the output: English, or German in the refresher's words "
+                                   "(what the spec has only in English is marked [en]).") -> Callable[[FC], FC]:
+    """`--lang en|de`: the language of game records, reasons and answers (engine/words.py)."""
+    return click.option("--lang", type=click.Choice(list(LANGS)), default="en", show_default=True, help=help_text)
 
 
 def players_option(default: int | None = 7) -> Callable[[FC], FC]:

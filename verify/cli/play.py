@@ -8,9 +8,10 @@ import click
 
 from engine.game import Game, compiled_game
 from engine.play import Deadlock, Unfinished, random_game
+from engine.words import english, named, word
 
 from ..results import EXIT_FAILED, EXIT_LIMIT
-from .options import players_option, rules_option
+from .options import lang_option, players_option, rules_option
 from .outputs import writable
 
 
@@ -22,7 +23,9 @@ from .outputs import writable
               help="Save the game as an ITF JSON trace.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the outcome.")
 @click.option("--no-changes", is_flag=True, help="Do not print the fields each move changed.")
-def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool) -> None:
+@lang_option()
+def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool,
+         lang: str) -> None:
     """Play a complete game with uniformly random legal moves and print it round by round.
 
     Exit status: 0 the game ended; 1 it reached a position with no legal move (a
@@ -36,27 +39,29 @@ def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: boo
     except Deadlock as deadlock:
         stuck, trace = deadlock, deadlock.trace
     except Unfinished as unfinished:
-        click.echo(f"unfinished: {unfinished}")
+        click.echo(english(f"unfinished: {unfinished}", lang))
         raise SystemExit(EXIT_LIMIT) from None
     if not quiet:
-        click.echo(f"A game of {players} players under the {game.spec.name} rules, seed {seed}")
-        click.echo(trace.text(changes=not no_changes))
+        click.echo(word(lang, "play_header", players=players, rules=game.spec.name, seed=seed))
+        click.echo(trace.text(changes=not no_changes, lang=lang))
     if stuck is not None:
-        click.echo(f"deadlock: {stuck}")
+        click.echo(english(f"deadlock: {stuck}", lang))
     elif quiet:
-        click.echo(f"{outcome(game, trace.end)} after {len(trace.steps)} moves")
+        click.echo(word(lang, "after_moves", outcome=outcome(game, trace.end, lang), moves=len(trace.steps)))
     if trace_path:
         trace.save_itf(trace_path, f"random game, {players} players, seed {seed}"
                        + (f", ending in a deadlock in phase {stuck.phase}" if stuck else ""))
-        click.echo(f"trace saved to {trace_path}")
+        click.echo(word(lang, "saved", path=trace_path))
     if stuck is not None:
         raise SystemExit(EXIT_FAILED)
 
 
-def outcome(game: Game, end: Any) -> str:
+def outcome(game: Game, end: Any, lang: str = "en") -> str:
     """`liberal win by policies`, or, for rules whose game can end without a winner, says so."""
     winner = game.winner(end)
-    return "no winner" if winner is None else f"{winner} win by {game.how(end) or 'the rules'}"
+    if winner is None:
+        return word(lang, "no_winner")
+    return word(lang, "outcome", winner=named(lang, "team", winner), how=named(lang, "how", game.how(end) or "the rules"))
 
 
 COMMANDS = (play,)

@@ -76,6 +76,7 @@ class TextAnswer:
 
     dispute: Dispute
     checks: tuple[tuple[str, bool], ...]       # (what was checked, whether it holds)
+    checks_de: tuple[str, ...] = ()            # what was checked, in German, check by check
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

@@ -444,8 +444,17 @@ def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
 # ---------------------------------------------------------------------- entries
 
 
-def spec_checks(dispute: Dispute, spec: Spec) -> tuple[tuple[str, bool], ...]:
-    """What the spec can check about a rule-text entry, and whether it agrees."""
+CHECKS = {
+    "refused": {"en": "the rules refuse a game of {count} players",
+                "de": "die Regeln lehnen ein Spiel mit {count} Personen ab"},
+    "silent": {"en": "'{name}' reveals nothing to anyone", "de": "'{name}' zeigt niemandem etwas"},
+    "not_revealed": {"en": "no move reveals '{name}'", "de": "kein Zug zeigt '{name}'"},
+}
+"""What the spec checks about a rule-text entry, in English and German."""
+
+
+def spec_checks(dispute: Dispute, spec: Spec, lang: str = "en") -> tuple[tuple[str, bool], ...]:
+    """What the spec can check about a rule-text entry, in `lang`, and whether it agrees."""
     checks: list[tuple[str, bool]] = []
     for count in dispute.refused_players:
         try:
@@ -453,16 +462,16 @@ def spec_checks(dispute: Dispute, spec: Spec) -> tuple[tuple[str, bool], ...]:
             refused = False
         except SpecError:
             refused = True
-        checks.append((f"the rules refuse a game of {count} players", refused))
+        checks.append((CHECKS["refused"][lang].format(count=count), refused))
     for name in dispute.silent:
         rule = spec.rule(name)
-        checks.append((f"'{name}' reveals nothing to anyone", not rule.reveals))
+        checks.append((CHECKS["silent"][lang].format(name=name), not rule.reveals))
     revealing: set[str] = set()
     for rule in spec.rules:
         for _, node in rule.reveals:
             revealing |= fields_read(node, spec)
     for name in dispute.not_revealed:
-        checks.append((f"no move reveals '{name}'", name not in revealing))
+        checks.append((CHECKS["not_revealed"][lang].format(name=name), name not in revealing))
     return tuple(checks)
 
 
@@ -471,7 +480,8 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
     """Answer one catalogue entry (for `counts`, default: the counts it concerns)."""
     spec = load_spec(spec_name)
     if dispute.kind == "rule_text":
-        return TextAnswer(dispute, spec_checks(dispute, spec))
+        return TextAnswer(dispute, spec_checks(dispute, spec),
+                          tuple(text for text, _ in spec_checks(dispute, spec, "de")))
     if dispute.kind == "position":
         assert dispute.game is not None and dispute.next_move is not None
         ruling = rule_position(dispute.game, dispute.next_move, f"dispute '{dispute.id}' next_move")

@@ -33,6 +33,7 @@ from typing import Any
 
 from engine.game import Game, IllegalMove, Move, compiled_game
 from engine.safe_json import loads
+from engine.words import UNTRANSLATED, word
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
@@ -61,6 +62,19 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
 """How a hidden fact reads aloud, true and false (a count: the quantity, then tile/tiles);
 any other field reads as 'FIELD is VALUE'."""
 
+FIELD_WORDS_DE: dict[str, tuple[str, str]] = {
+    "hitler": ("Hitler ist Platz {}", "Hitler ist nicht Platz {}"),
+    "fascists": ("Platz {} ist ein einfacher Faschist", "Platz {} ist kein einfacher Faschist"),
+    "president_hand": ("vom Präsidenten gezogene faschistische Gesetze: {}", ""),
+    "chancellor_hand": ("faschistische Gesetze auf der Hand des Kanzlers: {}", ""),
+    "draw_fascist": ("faschistische Gesetze im Stapel: {}", ""),
+    "draw_liberal": ("liberale Gesetze im Stapel: {}", ""),
+    "discard_fascist": ("faschistische Gesetze in der Ablage: {}", ""),
+    "discard_liberal": ("liberale Gesetze in der Ablage: {}", ""),
+}
+"""FIELD_WORDS in German: a count reads as 'WHAT: mindestens N' (no noun to inflect); any
+other field as "'FIELD' ist VALUE"."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
@@ -74,6 +88,17 @@ class Ruling:
     rule_ids: tuple[str, ...]                 # the rules the ruling rests on
     condition: tuple[str, str] | None = None  # (legal if ..., illegal if ...) when it depends
     notes: tuple[str, ...] = ()
+    move_de: str = ""                         # the move in German (from says_de), "" if none
+    reasons_de: tuple[str, ...] = ()          # each reason of `reasons` in German (from why_de)
+    condition_de: tuple[str, str] | None = None   # `condition` in German
+
+    def said(self, lang: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The move and the reasons in `lang`; English marked as such where German is missing."""
+        if lang == "en":
+            return self.move, self.reasons
+        reasons = tuple((rule_id, german or UNTRANSLATED + reason) for (rule_id, reason), german
+                        in zip(self.reasons, self.reasons_de + ("",) * len(self.reasons)))
+        return self.move_de or UNTRANSLATED + self.move, reasons
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as JSON."""
@@ -266,26 +291,34 @@ def rule(game: Game, positions: list[Any], entry: Entry, notes: tuple[str, ...] 
     illegal = [a for a in attempts if a.error is not None]
     reasons = tuple(key for key, _ in Counter((a.error.rule_id, a.error.reason) for a in illegal
                                                if a.error is not None).most_common())
+    german = {(a.error.rule_id, a.error.reason): a.error.reason_de or "" for a in illegal if a.error is not None}
+    reasons_de = tuple(german[key] for key in reasons)
+    move_de = ""
     at_its_time = [a for a in attempts if game.phase(a.before) == game.by_name[a.move.rule].rule.phase]
     shown = legal[0] if legal else at_its_time[0] if at_its_time else None
     compiled = game.by_name.get(shown.move.rule) if shown is not None else None
     if shown is not None and compiled is not None and compiled.actor is not None and entry.by is not None \
             and compiled.actor(shown.before) != entry.by:
         summary = compiled.rule.summary
-        move_text = f"seat {entry.by} would make the move '{summary[0].lower() + summary[1:]}'"
+        move_text = word("en", "would_move", by=entry.by, what=summary[0].lower() + summary[1:])
+        move_de = word("de", "would_move", by=entry.by, rule=compiled.rule.name)
     elif shown is not None:
         move_text = game.says(shown.before, shown.move)
+        move_de = game.says(shown.before, shown.move, "de")
     else:
         params = ", ".join(f"{key}={value}" for key, value in entry.params.items())
-        move_text = f"{entry.rule}({params})" + (f" by seat {entry.by}" if entry.by is not None else "")
+        move_text = f"{entry.rule}({params})" + (word("en", "by_seat", seat=entry.by) if entry.by is not None else "")
+        move_de = f"'{entry.rule}({params})'" + (word("de", "by_seat", seat=entry.by) if entry.by is not None else "")
     rule_ids = tuple(dict.fromkeys(r for r, _ in reasons)) or game.by_name[attempts[0].move.rule].rule.rule_ids
     total = len(attempts)
     if not illegal:
-        return Ruling(move_text, "legal", total, total, (), rule_ids, None, notes)
+        return Ruling(move_text, "legal", total, total, (), rule_ids, None, notes, move_de)
     if not legal:
-        return Ruling(move_text, "illegal", total, 0, reasons, rule_ids, None, notes)
-    condition = _condition(game, [a.before for a in legal], [a.before for a in illegal], _read(game, illegal))
-    return Ruling(move_text, "depends", total, len(legal), reasons, rule_ids, condition, notes)
+        return Ruling(move_text, "illegal", total, 0, reasons, rule_ids, None, notes, move_de, reasons_de)
+    condition, condition_de = _condition(game, [a.before for a in legal], [a.before for a in illegal],
+                                         _read(game, illegal))
+    return Ruling(move_text, "depends", total, len(legal), reasons, rule_ids, condition, notes, move_de, reasons_de,
+                  condition_de)
 
 
 def _read(game: Game, illegal: list[Attempt]) -> list[str]:
@@ -317,13 +350,18 @@ def _quantity(template: str, quantity: str) -> str:
     return template.format(quantity, "tile" if quantity in ("no", "at least 1", "1") else "tiles")
 
 
-def _facts(game: Game, states: list[Any], first: list[str]) -> Iterator[tuple[str, str, Any]]:
-    """Candidate hidden facts, (true in words, false in words, test), for each field that
-    differs between the positions: the fields in `first`, then the hidden facts of FIELD_WORDS,
-    then the others in state order."""
+Fact = tuple[str, str, str, str, Any]
+"""A candidate hidden fact: true and false in English, the same in German, and its test."""
+
+
+def _facts(game: Game, states: list[Any], first: list[str]) -> Iterator[Fact]:
+    """Candidate hidden facts, (true in words, false in words, both in German, test), for
+    each field that differs between the positions: the fields in `first`, then the hidden
+    facts of FIELD_WORDS, then the others in state order."""
     order = first + [name for name in FIELD_WORDS if name not in first]
     fields = list(enumerate(game.spec.fields))
     fields.sort(key=lambda item: order.index(item[1].name) if item[1].name in order else len(order))
+    german = game.spec.values_de
     for index, spec_field in fields:
         values = sorted({state[index] for state in states})
         if len(values) < 2:
@@ -333,28 +371,39 @@ def _facts(game: Game, states: list[Any], first: list[str]) -> Iterator[tuple[st
         kind = spec_field.type.kind
         if kind == "int":
             template = FIELD_WORDS.get(name, (spaced + " is {}{}", ""))[0]
+            template_de = FIELD_WORDS_DE.get(name, (f"'{name}': {{}}", ""))[0]
             for value in values[1:]:
                 below = "no" if value == 1 else f"fewer than {value}"
+                below_de = "keines" if value == 1 else f"weniger als {value}"
                 yield (_quantity(template, f"at least {value}"), _quantity(template, below),
+                       template_de.format(f"mindestens {value}"), template_de.format(below_de),
                        lambda s, i=index, v=value: s[i] >= v)
             continue
         yes, no = FIELD_WORDS.get(name, (spaced + " is {}", spaced + " is not {}"))
         if kind == "seats":
+            yes_de, no_de = FIELD_WORDS_DE.get(name, (f"Platz {{}} gehört zu '{name}'",
+                                                      f"Platz {{}} gehört nicht zu '{name}'"))
             for seat in range(game.players):
-                yield yes.format(seat), no.format(seat), lambda s, i=index, b=seat: s[i] >> b & 1 == 1
+                yield (yes.format(seat), no.format(seat), yes_de.format(seat), no_de.format(seat),
+                       lambda s, i=index, b=seat: s[i] >> b & 1 == 1)
         else:
+            yes_de, no_de = FIELD_WORDS_DE.get(name, (f"'{name}' ist {{}}", f"'{name}' ist nicht {{}}"))
             for value in values:
                 shown = game.decode(kind, spec_field.type.enum, value)
-                yield yes.format(shown), no.format(shown), lambda s, i=index, v=value: s[i] == v
+                word_de = german.get(str(shown), str(shown))
+                yield (yes.format(shown), no.format(shown), yes_de.format(word_de), no_de.format(word_de),
+                       lambda s, i=index, v=value: s[i] == v)
 
 
-def _condition(game: Game, legal: list[Any], illegal: list[Any], first: list[str]) -> tuple[str, str]:
-    """(legal if ..., illegal if ...): the first hidden fact that tells the two groups apart,
-    or the counts when no single fact does."""
-    for true, false, test in _facts(game, legal + illegal, first):
+def _condition(game: Game, legal: list[Any], illegal: list[Any],
+               first: list[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """(legal if ..., illegal if ...), in English and in German: the first hidden fact that
+    tells the two groups apart, or the counts when no single fact does."""
+    for true, false, true_de, false_de, test in _facts(game, legal + illegal, first):
         if all(test(s) for s in legal) and not any(test(s) for s in illegal):
-            return true, false
+            return (true, false), (true_de, false_de)
         if all(test(s) for s in illegal) and not any(test(s) for s in legal):
-            return false, true
-    return (f"in {len(legal)} of the {len(legal) + len(illegal)} consistent positions",
-            f"in the other {len(illegal)}")
+            return (false, true), (false_de, true_de)
+    total = len(legal) + len(illegal)
+    return ((f"in {len(legal)} of the {total} consistent positions", f"in the other {len(illegal)}"),
+            (f"in {len(legal)} der {total} damit vereinbaren Stellungen", f"in den übrigen {len(illegal)}"))

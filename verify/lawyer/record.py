@@ -211,13 +211,13 @@ def rule_order(rule_id: str) -> tuple[int, str]:
     return (list(order).index(rule_id), "") if rule_id in order else (len(order), rule_id)
 
 
-def game_record(trace: Trace, prop: Property, changes: bool) -> GameRecord:
-    """The record of a witness game (see the module docstring)."""
+def game_record(trace: Trace, prop: Property, changes: bool, lang: str = "en") -> GameRecord:
+    """The record of a witness game (see the module docstring), its lines in `lang`."""
     game = trace.game
     answer = len(trace.steps) - 1
     full = played_on(trace) if about_ending(prop, game) and not game.is_over(trace.end) else trace
     read = query_fields(prop, game.spec)
-    rows = tuple(full.rows(changes, bookkeeping=changes, tags=choice_tags(full, read), shown=frozenset({answer})))
+    rows = tuple(full.rows(changes, bookkeeping=changes, tags=choice_tags(full, read), shown=frozenset({answer}), lang=lang))
     moves = [row for row in rows if row.kind == "move" and not row.bookkeeping]
     numbers = [row.step for row in moves]
     upto = sum(1 for step in numbers if step is not None and step <= answer)

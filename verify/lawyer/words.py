@@ -1,14 +1,18 @@
 """The answers of `shrules ask` in words (English, German) and as JSON.
 
-Only the frame is translated: the rule titles, the reasons the engine gives for an illegal
-move and the witness games are in English, as the spec writes them. German text of the
-catalogue (question, explanation, the mistaken reading) is used where the entry has it.
+German output is German throughout: the frame here, the rule titles (`[rules_de]` of
+spec/rulebook.toml), the witness games and the reasons of illegal moves (the spec's
+`says_de` and `why_de`, the engine's frame in engine/words.py) and the catalogue's German
+text. Where a text exists only in English (an entry without German, a variant's rewritten
+move sentence), it is shown marked as English, never silently: `UNTRANSLATED` before a
+sentence, `english_only` after a catalogue text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.words import UNTRANSLATED
 from spec.disputes import Dispute
 from spec.loader import load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
@@ -61,6 +65,8 @@ WORDS: dict[str, dict[str, str]] = {
         "some": "Legal in {legal} of the {count} consistent positions.",
         "also": "In other positions: {rule}: {reason}.",
         "note": "Note: {note}",
+        "english_only": "",
+        "unknown_count": "unknown ({reason})",
         "answer_yes": "yes",
         "answer_no": "no",
         "marked": "▶ marks move {move}, the move that answers the question.",
@@ -103,8 +109,8 @@ WORDS: dict[str, dict[str, str]] = {
         "legal": "Ja — zulässig: {move}.",
         "illegal": "Nein — {rule}: {reason}.",
         "illegal_move": "Der Zug: {move}.",
-        "depends": "Das hängt von verborgener Information ab: zulässig, wenn {when}; unzulässig, wenn {unless} — "
-                   "{rule}: {reason}.",
+        "depends": "Das hängt von verborgener Information ab: zulässig, wenn gilt: {when}; unzulässig, wenn gilt: "
+                   "{unless} — {rule}: {reason}.",
         "every_legal": "Zulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
                        "Ausgang der verdeckten Züge, die die Partie zulässt).",
         "every_illegal": "Unzulässig in jeder damit vereinbaren Stellung ({count}: jede Rollenverteilung und jeder "
@@ -112,6 +118,18 @@ WORDS: dict[str, dict[str, str]] = {
         "some": "Zulässig in {legal} der {count} damit vereinbaren Stellungen.",
         "also": "In anderen Stellungen: {rule}: {reason}.",
         "note": "Hinweis: {note}",
+        "english_only": "(keine deutsche Fassung — englischer Text)",
+        "unknown_count": "unbekannt ({reason})",
+        "rests_witness": "Beruht auf (die Regeln der Züge, die es in diesem Spiel herbeiführten):",
+        "rests_proof": "Beruht auf (die Bedingungen, die der Beweis brauchte, aus seinen unerfüllbaren Kernen):",
+        "rests_fields": "Beruht auf (die Regeln, die ändern, was die Frage liest; nicht aus einem Beweis):",
+        "over_any": " (über jeden Zug)",
+        "marked": "▶ markiert Zug {move}, den Zug, der die Frage beantwortet.",
+        "played_on": "Nach der Antwort spielt die Engine das Spiel mit festen Zufallszügen zu Ende: {moves} weitere "
+                     "Züge, nicht Teil der Antwort.",
+        "after_answer": "nach der Antwort, zu Ende gespielt:",
+        "at_start": "Das gilt schon vor dem ersten Zug.",
+        "bookkeeping": "· markiert die Buchführung der Regeln selbst, nicht als Züge gezählt.",
     },
 }
 
@@ -164,16 +182,27 @@ def _grouped(results: list[tuple[int, str]], lang: str) -> str:
 
 def _rules(rule_ids: tuple[str, ...], lang: str, grounds: str = "") -> str:
     """The rule IDs with their titles, after what they were taken from (verify/lawyer/grounds.py)."""
-    book = load_rulebook()
+    book = load_rulebook(lang)
     head = _say(lang, f"rests_{grounds}" if grounds else "rests")
     return head + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)
+
+
+def catalogue_text(dispute: Dispute, name: str, lang: str) -> str | None:
+    """A catalogue text (`question`, `explanation`, `mistake`) in `lang`; where the entry has
+    it only in English, the English followed by a note saying so (None: no such text)."""
+    own = dispute.text(name, lang)
+    if own:
+        return own
+    english = dispute.text(name, "en")
+    if not english or lang == "en":
+        return english or None
+    return f"{english} {_say(lang, 'english_only')}"
 
 
 def _dispute_head(dispute: Dispute | None, lang: str) -> list[str]:
     if dispute is None:
         return []
-    question = dispute.text("question", lang) or dispute.question
-    return [f"{question}  [{dispute.id}]"]
+    return [f"{catalogue_text(dispute, 'question', lang)}  [{dispute.id}]"]
 
 
 def _dispute_tail(answer: Answer, lang: str) -> list[str]:
@@ -181,10 +210,10 @@ def _dispute_tail(answer: Answer, lang: str) -> list[str]:
     if dispute is None:
         return []
     out = []
-    mistake = dispute.text("mistake", lang) or dispute.mistake
+    mistake = catalogue_text(dispute, "mistake", lang)
     if mistake:
         out.append(f"{_say(lang, 'mistake')} {mistake}")
-    out.append(f"{_say(lang, 'why')} {dispute.text('explanation', lang) or dispute.explanation}")
+    out.append(f"{_say(lang, 'why')} {catalogue_text(dispute, 'explanation', lang)}")
     verdict = as_expected(answer)
     result = {True: "as_expected", False: "not_expected", None: "undecided"}[verdict]
     out.append(_say(lang, "expected", expected=_say(lang, f"answer_{dispute.answer}"), result=_say(lang, result)))
@@ -211,7 +240,7 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
     if verdict == YES:
         witness, trace = answer.witness, answer.game
         assert witness is not None and trace is not None
-        record = game_record(trace, prop, changes)
+        record = game_record(trace, prop, changes, lang)
         count = record.elections
         elections = _say(lang, "elections" if count == 1 else "elections_plural", count=count)
         out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=record.table_moves,
@@ -236,12 +265,12 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         lines: dict[str, list[int]] = {}
         for result in answer.results:
             if isinstance(result.verdict, Unknown):
-                text = f"unknown ({result.verdict.reason})"
+                text = _say(lang, "unknown_count", reason=_english(result.verdict.reason, lang))
             else:
                 text = _say(lang, "proved", method=_method(result, lang))
             lines.setdefault(text, []).append(result.players)
         for count, why in answer.not_searched.items():
-            lines.setdefault(why, []).append(count)
+            lines.setdefault(_english(why, lang), []).append(count)
         for text, counts in sorted(lines.items(), key=lambda item: min(item[1])):
             out.append(f"  {_say(lang, 'players', counts=counts_text(counts, lang))}: {text}")
     moves = moves_in_words(load_spec(prop.rules or "standard"), prop.on) if prop.on else ""
@@ -263,38 +292,48 @@ def _record_lines(record: GameRecord, lang: str) -> list[str]:
     return out
 
 
+def _english(text: str, lang: str) -> str:
+    """Text the tools write only in English (a limit's reason, a check of the spec, a hidden
+    fact), marked as English in any other language."""
+    return text if lang == "en" else UNTRANSLATED + text
+
+
 def _text(answer: TextAnswer, lang: str) -> list[str]:
     key = "text_yes" if answer.verdict == YES else "text_no"
     out = [_say(lang, key, rules=", ".join(answer.rule_ids))]
-    for what, agrees in answer.checks:
-        out.append(_say(lang, "spec_agrees" if agrees else "spec_disagrees", what=what))
+    german = answer.checks_de if lang == "de" and len(answer.checks_de) == len(answer.checks) else ()
+    for number, (what, agrees) in enumerate(answer.checks):
+        shown = german[number] if german else _english(what, lang)
+        out.append(_say(lang, "spec_agrees" if agrees else "spec_disagrees", what=shown))
     return out
 
 
 def _position(answer: PositionAnswer, lang: str) -> list[str]:
     ruling = answer.ruling
-    book = load_rulebook()
+    book = load_rulebook(lang)
+    move, reasons = ruling.said(lang)
     out: list[str] = []
     if ruling.verdict == "legal":
-        out.append(_say(lang, "legal", move=ruling.move))
+        out.append(_say(lang, "legal", move=move))
     else:
-        rule_id, reason = ruling.reasons[0]
+        rule_id, reason = reasons[0]
         rule = f"{rule_id} ({book.get(rule_id, '')})"
         if ruling.verdict == "illegal":
             out.append(_say(lang, "illegal", rule=rule, reason=reason))
-            out.append(_say(lang, "illegal_move", move=ruling.move))
+            out.append(_say(lang, "illegal_move", move=move))
         else:
             assert ruling.condition is not None
-            out.append(_say(lang, "depends", when=ruling.condition[0], unless=ruling.condition[1], rule=rule,
-                            reason=reason))
-            out.append(_say(lang, "illegal_move", move=ruling.move))
-        for other_id, other_reason in ruling.reasons[1:4]:
+            when, unless = ruling.condition_de if lang == "de" and ruling.condition_de else \
+                (_english(ruling.condition[0], lang), _english(ruling.condition[1], lang))
+            out.append(_say(lang, "depends", when=when, unless=unless, rule=rule, reason=reason))
+            out.append(_say(lang, "illegal_move", move=move))
+        for other_id, other_reason in reasons[1:4]:
             out.append(_say(lang, "also", rule=other_id, reason=other_reason))
     if ruling.verdict == "depends":
         out.append(_say(lang, "some", legal=ruling.legal, count=ruling.positions))
     elif ruling.positions > 1:
         out.append(_say(lang, f"every_{ruling.verdict}", count=ruling.positions))
-    out += [_say(lang, "note", note=note) for note in ruling.notes]
+    out += [_say(lang, "note", note=_english(note, lang)) for note in ruling.notes]
     return out
 
 
@@ -352,7 +391,8 @@ def listing(disputes: tuple[Dispute, ...], lang: str = "en") -> list[str]:
     width = max(len(d.id) for d in disputes)
     out = []
     for dispute in disputes:
-        question = dispute.text("question", lang) or dispute.question
-        out.append(f"{dispute.id:<{width}}  {dispute.kind:<9}  {dispute.answer:<3}  {question}")
+        question = catalogue_text(dispute, "question", lang)
+        answer = _say(lang, f"answer_{dispute.answer}")
+        out.append(f"{dispute.id:<{width}}  {dispute.kind:<9}  {answer:<{4 if lang == 'de' else 3}}  {question}")
     return out
 

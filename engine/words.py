@@ -1,0 +1,147 @@
+"""The few words the engine writes itself, in English and German, in one table.
+
+A move sentence and the reason of an illegal move come from the spec (`says`, `why`, and
+their German `says_de`, `why_de`); what is written here is the frame around them in a
+game record ("chance: …", "Round 3 · President seat 2", "Game over: …") and the
+reasons the engine gives that no requirement states (a move at the wrong time, by the
+wrong seat). German output never shows English silently: a sentence the spec has only
+in English is shown after `UNTRANSLATED`.
+"""
+
+from __future__ import annotations
+
+LANGS = ("en", "de")
+"""The languages of the game record; English is the spec's and the default."""
+
+UNTRANSLATED = "[en] "
+"""Put before an English sentence in German output: the spec (a variant's override, say)
+has no German for it. Tests read it as the one mark allowed before English words."""
+
+FRAME: dict[str, dict[str, str]] = {
+    "en": {
+        "chance": "chance: ",
+        "round": "Round {number} · President seat {seat}",
+        "sees": " — sees ",
+        "over": "Game over: the {winner}s win by {how}.",
+        "over_none": "Game over, with no winner.",
+        "no_move": "there is no move '{rule}' in these rules",
+        "params": "'{rule}' takes {count} parameter(s)",
+        "domain": "{value!r} is not a possible {param} ({domain})",
+        "not_actor": "seat {by} is not the {who}; seat {expected} is, and only the {who} may make this move ({what})",
+        "impossible": "this chance outcome is impossible",
+        "game_over": "the game is over ({winner} win by {how}); nothing more is played",
+        "wrong_time": "it is not the time for '{rule}': the game is at '{phase}' and waits for {expected}",
+        "or": " or ",
+        "nothing": "nothing",
+        "none": "none",
+        "who_president": "President",
+        "who_nominee": "Chancellor",
+        # shrules play and judge
+        "play_header": "A game of {players} players under the {rules} rules, seed {seed}",
+        "saved": "trace saved to {path}",
+        "outcome": "{winner} win by {how}",
+        "no_winner": "no winner",
+        "after_moves": "{outcome} after {moves} moves",
+        "judge_header": "game {game} ({source}), rules: {rules}",
+        "line": "line {line}",
+        "log": "log {ref}",
+        "setup": "setup",
+        "by_game": "(game)",
+        "status_legal": "legal",
+        "status_illegal": "ILLEGAL",
+        "status_not judged": "not judged",
+        "status_after the end": "after the end",
+        "deck": "draw pile, top first: ",
+        "by_seat": " by seat {seat}",
+        "would_move": "seat {by} would make the move '{what}'",
+        "replayed": "replayed {moves} moves: every move legal, every state as recorded",
+        "confirmed": "confirmed: {message}",
+        "not_confirmed": "NOT confirmed: {message}",
+        "note": "note: {note}",
+        "verdict": "verdict: {summary}",
+        "unsupported": "unsupported: {reason}",
+        "illegal_at": "ILLEGAL at {where}: {rule}: {message}",
+        "complete": "legal, complete: {winner} win by {how}",
+        "incomplete": "legal, incomplete: the log ends before the game is decided",
+        "judged": "judged {judged} games: {legal} legal, {illegal} illegal, {unsupported} unsupported{bad} in "
+                  "{seconds:.2f} s{rate}",
+        "malformed": ", {count} malformed",
+        "rate": ", {rate:,.0f} games/s",
+    },
+    "de": {
+        "chance": "Zufall: ",
+        "round": "Runde {number} · Präsident Platz {seat}",
+        "sees": " — sieht ",
+        "over": "Spielende: {winner} gewinnen durch {how}.",
+        "over_none": "Spielende ohne Sieger.",
+        "no_move": "diese Regeln kennen keinen Zug '{rule}'",
+        "params": "'{rule}' hat {count} Parameter",
+        "domain": "{value!r} ist kein möglicher Wert für '{param}' ('{domain}')",
+        "not_actor": "Platz {by} ist nicht der {who}; das ist Platz {expected}, und nur der {who} darf diesen Zug "
+                     "machen",
+        "impossible": "dieser Ausgang des Zufalls ist unmöglich",
+        "game_over": "das Spiel ist vorbei ({winner} gewinnen durch {how}); danach wird nichts mehr gespielt",
+        "wrong_time": "jetzt ist nicht die Zeit für '{rule}': das Spiel steht bei '{phase}' und wartet auf "
+                      "{expected}",
+        "or": " oder ",
+        "nothing": "nichts",
+        "none": "keine",
+        "who_president": "Präsident",
+        "who_nominee": "Kanzler",
+        "team_liberal": "die Liberalen",
+        "team_fascist": "die Faschisten",
+        "how_policies": "Gesetze",
+        "how_execution": "die Hinrichtung Hitlers",
+        "how_hitler_chancellor": "Hitlers Wahl zum Kanzler",
+        "play_header": "Ein Spiel mit {players} Personen nach den Regeln '{rules}', Startwert {seed}",
+        "saved": "Spur gespeichert unter {path}",
+        "outcome": "{winner} gewinnen durch {how}",
+        "no_winner": "kein Sieger",
+        "after_moves": "{outcome} nach {moves} Zügen",
+        "judge_header": "Spiel '{game}' ('{source}'), Regeln: '{rules}'",
+        "line": "Zeile {line}",
+        "log": "Protokoll {ref}",
+        "setup": "Vorbereitung",
+        "by_game": "(Spiel)",
+        "status_legal": "zulässig",
+        "status_illegal": "UNZULÄSSIG",
+        "status_not judged": "ungeprüft",
+        "status_after the end": "nach Ende",
+        "deck": "Stapel, oberstes zuerst: ",
+        "by_seat": " von Platz {seat}",
+        "would_move": "Platz {by} würde den Zug '{rule}' machen",
+        "replayed": "{moves} Züge nachgespielt: jeder Zug zulässig, jeder Zustand wie aufgezeichnet",
+        "confirmed": "bestätigt: {message}",
+        "not_confirmed": "NICHT bestätigt: {message}",
+        "note": "Hinweis: {note}",
+        "verdict": "Urteil: {summary}",
+        "unsupported": "nicht prüfbar: {reason}",
+        "illegal_at": "UNZULÄSSIG bei {where}: {rule}: {message}",
+        "complete": "zulässig, vollständig: {winner} gewinnen durch {how}",
+        "incomplete": "zulässig, unvollständig: das Protokoll endet, bevor das Spiel entschieden ist",
+        "judged": "{judged} Spiele geprüft: {legal} zulässig, {illegal} unzulässig, {unsupported} nicht prüfbar{bad} "
+                  "in {seconds:.2f} s{rate}",
+        "malformed": ", {count} fehlerhaft",
+        "rate": ", {rate:,.0f} Spiele/s",
+    },
+}
+
+
+def word(lang: str, key: str, **values: object) -> str:
+    """The frame's `key` in `lang` (English for a language the table lacks), filled in."""
+    table = FRAME.get(lang, FRAME["en"])
+    return table.get(key, FRAME["en"].get(key, key)).format(**values)
+
+
+def english(text: str, lang: str) -> str:
+    """Text the tools have only in English (a note, a log's own words), marked as such in
+    any other language."""
+    return text if lang == "en" else UNTRANSLATED + text
+
+
+def named(lang: str, kind: str, name: str) -> str:
+    """A team or a way of winning (`kind` team/how) in `lang`: German from the table, English
+    as the rules name it (`liberal`, `policies`)."""
+    if lang == "en":
+        return name
+    return FRAME.get(lang, {}).get(f"{kind}_{name}", name)
