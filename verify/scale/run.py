@@ -63,8 +63,9 @@ class Progress:
 
 def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler: str | None = None,
             progress: Callable[[Progress], None] | None = None, retries: int = 2,
-            function: Callable[[Task], Result] = run_task) -> list[Result]:
-    """One result per task, in order (module docstring)."""
+            function: Callable[[Task], Result] = run_task, connect_timeout: float = 10.0) -> list[Result]:
+    """One result per task, in order (module docstring); `connect_timeout`: seconds to
+    wait for the scheduler before giving up with one clear error."""
     started = time.perf_counter()
     found: dict[str, Result] = {}
     for task in tasks:
@@ -85,7 +86,7 @@ def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler:
         progress(Progress(cached, total, cached, 0.0))
     if pending:
         if scheduler is not None:
-            _on_dask(pending, scheduler, retries, function, arrived)
+            _on_dask(pending, scheduler, retries, function, arrived, connect_timeout)
         elif workers == 1:
             for task in pending:
                 arrived(task.key, function(task))
@@ -116,14 +117,14 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
 
 
 def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
-             arrived: Callable[[str, Result], None]) -> None:
+             arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
     """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
     # Imported on use: only a run on a cluster needs distributed, and importing it takes
     # a second that no other command should pay.
     from distributed import Client, as_completed
 
     try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
+        client = Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as error:
         raise SpecError(f"--scheduler {shown(scheduler)}: cannot reach a Dask scheduler there "
                         f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'})") from None
