@@ -94,6 +94,11 @@ def classes(verdicts: list[Verdict], results: list[dict[str, Any]]) -> list[dict
         for verdict, _ in members:
             per_count[str(verdict.players)] += 1
         shortest: dict[str, dict[str, Any]] = {}
+        why: dict[str, str] = {}
+        for verdict, result in sorted(members, key=lambda pair: (pair[0].players, pair[0].rules)):
+            for item in result["results"]:
+                if item["as_expected"] is False and item.get("message"):
+                    why.setdefault(item["property"], f"{item['verdict']}: {item['message']}")
         for verdict, result in sorted(members, key=lambda pair: (pair[0].players, pair[0].rules)):
             for name, moves, lines in games_of(result):
                 if name not in shortest or moves < shortest[name]["moves"]:
@@ -101,7 +106,7 @@ def classes(verdicts: list[Verdict], results: list[dict[str, Any]]) -> list[dict
                                       "game": lines}
         out.append({"broken": list(broken), "rule_sets": len(members), "per_count": dict(sorted(per_count.items())),
                     "example": min((v.players, v.rules) for v, _ in members)[1],
-                    "shortest": dict(sorted(shortest.items()))})
+                    "shortest": dict(sorted(shortest.items())), "why": dict(sorted(why.items()))})
     return out
 
 
@@ -261,7 +266,9 @@ def class_table(atlas: dict[str, Any]) -> list[str]:
                    f"<td>{item['rule_sets']}</td><td>{escape(per)}</td><td><code>{escape(item['example'])}</code></td></tr>")
     out.append("</table>")
     for number, item in enumerate(atlas["classes"]):
-        out.append(f"<h3 id='class-{number}'>{escape(', '.join(item['broken']))}</h3>")
+        out.append(f"<h3 id='class-{number}'>{escape(', '.join(item['broken']))}</h3><ul>")
+        out += [f"<li>{escape(name)}: {escape(text)}</li>" for name, text in item["why"].items()]
+        out.append("</ul>")
         for name, game in item["shortest"].items():
             out.append(f"<details><summary>{escape(name)}: the shortest game, {game['moves']} moves, "
                        f"<code>{escape(game['rules'])}</code> at {game['players']} players</summary>"
