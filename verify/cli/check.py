@@ -28,8 +28,11 @@ from ..explicit.check import EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
-from .options import (ReportRequest, max_states_option, parse_counts, progress_stream, report_options, rules_name,
-                      rules_option, time_limit_option, variant_options)
+from ..scale.cache import Cache
+from ..scale.checks import check_on_runner
+from ..scale.run import Progress
+from .options import (ReportRequest, cache_option, max_states_option, parse_counts, progress_stream, report_options,
+                      rules_name, rules_option, scheduler_option, time_limit_option, variant_options)
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -132,6 +135,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
                    "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
+@scheduler_option
+@cache_option
 @variant_options
 @report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
@@ -139,7 +144,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
-                  settings_file: str | None, report: ReportRequest) -> None:
+                  settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
+                  cache_dir: str | None = None) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -149,6 +155,10 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                                   of="the standard rules"), workers, quick, click.echo))
     if (infer or not hints) and backend == "explicit":
         raise click.UsageError("--infer and --no-hints are options of the Z3 backend: add --backend smt or both")
+    on_runner = scheduler is not None or cache_dir is not None
+    if on_runner and (backend != "explicit" or no_symmetry or no_representatives or no_cone or no_fuse):
+        raise click.UsageError("--scheduler and --cache run the explicit backend with its reductions: "
+                               "not with --backend smt/both or --no-* reductions")
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     writable(traces_dir, "--traces", directory=True)
@@ -166,9 +176,18 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
         def progress(message: str) -> None:
             if message.endswith("done"):
                 bar.update(1)
-        results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
-                        workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
-                        hints=hints)
+        if on_runner:
+            def arrived(state: Progress) -> None:
+                bar.update(state.done - bar.pos)
+            results = check_on_runner(rules, players or tuple(spec.player_counts), names or None,
+                                      max_states=max_states, time_limit=time_limit or None,
+                                      memory_limit=memory_limit, explorer=explorer, workers=workers,
+                                      scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
+                                      progress=arrived)
+        else:
+            results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
+                            workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
+                            hints=hints)
     if traces_dir:
         save_traces(results, Path(traces_dir))
     if json_output:

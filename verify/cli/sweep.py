@@ -27,25 +27,11 @@ from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.run import Progress, run_all
 from ..scale.sweep import Space, parse_powers, parse_vary, soundness_properties, sweep_tasks
-from .options import COUNT, max_states_option, parse_counts, progress_stream, time_limit_option, variant_options
+from .options import (COUNT, max_states_option, parse_counts, progress_stream, scale_options, time_limit_option,
+                      variant_options)
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per rule set: a 5-player board finishes well within it; most at 7-10 do not."""
-
-
-def scale_options(function: click.decorators.FC) -> click.decorators.FC:
-    """`--workers`, `--scheduler`, `--cache`: where the tasks run and where results are kept."""
-    for option in reversed((
-            click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True,
-                         help="Local processes (without --scheduler)."),
-            click.option("--scheduler", metavar="ADDRESS", default=None,
-                         help="Run the tasks on the Dask cluster whose scheduler listens here, e.g. "
-                              "tcp://10.0.0.5:8786 (README: running on a Dask cluster)."),
-            click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None,
-                         help="Where results are kept between runs (default: $SHRULES_CACHE/tasks, else "
-                              "~/.cache/shrules/tasks)."))):
-        function = option(function)
-    return function
 
 
 @click.command("sweep")

@@ -46,6 +46,7 @@ class Task:
     max_states: int | None = None
     time_limit: float | None = None
     memory_limit: int | None = None
+    kind: str = "summary"               # what the result holds: summary (run_task) or raws (checks.run_raws)
 
     @property
     def limits(self) -> Limits:
