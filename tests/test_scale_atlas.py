@@ -88,3 +88,18 @@ def test_the_dry_run_counts_the_default_space() -> None:
     assert done.exit_code == 0 and "18,750 rule sets in the space" in done.stdout
     done = CliRunner().invoke(main, ["sweep", "--dry-run", "-n", "5", "--vary", "deck_fascist=10-12"])
     assert "9,375 rule sets" in done.stdout
+
+
+def test_check_reads_a_custom_game_from_the_atlas(swept: tuple[Path, subprocess.CompletedProcess[str]],
+                                                  tmp_path: Path) -> None:
+    folder = str(swept[0] / "atlas")
+    base = ["check", "-n", "5", "--rules", "custom", "--set", "start_fascist=4", "--set", "start_liberal=4",
+            "--atlas", folder]
+    found = CliRunner().invoke(main, [*base, "--set", "powers=execution,execution,execution,execution,none"])
+    assert found.exit_code == 1 and "broken (from the atlas)" in found.stdout and \
+        "broken: liberal_execution_win" in found.stdout
+    sound = CliRunner().invoke(main, [*base, "--set", "powers=none,execution,execution,execution,execution"])
+    assert sound.exit_code == 0 and "sound (from the atlas)" in sound.stdout
+    (tmp_path / "atlas.json").write_text('{"atlas": 99}', encoding="utf-8")
+    bad = CliRunner().invoke(main, ["check", "-n", "5", "--atlas", str(tmp_path)])
+    assert bad.exit_code == 2 and "is not an atlas of this shrules" in bad.stderr

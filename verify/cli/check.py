@@ -27,7 +27,8 @@ from ..diff.mutants import run_mutants
 from ..explicit.check import EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
-from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Witnessed
+from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
 from ..scale.run import Progress
@@ -137,6 +138,9 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
 @scheduler_option
 @cache_option
+@click.option("--atlas", "atlas_dir", type=click.Path(), default=None,
+              help="A saved atlas (shrules sweep --report DIR): the rules' soundness verdicts are read from it "
+                   "when it holds them for every count asked, and computed otherwise.")
 @variant_options
 @report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
@@ -145,7 +149,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
-                  cache_dir: str | None = None) -> None:
+                  cache_dir: str | None = None, atlas_dir: str | None = None) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -166,6 +170,16 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     spec = load_spec(rules)
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
     select(rules, names or None)                    # an unknown --property: refused before the progress bar
+    if atlas_dir is not None:
+        saved = atlas.load(Path(atlas_dir))
+        entries = [atlas.look_up(saved, rules, count) for count in players or spec.player_counts]
+        if all(entry is not None for entry in entries):
+            for entry in entries:
+                for line in atlas.describe_entry(entry or {}):
+                    click.echo(line)
+            verdicts = {entry["verdict"] for entry in entries if entry is not None}
+            raise SystemExit(EXIT_FAILED if "broken" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
+        click.echo(f"{rules}: not in the atlas {atlas_dir} for every count asked; checking", err=True)
     for count in players or spec.player_counts:
         compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
     limits = Limits(max_states, time_limit or None, memory_limit)

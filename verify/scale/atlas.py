@@ -142,6 +142,21 @@ def look_up(atlas: dict[str, Any], rules: str, players: int) -> dict[str, Any] |
                  if entry.get("rules") == rules and entry.get("players") == players), None)
 
 
+def describe_entry(entry: dict[str, Any]) -> list[str]:
+    """An atlas entry in words, as `check --atlas` prints it."""
+    lines = [f"{entry['rules']}, {entry['players']} players: {entry['verdict']} (from the atlas)"]
+    lines += [f"  broken: {name}" for name in entry.get("broken", [])]
+    lines += [f"  unknown: {name}" for name in entry.get("unknown", [])]
+    facts = entry.get("facts", {})
+    if "longest_moves" in facts:
+        lines.append(f"  longest possible game: {facts['longest_moves']} moves, {facts.get('longest_elections')} elections")
+    wins = facts.get("fewest_elections") or {}
+    if wins:
+        lines.append("  fewest elected governments per win: " + "; ".join(f"{name} {value}"
+                                                                          for name, value in sorted(wins.items())))
+    return lines
+
+
 # ---------------------------------------------------------------------- the page
 
 STYLE = """
