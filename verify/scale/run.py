@@ -19,8 +19,9 @@ running, and the next run with the same tasks starts where it stopped.
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -116,18 +117,43 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
                                 f"(their results are not in the cache, the others are)") from None
 
 
-def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
-             arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
-    """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
+def _client(scheduler: str, connect_timeout: float) -> Any:
+    """A `distributed.Client` on the scheduler, or one clear error."""
     # Imported on use: only a run on a cluster needs distributed, and importing it takes
     # a second that no other command should pay.
-    from distributed import Client, as_completed
+    from distributed import Client
 
     try:
-        client = Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
+        return Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as error:
         raise SpecError(f"--scheduler {shown(scheduler)}: cannot reach a Dask scheduler there "
                         f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'})") from None
+
+
+def spread_on_dask(scheduler: str, retries: int = 2, connect_timeout: float = 10.0) -> Callable[
+        [Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]:
+    """A way to call `function` on each argument tuple on the Dask cluster, the results
+    yielded in the order of the arguments (verify/diff/mutate.py `analyse(spread=...)`);
+    each call is keyed by a digest of its arguments, and retried when its worker is lost."""
+    def spread(function: Callable[..., Any], arguments: list[tuple[Any, ...]]) -> Iterator[Any]:
+        client = _client(scheduler, connect_timeout)
+        try:
+            keys = [f"shrules-{getattr(function, '__name__', 'task')}-"
+                    f"{hashlib.sha256(repr(args).encode()).hexdigest()}" for args in arguments]
+            futures = client.map(function, *zip(*arguments), key=keys, retries=retries, pure=False)
+            for future in futures:
+                yield future.result()
+        finally:
+            client.close()
+    return spread
+
+
+def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
+             arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
+    """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
+    from distributed import as_completed   # imported on use, as in _client
+
+    client = _client(scheduler, connect_timeout)
     try:
         futures = client.map(function, pending, key=[f"shrules-{task.key}" for task in pending],
                              retries=retries, pure=False)
@@ -135,4 +161,4 @@ def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callab
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
             arrived(keys[future.key], future.result())
     finally:
-        client.close()  # type: ignore[no-untyped-call]
+        client.close()
