@@ -4,7 +4,7 @@ worker to two, and what the whole default space would take on a cluster.
 For each player count, an even sample of boards (the sweep's own `Space.sample`) is
 checked twice from an empty cache: on one worker, then on two. The figures are measured
 wall-clock seconds of this machine, never assumed; the estimate for a cluster multiplies
-the mean seconds a task took in its worker by the boards of the default space and divides
+the mean CPU seconds a task took in its worker by the boards of the default space and divides
 by the cluster's cores, so it assumes what the sample shows (and a task stopped by the
 time limit counts at the limit, its rule set unknown).
 """
@@ -38,13 +38,15 @@ class SweepFigure:
     one_worker_seconds: float
     two_worker_seconds: float | None
     mean_task_seconds: float
+    mean_cpu_seconds: float
     unknown: int
     time_limit: float
 
     @property
     def per_core(self) -> float:
-        """Rule sets per second on one core."""
-        return self.rule_sets / self.one_worker_seconds
+        """Rule sets per CPU second of one core (the CPU time each task took: a figure that
+        does not depend on what else the machine was running)."""
+        return 1 / self.mean_cpu_seconds if self.mean_cpu_seconds else 0.0
 
     @property
     def scaling(self) -> float | None:
@@ -52,8 +54,9 @@ class SweepFigure:
         return None if not self.two_worker_seconds else self.one_worker_seconds / self.two_worker_seconds
 
     def cluster_hours(self, cores: int = CLUSTER_CORES) -> float:
-        """Hours the count's whole board space would take on `cores` cores at the sample's rate."""
-        return int(pow(len(POWERS), SLOTS)) * self.mean_task_seconds / cores / 3600
+        """Hours the count's whole board space would take on `cores` cores at the sample's CPU
+        seconds per board (each core running one task at a time)."""
+        return int(pow(len(POWERS), SLOTS)) * self.mean_cpu_seconds / cores / 3600
 
     def as_dict(self) -> dict[str, Any]:
         """The figure as JSON data, derived numbers included."""
@@ -67,8 +70,9 @@ class SweepFigure:
                                                    f"{self.scaling:.2f}x")
         unknown = f", {self.unknown} unknown at the {self.time_limit:g} s limit" if self.unknown else ""
         return (f"sweep, {self.players} players: {self.rule_sets} boards on one worker in "
-                f"{self.one_worker_seconds:.1f} s ({self.per_core:.3f} boards/s per core, "
-                f"{self.mean_task_seconds:.1f} s each{unknown}){scaling}; all {int(pow(len(POWERS), SLOTS)):,} "
+                f"{self.one_worker_seconds:.1f} s wall ({self.mean_cpu_seconds:.1f} CPU s and "
+                f"{self.mean_task_seconds:.1f} s wall each, {self.per_core:.4f} boards per CPU second{unknown})"
+                f"{scaling}; all {int(pow(len(POWERS), SLOTS)):,} "
                 f"boards on {CLUSTER_CORES} cores: about {self.cluster_hours():.1f} h")
 
 
@@ -88,8 +92,9 @@ def bench_sweep(players: int, sample: int, time_limit: float, *, seed: int = 1, 
             results = results or found
     unknown = sum(1 for result in results if read_verdict(result).verdict == "unknown")
     mean = statistics.fmean(float(result["seconds"]) for result in results)
+    cpu = statistics.fmean(float(result.get("cpu_seconds", result["seconds"])) for result in results)
     return SweepFigure(players, len(tasks), round(walls[0], 2), round(walls[1], 2) if len(walls) > 1 else None,
-                       round(mean, 2), unknown, time_limit)
+                       round(mean, 2), round(cpu, 2), unknown, time_limit)
 
 
 def estimate(figures: list[SweepFigure], cores: int = CLUSTER_CORES) -> str:
