@@ -133,20 +133,12 @@ def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
         run_all(small_tasks()[:1], Cache(tmp_path), scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
 
 
-def test_check_on_the_runner_gives_the_verdicts_of_check(tmp_path: Path) -> None:
-    from click.testing import CliRunner
+def other_version(task: Task) -> dict[str, Any]:
+    return {"key": "0" * 64}
 
-    from verify.cli import main
-    args = ["check", "-n", "5", "--rules", "custom[deck_liberal=1; deck_fascist=1]", "-p", "draw_finds_three",
-            "-p", "terminates", "-p", "fascist_policy_win", "--json"]
-    plain = CliRunner().invoke(main, args)
-    cached = CliRunner().invoke(main, [*args, "--cache", str(tmp_path)])
-    again = CliRunner().invoke(main, [*args, "--cache", str(tmp_path)])
-    assert plain.exit_code == cached.exit_code == again.exit_code == 1
 
-    def verdicts(text: str) -> list[tuple[str, str]]:
-        return [(item["property"], item["verdict"]) for item in json.loads(text)]
-    assert verdicts(plain.stdout) == verdicts(cached.stdout) == verdicts(again.stdout)
-    assert len(list(tmp_path.rglob("*.json"))) == 1
-    refused = CliRunner().invoke(main, [*args, "--cache", str(tmp_path), "--backend", "smt"])
-    assert refused.exit_code == 2 and "--scheduler and --cache run the explicit backend" in refused.stderr
+def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
+    from spec.errors import SpecError
+    with pytest.raises(SpecError, match="another version of shrules"):
+        run_all(small_tasks()[:1], Cache(tmp_path), workers=1, function=other_version)
+    assert not list(tmp_path.rglob("*.json"))

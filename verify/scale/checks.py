@@ -21,7 +21,7 @@ from ..explicit.check import Raw, check_players, materialise, select
 from ..results import PropertyResult
 from .cache import Cache
 from .run import Progress, run_all
-from .tasks import Task, canonical_form
+from .tasks import Task, canonical_form, forget_games
 
 Result = dict[str, Any]
 
@@ -29,8 +29,10 @@ Result = dict[str, Any]
 def run_raws(task: Task) -> Result:
     """One count's catalogue, as the `Raw` verdicts in plain data."""
     raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
-    return {"key": task.key, "rules": task.rules, "players": task.players,
-            "form": canonical_form(task.rules, task.players), "raws": [asdict(raw) for raw in raws]}
+    form = canonical_form(task.rules, task.players)
+    forget_games()
+    return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
+            "raws": [asdict(raw) for raw in raws]}
 
 
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,

@@ -78,6 +78,9 @@ def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler:
     total = cached + len(pending)
 
     def arrived(key: str, result: Result) -> None:
+        if result.get("key") != key:
+            raise SpecError(f"a worker returned a result for another task key than {key[:12]}: it runs another "
+                            f"version of shrules or of the rules (install the same checkout on every worker)")
         cache.put(key, result)
         found[key] = result
         if progress:

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.game import compiled_game
 from spec.loader import load_spec
 from spec.model import Spec
 
@@ -110,10 +111,22 @@ def run_task(task: Task) -> dict[str, Any]:
     started, cpu = time.perf_counter(), time.process_time()
     results = check(task.rules, (task.players,), task.properties or None, task.limits,
                     reductions=Reductions(), backend=task.backend, workers=1, explorer=task.explorer)
-    return {"key": task.key, "rules": task.rules, "players": task.players,
-            "form": canonical_form(task.rules, task.players),
+    form = canonical_form(task.rules, task.players)
+    forget_games()
+    return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
             "results": [summarise(result) for result in results],
             "seconds": round(time.perf_counter() - started, 3), "cpu_seconds": round(time.process_time() - cpu, 3)}
+
+
+KEPT_GAMES = 16
+"""Compiled games a worker keeps between tasks: a sweep's rule sets are each used once, so
+a worker that kept every one would grow by a compiled game per task."""
+
+
+def forget_games() -> None:
+    """Drop the engine's compiled games when a worker holds more than KEPT_GAMES."""
+    if compiled_game.cache_info().currsize > KEPT_GAMES:
+        compiled_game.cache_clear()
 
 
 def summarise(result: PropertyResult) -> dict[str, Any]:
