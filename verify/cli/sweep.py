@@ -86,8 +86,14 @@ def sweep_command(players_text: str | None, powers_text: str | None, vary: tuple
     last: list[Progress] = []
     with click.progressbar(length=len(tasks), label="sweeping", file=progress_stream(), show_pos=True,
                            item_show_func=lambda text: text) as bar:
+        log = not progress_stream().isatty()
+        step = max(1, len(tasks) // 20)
+
         def progress(state: Progress) -> None:
             bar.update(state.done - (last[-1].done if last else 0), state.describe())
+            if log and state.done > (last[-1].done if last else 0) and (state.done % step == 0
+                                                                         or state.done == state.total):
+                click.echo(f"sweeping: {state.describe()}", err=True)   # a log: every 5%, not every task
             last.append(state)
         results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress)
     seconds = time.perf_counter() - started
