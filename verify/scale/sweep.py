@@ -60,12 +60,11 @@ class Space:
         return list(itertools.product(self.powers, repeat=SLOTS))
 
     def settings(self) -> list[dict[str, Any]]:
-        """Every combination of settings (without the player count), sampled when asked."""
+        """Every combination of settings of the space (the player count aside), unsampled."""
         names = [name for name, _ in self.vary]
         combinations = list(itertools.product(*(values for _, values in self.vary)))
-        out = [{**dict(self.fixed), "powers": list(board), **dict(zip(names, values))}
-               for board in self.boards() for values in combinations]
-        return out
+        return [{**dict(self.fixed), "powers": list(board), **dict(zip(names, values))}
+                for board in self.boards() for values in combinations]
 
     def rule_sets(self) -> list[tuple[dict[str, Any], int]]:
         """Every (settings, player count) of the space, sampled when asked."""
