@@ -142,3 +142,19 @@ def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="another version of shrules"):
         run_all(small_tasks()[:1], Cache(tmp_path), workers=1, function=other_version)
     assert not list(tmp_path.rglob("*.json"))
+
+
+def dies_once(task: Task) -> dict[str, Any]:
+    """The first call kills its process, as a worker lost to the kernel's OOM killer would die."""
+    marker = Path(os.environ["SHRULES_TEST_MARKER"])
+    if not marker.exists():
+        marker.write_text("died", encoding="utf-8")
+        os._exit(9)
+    return quick(task)
+
+
+def test_a_local_process_that_dies_costs_only_its_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHRULES_TEST_MARKER", str(tmp_path / "marker"))
+    results = run_all(small_tasks(), Cache(tmp_path / "cache"), workers=2, function=dies_once)
+    assert (tmp_path / "marker").exists()
+    assert results == [quick(task) for task in small_tasks()]
