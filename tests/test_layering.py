@@ -27,7 +27,8 @@ ROOMS: dict[str, set[str]] = {
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages
-    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book"},
+    "scale":    {"results", "explicit", "smt", "checker", "diff"},  # tasks, their runner and cache, the sweep
+    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book", "scale"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""
@@ -36,6 +37,7 @@ LIBRARIES: dict[str, set[str]] = {
     "smt": {"z3"},
     "explicit": {"networkx"},   # graphs.py: the export and its facts, imported on use
     "cli": {"click"},
+    "scale": {"distributed", "dask"},   # run.py: a Dask cluster, imported on use
 }
 """The third-party libraries a room may import: z3 only the Z3 backend, networkx only the
 explicit checker's graphs, click only the command line."""
@@ -87,7 +89,7 @@ def room_of(module: str) -> str:
 @pytest.mark.parametrize("package,allowed", [
     ("spec", {"spec"}),
     ("engine", {"spec", "engine"}),
-    ("verify", {"spec", "engine", "verify", "z3", "networkx", "click"}),
+    ("verify", {"spec", "engine", "verify", "z3", "networkx", "click", "distributed", "dask"}),
 ])
 def test_imports_go_one_way(package: str, allowed: set[str]) -> None:
     wrong = [(str(path.relative_to(ROOT)), name) for path in python_files(package) for name in imported_modules(path)
@@ -128,9 +130,9 @@ def test_no_command_imports_another_command() -> None:
 
 
 def test_the_command_line_starts_without_z3_or_networkx() -> None:
-    """Every `shrules` run imports all command modules: z3 and networkx wait until used."""
+    """Every `shrules` run imports all command modules: z3, networkx and Dask wait until used."""
     loaded = subprocess.run([sys.executable, "-c", "import sys, verify.cli; "
-                             "print(sorted({'z3', 'networkx'} & set(sys.modules)))"],
+                             "print(sorted({'z3', 'networkx', 'dask', 'distributed'} & set(sys.modules)))"],
                             capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
     assert loaded == "[]", f"importing verify.cli loaded {loaded}"
 

@@ -19,6 +19,7 @@ from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
 from ..explicit.spin import SpinDirError, availability
 from ..peer import PeerError, bench_peer, load_peer
 from ..results import EXIT_FAILED
+from ..scale.bench import bench_sweep, estimate
 from .options import SECONDS, parse_counts
 
 
@@ -52,9 +53,17 @@ from .options import SECONDS, parse_counts
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
                    "mutants, projected to all of them (--seconds is the CPU time per count).")
+@click.option("--sweep", is_flag=True,
+              help="Measure shrules sweep instead: an even sample of boards per count (--sample) on one local "
+                   "worker and on two, from an empty cache; boards per second per core, the scaling from one "
+                   "worker to two, and the whole board space estimated for 64 cores (--seconds is the time "
+                   "limit per board).")
+@click.option("--sample", type=click.IntRange(1), default=4, show_default=True,
+              help="With --sweep: boards per player count.")
+@click.option("--no-scaling", is_flag=True, help="With --sweep: one worker only.")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
           catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,
-          explorer: str = "both") -> None:
+          explorer: str = "both", sweep: bool = False, sample: int = 4, no_scaling: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
@@ -64,6 +73,16 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
     if peer_dir is not None and (explore or judge_dir or mutate):
         raise click.UsageError("--peer measures random play: not with --explore, --judge or --mutate")
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
+    if sweep:
+        sweep_figures = []
+        for players in numbers:
+            sweep_figure = bench_sweep(players, sample, seconds, scaling=not no_scaling,
+                                 echo=lambda line: click.echo(line, err=True))
+            sweep_figures.append(sweep_figure)
+            click.echo(json.dumps(sweep_figure.as_dict()) if as_json else sweep_figure.line())
+        if not as_json:
+            click.echo(estimate(sweep_figures))
+        return
     if mutate:
         standard = load_spec("standard")
         baseline = baseline_verdicts(load_baseline(baseline_path(REPOSITORY_BASELINES, "standard")) or {}, standard, numbers)

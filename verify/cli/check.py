@@ -27,9 +27,13 @@ from ..diff.mutants import run_mutants
 from ..explicit.check import EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
-from ..results import Limits, PropertyResult, Refuted, Unknown, Witnessed
-from .options import (ReportRequest, max_states_option, parse_counts, progress_stream, report_options, rules_name,
-                      rules_option, time_limit_option, variant_options)
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Witnessed
+from ..scale import atlas
+from ..scale.cache import Cache
+from ..scale.checks import check_on_runner
+from ..scale.run import Progress
+from .options import (ReportRequest, cache_option, max_states_option, parse_counts, progress_stream, report_options,
+                      rules_name, rules_option, scheduler_option, time_limit_option, variant_options)
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -132,6 +136,11 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
                    "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
 @click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
+@scheduler_option
+@cache_option
+@click.option("--atlas", "atlas_dir", type=click.Path(), default=None,
+              help="A saved atlas (shrules sweep --report DIR): the rules' soundness verdicts are read from it "
+                   "when it holds them for every count asked, and computed otherwise.")
 @variant_options
 @report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
@@ -139,7 +148,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
-                  settings_file: str | None, report: ReportRequest) -> None:
+                  settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
+                  cache_dir: str | None = None, atlas_dir: str | None = None) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -149,6 +159,10 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                                   of="the standard rules"), workers, quick, click.echo))
     if (infer or not hints) and backend == "explicit":
         raise click.UsageError("--infer and --no-hints are options of the Z3 backend: add --backend smt or both")
+    on_runner = scheduler is not None or cache_dir is not None
+    if on_runner and (backend != "explicit" or no_symmetry or no_representatives or no_cone or no_fuse):
+        raise click.UsageError("--scheduler and --cache run the explicit backend with its reductions: "
+                               "not with --backend smt/both or --no-* reductions")
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     writable(traces_dir, "--traces", directory=True)
@@ -156,6 +170,16 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     spec = load_spec(rules)
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
     select(rules, names or None)                    # an unknown --property: refused before the progress bar
+    if atlas_dir is not None:
+        saved = atlas.load(Path(atlas_dir))
+        entries = [atlas.look_up(saved, rules, count) for count in players or spec.player_counts]
+        if all(entry is not None for entry in entries):
+            for entry in entries:
+                for line in atlas.describe_entry(entry or {}):
+                    click.echo(line)
+            verdicts = {entry["verdict"] for entry in entries if entry is not None}
+            raise SystemExit(EXIT_FAILED if "broken" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
+        click.echo(f"{rules}: not in the atlas {atlas_dir} for every count asked; checking", err=True)
     for count in players or spec.player_counts:
         compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
     limits = Limits(max_states, time_limit or None, memory_limit)
@@ -175,9 +199,18 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
             elif count.isdigit():
                 where[count] = f"{count}p {what}"
                 bar.update(0, message)
-        results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
-                        workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
-                        hints=hints)
+        if on_runner:
+            def arrived(state: Progress) -> None:
+                bar.update(state.done - bar.pos)
+            results = check_on_runner(rules, players or tuple(spec.player_counts), names or None,
+                                      max_states=max_states, time_limit=time_limit or None,
+                                      memory_limit=memory_limit, explorer=explorer, workers=workers,
+                                      scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
+                                      progress=arrived)
+        else:
+            results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
+                            workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
+                            hints=hints)
     if traces_dir:
         save_traces(results, Path(traces_dir))
     if json_output:

@@ -33,7 +33,9 @@ from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import write_mutation_report
-from .options import COUNT, SECONDS, counts_among, max_states_option, rules_option, time_limit_option
+from ..scale.run import spread_on_dask
+from .options import (COUNT, SECONDS, counts_among, max_states_option, rules_option, scheduler_option,
+                      time_limit_option)
 from .outputs import writable
 
 
@@ -87,13 +89,15 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
                    "the game telling each apart.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write mutation.json, mutation.md and mutation.html into this directory.")
+@scheduler_option
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
                    properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float,
                    diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
-                   report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = ()) -> None:
+                   report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
+                   scheduler: str | None = None) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?"""
     writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
     writable(record_file, "--record")
@@ -153,7 +157,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
-                  complete=not random_only, progress=progress, numbers=numbers)
+                  complete=not random_only, progress=progress, numbers=numbers,
+                  spread=spread_on_dask(scheduler) if scheduler is not None else None)
     if record is not None:
         verdict = judge(run, record, named)
         explain(spec, verdict.lost + verdict.new, record.players)

@@ -185,6 +185,30 @@ def progress_stream() -> TextIO:
     return sys.stderr if sys.stderr.isatty() else io.StringIO()
 
 
+# ---------------------------------------------------------------------- where many checks run
+
+
+def scheduler_option(function: FC) -> FC:
+    """`--scheduler ADDRESS`: run the tasks on a Dask cluster (verify/scale/run.py)."""
+    return click.option("--scheduler", metavar="ADDRESS", default=None,
+                        help="Run the checks on the Dask cluster whose scheduler listens here, e.g. "
+                             "tcp://10.0.0.5:8786 (README: running on a Dask cluster).")(function)
+
+
+def cache_option(function: FC) -> FC:
+    """`--cache DIR`: where task results are kept between runs (verify/scale/cache.py)."""
+    return click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None,
+                        help="Where results are kept between runs (default: $SHRULES_CACHE/tasks, else "
+                             "~/.cache/shrules/tasks).")(function)
+
+
+def scale_options(function: FC) -> FC:
+    """`--workers`, `--scheduler`, `--cache`: where the tasks run and where results are kept."""
+    function = cache_option(scheduler_option(function))
+    return click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True,
+                        help="Local processes (without --scheduler).")(function)
+
+
 # ---------------------------------------------------------------------- limits
 
 

@@ -37,7 +37,7 @@ reported beside it, so a cut-short run never reads as 100%.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -415,16 +415,22 @@ def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, 
     return decide(base, mutant, players, verdicts, limits, budget, complete)
 
 
+Spread = Callable[[Callable[..., "Outcome"], list[tuple[Any, ...]]], Iterator["Outcome"]]
+"""How `analyse` hands its mutants to other machines: the function deciding one mutant and
+the arguments of each; the outcomes come back in the order of the arguments."""
+
+
 def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
             complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None,
-            numbers: frozenset[int] | None = None) -> Run:
+            numbers: frozenset[int] | None = None, spread: Spread | None = None) -> Run:
     """Every mutant of `rules` (filtered, only `numbers` when given, at most `cap` per
     count) at every count. The rules' own verdicts come from `verdicts` (e.g. the baseline)
     for the counts it has, or from a check with its own budget `base_limits` (default:
-    `limits`), not a mutant's."""
+    `limits`), not a mutant's. `spread`, when given, decides the mutants instead of local
+    processes (verify/scale/run.py: on a Dask cluster), returning the outcomes in order."""
     started = time.monotonic()
     base = load_spec(rules)
     chosen = [m for m in mutants(base, operators, rule_filter) if numbers is None or m.number in numbers]
@@ -453,7 +459,15 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
                 run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
                                  f"properties unknown ({', '.join(unknown[:3])}) cannot kill a mutant")
     done = 0
-    if workers <= 1:
+    if spread is not None:
+        arguments = [(rules, mutant.number, count, base_of[count], limits, budget, operators, rule_filter, complete)
+                     for mutant, count in jobs]
+        for outcome in spread(_decide_numbered, arguments):
+            run.outcomes.append(outcome)
+            done += 1
+            if progress:
+                progress(done, len(jobs), outcome)
+    elif workers <= 1:
         for mutant, count in jobs:
             outcome = decide(base, mutant, count, base_of[count], limits, budget, complete)
             run.outcomes.append(outcome)

@@ -1,0 +1,57 @@
+"""`shrules check --scheduler/--cache`: the catalogue for each player count as a task of the
+runner, so the counts of a check spread over a Dask cluster and a repeated check reads its
+verdicts from the cache.
+
+A task here is the explicit backend's `check_players` for one count (tasks.py keys it the
+same way as the sweep's tasks: rules, count, properties, backend, limits); its result is
+the plain `Raw` verdicts, which `materialise` turns into typed verdicts with every trace
+replayed through the engine on this machine, exactly as verify/checker.py does for its
+local processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from spec.errors import SpecError
+
+from ..explicit.check import Raw, check_players, materialise, select
+from ..results import PropertyResult
+from .cache import Cache
+from .run import Progress, run_all
+from .tasks import Task, canonical_form, forget_games
+
+Result = dict[str, Any]
+
+
+def run_raws(task: Task) -> Result:
+    """One count's catalogue, as the `Raw` verdicts in plain data."""
+    raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
+    form = canonical_form(task.rules, task.players)
+    forget_games()
+    return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
+            "raws": [asdict(raw) for raw in raws]}
+
+
+def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
+                    time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
+                    scheduler: str | None, cache: Cache,
+                    progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
+    """The catalogue for every count, decided by the runner (module docstring), sorted as
+    verify/checker.py sorts: by property in catalogue order, then by count."""
+    catalogue = select(rules, names)
+    by_name = {prop.name: prop for prop in catalogue}
+    tasks = [Task(rules, count, tuple(by_name), "explicit", explorer, max_states, time_limit, memory_limit, "raws")
+             for count in counts]
+    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws)
+    out = []
+    for result in results:
+        if "raws" not in result:
+            raise SpecError(f"the cache holds a result of another kind under {result.get('key')}")
+        for item in result["raws"]:
+            out.append(materialise(Raw(**item), rules, by_name))
+    order = {name: number for number, name in enumerate(by_name)}
+    out.sort(key=lambda r: (order[r.property], r.players))
+    return out

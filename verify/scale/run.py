@@ -1,0 +1,167 @@
+"""Run many tasks: local processes by default, a Dask cluster when given its scheduler.
+
+`run_all(tasks, cache)` returns one result per task, in the order given. A task whose key
+the cache holds is not run again; every other result is kept in the cache the moment it
+arrives, in this process, so a run stopped at any point loses at most the tasks then
+running, and the next run with the same tasks starts where it stopped.
+
+- Local (`scheduler=None`): `workers` processes (`concurrent.futures`); `workers=1` runs
+  in this process. A process that dies takes only its tasks with it: the pool is started
+  again for the tasks left, up to `retries` times.
+- Dask (`scheduler="tcp://host:8786"`): `distributed.Client` on that scheduler, each task
+  a future keyed by its task key, submitted with `retries`; a worker that is lost costs
+  only the tasks it held, which the scheduler gives to another worker (a lost worker's
+  task is retried by the scheduler itself, up to its `allowed-failures`). The workers
+  must have shrules installed (the function is sent by name, not as code).
+
+`progress` is called after every result with a `Progress`: counts, rate and time left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from spec.errors import SpecError, shown
+
+from .cache import Cache
+from .tasks import Task, run_task
+
+Result = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a run stands: tasks done of all (those found in the cache among them), the
+    seconds since it started, and the rate of the tasks computed in this run."""
+
+    done: int
+    total: int
+    cached: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Tasks computed per second in this run (cache hits not counted)."""
+        computed = self.done - self.cached
+        return computed / self.seconds if self.seconds > 0 and computed else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the present rate, None before the first computed task."""
+        return (self.total - self.done) / self.rate if self.rate else None
+
+    def describe(self) -> str:
+        """`12/40 done (3 cached), 0.52 tasks/s, about 54 s left`."""
+        eta = "" if self.eta is None else f", about {self.eta:.0f} s left"
+        return f"{self.done}/{self.total} done ({self.cached} cached), {self.rate:.2f} tasks/s{eta}"
+
+
+def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler: str | None = None,
+            progress: Callable[[Progress], None] | None = None, retries: int = 2,
+            function: Callable[[Task], Result] = run_task, connect_timeout: float = 10.0) -> list[Result]:
+    """One result per task, in order (module docstring); `connect_timeout`: seconds to
+    wait for the scheduler before giving up with one clear error."""
+    started = time.perf_counter()
+    found: dict[str, Result] = {}
+    for task in tasks:
+        kept = cache.get(task.key)
+        if kept is not None:
+            found[task.key] = kept
+    cached = len(found)
+    pending = list({task.key: task for task in tasks if task.key not in found}.values())
+    total = cached + len(pending)
+
+    def arrived(key: str, result: Result) -> None:
+        if result.get("key") != key:
+            raise SpecError(f"a worker returned a result for another task key than {key[:12]}: it runs another "
+                            f"version of shrules or of the rules (install the same checkout on every worker)")
+        cache.put(key, result)
+        found[key] = result
+        if progress:
+            progress(Progress(len(found), total, cached, time.perf_counter() - started))
+
+    if progress:
+        progress(Progress(cached, total, cached, 0.0))
+    if pending:
+        if scheduler is not None:
+            _on_dask(pending, scheduler, retries, function, arrived, connect_timeout)
+        elif workers == 1:
+            for task in pending:
+                arrived(task.key, function(task))
+        else:
+            _on_processes(pending, workers, retries, function, arrived)
+    return [found[task.key] for task in tasks]
+
+
+def _on_processes(pending: list[Task], workers: int, retries: int, function: Callable[[Task], Result],
+                  arrived: Callable[[str, Result], None]) -> None:
+    """The tasks on local processes; a pool broken by a dead process is started again."""
+    left = {task.key: task for task in pending}
+    for attempt in range(retries + 1):
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(left))) as pool:
+                futures: dict[Future[Result], str] = {pool.submit(function, task): key for key, task in left.items()}
+                while futures:
+                    done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        key = futures.pop(future)
+                        arrived(key, future.result())
+                        del left[key]
+            return
+        except BrokenProcessPool:
+            if attempt == retries:
+                raise SpecError(f"a worker process died {retries + 1} times; {len(left)} tasks were not run "
+                                f"(their results are not in the cache, the others are)") from None
+
+
+def _client(scheduler: str, connect_timeout: float) -> Any:
+    """A `distributed.Client` on the scheduler, or one clear error."""
+    # Imported on use: only a run on a cluster needs distributed, and importing it takes
+    # a second that no other command should pay.
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SpecError(f"--scheduler {shown(scheduler)}: cannot reach a Dask scheduler there "
+                        f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'})") from None
+
+
+def spread_on_dask(scheduler: str, retries: int = 2, connect_timeout: float = 10.0) -> Callable[
+        [Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]:
+    """A way to call `function` on each argument tuple on the Dask cluster, the results
+    yielded in the order of the arguments (verify/diff/mutate.py `analyse(spread=...)`);
+    each call is keyed by a digest of its arguments, and retried when its worker is lost."""
+    def spread(function: Callable[..., Any], arguments: list[tuple[Any, ...]]) -> Iterator[Any]:
+        client = _client(scheduler, connect_timeout)
+        try:
+            keys = [f"shrules-{getattr(function, '__name__', 'task')}-"
+                    f"{hashlib.sha256(repr(args).encode()).hexdigest()}" for args in arguments]
+            futures = client.map(function, *zip(*arguments), key=keys, retries=retries, pure=False)
+            for future in futures:
+                yield future.result()
+        finally:
+            client.close()
+    return spread
+
+
+def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
+             arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
+    """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
+    from distributed import as_completed   # imported on use, as in _client
+
+    client = _client(scheduler, connect_timeout)
+    try:
+        futures = client.map(function, pending, key=[f"shrules-{task.key}" for task in pending],
+                             retries=retries, pure=False)
+        keys = {future.key: task.key for future, task in zip(futures, pending)}
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            arrived(keys[future.key], future.result())
+    finally:
+        client.close()
