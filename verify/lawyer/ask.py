@@ -42,7 +42,7 @@ from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
-from spec.lang.nodes import Lit, Name, Node, walk
+from spec.lang.nodes import Lit
 from spec.properties import Property
 
 from ..explicit.explore import Exploration, explore
@@ -51,7 +51,7 @@ from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blocke
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .grounds import CORES_WAIT_SECONDS, FIELDS, proof_cores, rests_on
-from .record import rule_order
+from .record import inlined, rule_order
 from .position import rule_position
 from .words import counts_text
 
@@ -417,7 +417,7 @@ def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
         read |= fields_read(nodes[-1], spec)
     read -= monitors | {"phase"}
     # A question about phases alone ("chaos twice") rests on the rules of those phases.
-    phases = set() if read else {spec.enums["phase"][item.value] for item in _inlined(nodes, spec)
+    phases = set() if read else {spec.enums["phase"][item.value] for item in inlined(nodes, spec)
                                   if isinstance(item, Lit) and item.type.enum == "phase"
                                   and 0 <= item.value < len(spec.enums["phase"])}
     ids: dict[str, None] = {}
@@ -427,18 +427,6 @@ def rules_of(spec: Spec, prop: Property) -> tuple[str, ...]:
             for rule_id in rule.rule_ids or (rule.actor_rule,):
                 ids.setdefault(rule_id, None)
     return tuple(sorted(ids, key=rule_order))
-
-
-def _inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
-    """Every node of the expressions, definitions expanded."""
-    out: list[Node] = []
-    stack = [item for item in nodes if item is not None]
-    while stack:
-        for item in walk(stack.pop()):
-            out.append(item)
-            if isinstance(item, Name) and item.kind == "definition":
-                stack.append(spec.definitions[item.name])
-    return out
 
 
 # ---------------------------------------------------------------------- entries

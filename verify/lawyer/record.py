@@ -69,7 +69,7 @@ def about_ending(prop: Property, game: Game) -> bool:
     if read & only_at_end:
         return True
     return any(isinstance(item, Lit) and item.type.enum == "phase" and item.value == game.over_phase
-               for node in nodes for item in _expanded(node, spec))
+               for item in inlined(list(nodes), spec))
 
 
 def _with_monitors(prop: Property, spec: Spec) -> list[Node]:
@@ -98,9 +98,10 @@ def _sets_phase(rule: Rule, phase: int) -> bool:
     return isinstance(value, Lit) and value.type.enum == "phase" and value.value == phase
 
 
-def _expanded(node: Node | None, spec: Spec) -> list[Node]:
+def inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
+    """Every node of the expressions, the definitions they use expanded (None reads nothing)."""
     out: list[Node] = []
-    stack = [node] if node is not None else []
+    stack = [item for item in nodes if item is not None]
     while stack:
         for item in walk(stack.pop()):
             out.append(item)
