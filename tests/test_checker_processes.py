@@ -4,15 +4,29 @@ process gives, traces included."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from verify.checker import check, plain
-from verify.explicit.check import materialise, select
+from engine.game import compiled_game
+from verify.checker import check
+from verify.explicit.check import moves_of, replay
 from verify.results import Limits
 
 pytest.importorskip("z3", reason="the both backend needs z3-solver")
 
-NAMES = ("the_vote_may_fail_narrowly", "tracker_in_range")
+BROKEN = '''extends = "standard"
+name = "one_government"
+description = "A broken rule set: no nomination once a policy is enacted"
+
+[[requirement]]
+rule = "nominate"
+id = "R-E2"
+add = true
+when = "liberal_policies + fascist_policies == 0"
+why = "no nomination after the first policy"
+'''
+"""A rule set whose deadlock the solver refutes with a short game: a trace to carry back."""
 
 
 def _summary(results: list) -> list[tuple[str, int, str, int | None]]:   # type: ignore[type-arg]
@@ -20,26 +34,22 @@ def _summary(results: list) -> list[tuple[str, int, str, int | None]]:   # type:
              None if getattr(r.verdict, "trace", None) is None else len(r.verdict.trace.steps)) for r in results]
 
 
-def test_both_backends_in_two_processes_equal_one() -> None:
-    """The search stopped early leaves the invariant to the solver at both counts; two
-    processes give the verdicts, evidence and backends one process gives."""
+def test_both_backends_in_two_processes_equal_one(tmp_path: Path) -> None:
+    """The search, stopped early, leaves both properties to the solver at both counts:
+    two processes give the verdicts, backends and game lengths one process gives, and each
+    game carried back is one of the rules' (the solver may pick another game as short)."""
+    rules = tmp_path / "one_government.toml"
+    rules.write_text(BROKEN, encoding="utf-8")
+    names = ("deadlock_free", "tracker_in_range")
     limits = Limits(max_states=20)
-    apart = check("standard", (5, 6), NAMES, limits, backend="both", workers=2)
-    together = check("standard", (5, 6), NAMES, limits, backend="both", workers=1)
+    apart = check(str(rules), (5, 6), names, limits, backend="both", workers=2)
+    together = check(str(rules), (5, 6), names, limits, backend="both", workers=1)
     assert _summary(apart) == _summary(together)
     assert [r.extra.get("backend") for r in apart] == [r.extra.get("backend") for r in together]
-    assert all(r.verdict.verdict != "unknown" for r in apart)
-
-
-def test_plain_data_round_trips_traces() -> None:
-    """A witness's trace and the fewest-elections trace survive the trip through plain data
-    move for move."""
-    props = {p.name: p for p in select("standard", ("liberal_policy_win",))}
-    [result] = check("standard", (5,), tuple(props), workers=1)
-    assert result.verdict.verdict == "witness"
-    again = materialise(plain(result), "standard", props)
-    assert _summary([again]) == _summary([result])
-    for before, after in ((result.verdict.trace, again.verdict.trace),        # type: ignore[union-attr]
-                          (result.extra["fewest_elections_trace"], again.extra["fewest_elections_trace"])):
-        assert [move for move, _ in before.steps] == [move for move, _ in after.steps]
-        assert before.end == after.end
+    assert [r.verdict.verdict for r in apart] == ["refuted", "refuted", "proved", "proved"]
+    for result in apart:
+        trace = getattr(result.verdict, "trace", None)
+        if trace is not None:
+            game = compiled_game(result.players, str(rules))
+            assert replay(game, moves_of(trace)).end == trace.end
+            assert not game.legal_moves(trace.end) and not game.is_over(trace.end)
