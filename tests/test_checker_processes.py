@@ -15,18 +15,8 @@ from verify.results import Limits
 
 pytest.importorskip("z3", reason="the both backend needs z3-solver")
 
-BROKEN = '''extends = "standard"
-name = "one_government"
-description = "A broken rule set: no nomination once a policy is enacted"
-
-[[requirement]]
-rule = "nominate"
-id = "R-E2"
-add = true
-when = "liberal_policies + fascist_policies == 0"
-why = "no nomination after the first policy"
-'''
-"""A rule set whose deadlock the solver refutes with a short game: a trace to carry back."""
+BROKEN = Path(__file__).parent / "mutants" / "one_government.toml"
+"""A rule set whose deadlock the solver refutes with a dozen-move game."""
 
 
 def _summary(results: list) -> list[tuple[str, int, str, int | None]]:   # type: ignore[type-arg]
@@ -34,12 +24,11 @@ def _summary(results: list) -> list[tuple[str, int, str, int | None]]:   # type:
              None if getattr(r.verdict, "trace", None) is None else len(r.verdict.trace.steps)) for r in results]
 
 
-def test_both_backends_in_two_processes_equal_one(tmp_path: Path) -> None:
+def test_both_backends_in_two_processes_equal_one() -> None:
     """The search, stopped early, leaves both properties to the solver at both counts:
     two processes give the verdicts, backends and game lengths one process gives, and each
     game carried back is one of the rules' (the solver may pick another game as short)."""
-    rules = tmp_path / "one_government.toml"
-    rules.write_text(BROKEN, encoding="utf-8")
+    rules = BROKEN
     names = ("deadlock_free", "tracker_in_range")
     limits = Limits(max_states=20)
     apart = check(str(rules), (5, 6), names, limits, backend="both", workers=2)

@@ -14,22 +14,12 @@ from verify.checker import check
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
-BROKEN = '''extends = "standard"
-name = "one_government"
-description = "A broken rule set: no nomination once a policy is enacted"
-
-[[requirement]]
-rule = "nominate"
-id = "R-E2"
-add = true
-when = "liberal_policies + fascist_policies == 0"
-why = "no nomination after the first policy"
-'''
+BROKEN = Path(__file__).parent / "mutants" / "one_government.toml"
+"""A rule set whose deadlock the solver refutes with a dozen-move game."""
 
 
-def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game(tmp_path: Path) -> None:
-    rules = tmp_path / "one_government.toml"
-    rules.write_text(BROKEN, encoding="utf-8")
+def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game() -> None:
+    rules = BROKEN
     results = check(str(rules), (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
                     workers=1)
     game = compiled_game(5, str(rules))
