@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from spec.errors import SpecError
+from spec.loader import load_spec
 from spec.settings import load_settings_file, parse_assignments
 
 from ..results import EXIT_LIMIT, EXIT_OK
@@ -26,7 +27,7 @@ from ..explicit.check import EXPLORERS
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.run import Progress, run_all
-from ..scale.sweep import Space, parse_powers, parse_vary, soundness_properties, sweep_tasks
+from ..scale.sweep import BASE, Space, custom_counts, parse_powers, parse_vary, soundness_properties, sweep_tasks
 from .options import (COUNT, max_states_option, parse_counts, progress_stream, scale_options, time_limit_option,
                       variant_options)
 
@@ -71,7 +72,8 @@ def sweep_command(players_text: str | None, powers_text: str | None, vary: tuple
     clash = sorted(set(fixed) & {name for name, _ in widened})
     if clash:
         raise SpecError(f"--set {clash[0]} and --vary {clash[0]}: give a setting one way")
-    counts = parse_counts(players_text, range(5, 11), of="the custom game") or tuple(range(5, 11))
+    every = load_spec(BASE).player_counts
+    counts = parse_counts(players_text, every, of="the custom game") or custom_counts()
     space = Space(tuple(counts), parse_powers(powers_text), widened, tuple(sorted(fixed.items())), sample, seed)
     if dry_run:
         chosen = len(space.rule_sets()) if sample else space.size()

@@ -203,13 +203,14 @@ def layers(players: int, progress: Callable[[str], None] | None, explorer: str) 
     if progress is None:
         return None
     started = time.perf_counter()
-    last = [0.0]
+    last = 0.0
 
     def report(states: int, layer: int) -> None:
+        nonlocal last
         now = time.perf_counter()
-        if now - last[0] < PROGRESS_EVERY:
+        if now - last < PROGRESS_EVERY:
             return
-        last[0] = now
+        last = now
         rate = states / max(now - started, 1e-9)
         layer_name = "rank" if explorer == "sweep" else "depth"
         progress(f"{players} players: {layer_name} {layer}, {states:,} states, {rate:,.0f} states/s, "

@@ -22,7 +22,7 @@ from itertools import product
 from random import Random
 from typing import Any
 
-from engine.game import Game
+from engine.game import MAX_MOVES, Game
 from engine.play import has_legal_move
 from engine.trace import Row, Trace
 from spec.loader import load_rulebook
@@ -111,18 +111,20 @@ def inlined(nodes: list[Node | None], spec: Spec) -> list[Node]:
 
 
 def played_on(trace: Trace) -> Trace:
-    """The trace played on to the end of the game by seeded random moves (a copy)."""
+    """The trace played on to the end of the game by seeded random moves (a copy); the
+    trace itself when no end comes within the engine's `MAX_MOVES` (rules that need not
+    end), so a record never says it was played to an end it did not reach."""
     game = trace.game
     out = Trace(game, trace.start, list(trace.steps))
     rng = Random(PLAY_ON_SEED)
     state = out.end
-    while not game.is_over(state) and has_legal_move(game, state):
+    while not game.is_over(state) and has_legal_move(game, state) and len(out.steps) < MAX_MOVES:
         move = game.random_move(state, rng)
         if move is None:
             break
         state = game.apply(state, move)
         out.append(move, state)
-    return out
+    return out if game.is_over(state) else trace
 
 
 def choice_tags(trace: Trace, read: set[str]) -> dict[int, tuple[str, ...]]:

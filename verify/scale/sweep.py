@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spec.errors import SpecError
+from spec.loader import load_spec
 from spec.settings import POWERS, SLOTS, parse_value, settings_name
 
 from ..explicit.check import select
@@ -44,11 +45,16 @@ def soundness_properties() -> tuple[str, ...]:
     return tuple(p.name for p in select(BASE) if p.group == "soundness")
 
 
+def custom_counts() -> tuple[int, ...]:
+    """The player counts the custom game is defined for (R-S1, read from the rules)."""
+    return tuple(load_spec(BASE).player_counts)
+
+
 @dataclass(frozen=True, slots=True)
 class Space:
     """The rule sets of a sweep (module docstring)."""
 
-    counts: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
+    counts: tuple[int, ...] = field(default_factory=custom_counts)
     powers: tuple[str, ...] = POWERS               # what each slot may hold
     vary: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     fixed: tuple[tuple[str, Any], ...] = ()
