@@ -133,6 +133,7 @@ class CompiledRule:
     index: int
     guard: Callable[..., bool]
     first_failure: Callable[..., int]
+    failures: Callable[..., int]                        # bit i set: requirement i does not hold
     effect: Callable[..., tuple[Any, ...]]
     weight: Callable[..., int] | None
     actor: Callable[..., int] | None
@@ -458,6 +459,10 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     for number, condition in enumerate(conditions):
         source.append(f"    if not {condition}: return {number}")
     source += ["    return -1", ""]
+    # Every requirement that fails, not only the first: what blocked a move (verify/explicit/frontier.py)
+    source += [f"def failures({params}):", *lets, "    _failed = 0"]
+    source += [f"    if not {condition}: _failed |= {1 << number}" for number, condition in enumerate(conditions)]
+    source += ["    return _failed", ""]
     source += [f"def effect({params}):", *lets, f"    return _new(_State, ({', '.join(values)},))", ""]
     if rule.weight is not None:
         source += [f"def weight({params}):", *lets, f"    return {emitter.emit(rule.weight)}", ""]
@@ -498,7 +503,8 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
         roots += [rule.weight] if rule.weight is not None else []
         reads = n.fields_read(roots, emitter.spec.definitions)
         outcomes = _memoized(outcomes, tuple(sorted(emitter.fields[name] for name in reads)))
-    return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["effect"],
+    return CompiledRule(rule, index, namespace["guard"], namespace["first_failure"], namespace["failures"],
+                        namespace["effect"],
                         namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
                         tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
 

@@ -355,7 +355,7 @@ def _search_finishing_unless_stopped(calls: list[int]) -> Any:
     answer would read "all states searched", unless its progress hook stops it first (or
     at once without a hook): whichever decides first is what the answer shows."""
     def complete(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
-                 progress: Any = None) -> dict[str, PropertyResult]:
+                 progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
         calls.append(players)
         give_up = time.perf_counter() + 120
         while progress is not None and time.perf_counter() < give_up:

@@ -118,8 +118,8 @@ def test_rules_without_a_way_to_end_are_refused_on_load(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- the generated code holds no spec name
 
 
-GENERATED_WORDS = {"s", "k", "w", "d", "rng", "out", "random", "getrandbits", "guard", "first_failure", "effect",
-                   "actor", "size", "draw", "weight", "outcomes", "int", "min", "max", "range", "len", "sum"}
+GENERATED_WORDS = {"s", "k", "w", "d", "rng", "out", "random", "getrandbits", "guard", "first_failure", "failures",
+                   "effect", "actor", "size", "draw", "weight", "outcomes", "int", "min", "max", "range", "len", "sum"}
 """The fixed vocabulary of engine/pycompile.py's output, besides `_helpers` and the slots."""
 
 

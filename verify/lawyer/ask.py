@@ -46,11 +46,12 @@ from spec.lang.nodes import Lit
 from spec.properties import Property
 
 from ..explicit.explore import Exploration, explore
+from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
-from .grounds import CORES_WAIT_SECONDS, FIELDS, proof_cores, rests_on
+from .grounds import CORES_WAIT_SECONDS, FIELDS, Frontier, proof_cores, rests_on
 from .record import inlined, rule_order
 from .position import rule_position
 from .words import counts_text
@@ -97,13 +98,16 @@ def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
 
 
 def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
-           progress: Callable[[int, int], None] | None = None) -> dict[str, PropertyResult]:
+           progress: Callable[[int, int], None] | None = None,
+           frontiers: dict[str, Frontier] | None = None) -> dict[str, PropertyResult]:
     """Decide queries for one player count by explicit search, each query's result by name.
 
     Queries that admit the same reductions (the rotation symmetry, the same fields kept by
     the cone of influence) share one exploration, which stops once each has its answer; a
     query that needs more of the state (e.g. the ordinary Fascists) does not make the
-    others search the larger graph."""
+    others search the larger graph. Given `frontiers`, each query that a complete search
+    shows never happens gets there what its "Rests on" can be read from later (the blocked
+    moves into it, verify/explicit/frontier.py), taken only if the solver's cores are not."""
     game = compiled_game(players, spec_name)
     groups: dict[tuple[bool, frozenset[str]], list[Property]] = {}
     for prop in props:
@@ -117,7 +121,15 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
         note = model.plan.describe(game.spec)
         for prop in group:
             out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
+            if frontiers is not None and exploration.complete and prop.name not in exploration.hits:
+                frontiers[prop.name] = _frontier(exploration, prop)
     return out
+
+
+def _frontier(exploration: Exploration, prop: Property) -> Frontier:
+    def blocked(seconds: float) -> tuple[str, ...] | None:
+        return blocked_into(exploration, prop, seconds)
+    return blocked
 
 
 SMT_FIRST_SECONDS = 20.0
@@ -301,8 +313,10 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     chosen = order(prop, counts, decides)
     prover = Prover(prop, chosen, spec_name) if prop.kind == "sometimes" and _smt_backend() is not None else None
     cores: dict[int, tuple[str, ...]] = {}
+    frontiers: dict[int, Frontier] = {}
     try:
-        results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress)
+        results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress,
+                                          None if rule_ids else frontiers)
         if prover is not None and not rule_ids:
             prover.wait_cores(tuple(r.players for r in results.values() if r.verdict.evidence.method == "k-induction"),
                               CORES_WAIT_SECONDS)
@@ -313,15 +327,17 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     ordered = tuple(results[count] for count in chosen if count in results)
     if rule_ids:
         return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
-    found = rests_on(prop, ordered, spec_name, cores)
+    found = rests_on(prop, ordered, spec_name, cores, frontiers)
     ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
     return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
-                   spec_name: str, prover: Prover | None, progress: Callable[[str], None] | None
+                   spec_name: str, prover: Prover | None, progress: Callable[[str], None] | None,
+                   frontiers: dict[int, Frontier] | None = None
                    ) -> tuple[dict[int, PropertyResult], dict[int, str]]:
-    """`decide`'s passes over the counts: each count's result, and why the others have none."""
+    """`decide`'s passes over the counts: each count's result, and why the others have none
+    (and, given `frontiers`, the blocked moves of each count a complete search decided)."""
     results: dict[int, PropertyResult] = {}
 
     def found() -> bool:
@@ -351,9 +367,11 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         if proof is not None:
             results[count] = proof
             return
+        found_here: dict[str, Frontier] = {}
         try:
             result = search((prop,), count, limits_now(cap), spec_name,
-                            None if prover is None else prover.stop_search(count))[prop.name]
+                            None if prover is None else prover.stop_search(count),
+                            None if frontiers is None else found_here)[prop.name]
         except _ProvedMeanwhile:
             assert prover is not None
             proved = prover.proved(count)
@@ -364,6 +382,8 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             asked_solver.add(count)
             result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
         results[count] = result
+        if frontiers is not None and prop.name in found_here:
+            frontiers[count] = found_here[prop.name]
 
     asked_solver: set[int] = set()
     if quick_pass and budget.seconds is not None and len(chosen) > 1:

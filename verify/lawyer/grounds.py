@@ -4,10 +4,13 @@
   about (a dependency slice, `record.witness_rule_ids`), with the answering move's;
 - "no": the requirements in the unsat cores of the solver's induction proof for each
   player count (verify/smt/core.py): what blocked every move that would have reached it;
-- otherwise (no core could be taken: the proof came from a complete explicit search the
-  one-step induction does not match, or the cores took too long; or the answer is
-  unknown): the rules that write the fields the query reads, and `grounds` says so, so
-  that a list read off the question is never presented as read off a proof.
+  for a count whose proof is a complete explicit search that the one-step induction does
+  not match, the requirements that blocked the moves into the question on that search's
+  frontier (verify/explicit/frontier.py), the line saying which of the two it is;
+- otherwise (neither gives one: the question needs several forbidden moves in a row,
+  or the cores or the frontier took too long; or the answer is unknown): the rules that
+  write the fields the query reads, and `grounds` says so, so that a list read off the
+  question is never presented as read off a proof.
 
 A catalogue entry keeps the rule IDs the catalogue gives it. A proof made in the prover
 process (verify/lawyer/ask.py, `Prover`) has its cores taken there too, where the solver's
@@ -16,6 +19,7 @@ support is already built: in this process it would be built again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.game import compiled_game
@@ -25,8 +29,17 @@ from ..results import PropertyResult
 from .answers import happens
 from .record import choice_tags, query_fields, rule_order, witness_rule_ids
 
-WITNESS, PROOF, FIELDS = "witness", "proof", "fields"
-"""Where "Rests on" came from: the witness game, the proof's cores, the fields read."""
+WITNESS, PROOF, SEARCH, PROOF_AND_SEARCH, FIELDS = "witness", "proof", "search", "proof_search", "fields"
+"""Where "Rests on" came from: the witness game, the proof's cores, the blocked moves of a
+complete search, cores for some counts and a search for others, the fields read."""
+
+Frontier = Callable[[float], "tuple[str, ...] | None"]
+"""The requirements that blocked every move into a question in a complete search, within
+the seconds given (None: out of time; () none single move would have reached it); kept
+until "Rests on" is known to need it (verify/lawyer/ask.py `search`)."""
+
+FRONTIER_SECONDS = 30.0
+"""How long the scan of a complete search's frontier may take (verify/explicit/frontier.py)."""
 
 
 def _smt_cores() -> Any:
@@ -51,9 +64,12 @@ def proof_cores(prop: Property, players: int, spec_name: str) -> tuple[str, ...]
 
 
 def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
-             known: dict[int, tuple[str, ...]] | None = None) -> tuple[tuple[str, ...], str] | None:
-    """The rule IDs the answer rests on and where they came from (WITNESS or PROOF), or
-    None when the evidence gives none (the caller falls back to the fields read)."""
+             known: dict[int, tuple[str, ...]] | None = None,
+             frontiers: dict[int, Frontier] | None = None) -> tuple[tuple[str, ...], str] | None:
+    """The rule IDs the answer rests on and where they came from (WITNESS, PROOF, SEARCH or
+    PROOF_AND_SEARCH), or None when the evidence gives none (the caller falls back to the
+    fields read). A count's cores are taken first (`known`, else the solver now); where the
+    one-step induction gives none, a complete search's frontier (`frontiers`)."""
     witness = next((r for r in results if happens(r.verdict)), None)
     if witness is not None:
         trace = getattr(witness.verdict, "trace", None)
@@ -65,9 +81,15 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
     if not results or any(happens(r.verdict) is None for r in results):
         return None
     ids: set[str] = set()
+    sources: set[str] = set()
     for result in results:
         found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
-        if found is None:
+        source = PROOF
+        frontier = (frontiers or {}).get(result.players)
+        if not found and frontier is not None:
+            found, source = frontier(FRONTIER_SECONDS), SEARCH
+        if not found:
             return None
         ids |= set(found)
-    return tuple(sorted(ids, key=rule_order)), PROOF
+        sources.add(source)
+    return tuple(sorted(ids, key=rule_order)), sources.pop() if len(sources) == 1 else PROOF_AND_SEARCH

@@ -38,6 +38,9 @@ WORDS: dict[str, dict[str, str]] = {
         "rests": "Rests on:",
         "rests_witness": "Rests on (the rules of the moves that made it happen in this game):",
         "rests_proof": "Rests on (the requirements the proof needed, from its unsat cores):",
+        "rests_search": "Rests on (the requirements that blocked every move into it, in the complete search):",
+        "rests_proof_search": "Rests on (the requirements the proofs needed: unsat cores, and the moves they "
+                              "blocked in the complete search):",
         "rests_fields": "Rests on (the rules that change what the question reads; not taken from a proof):",
         "why": "In short:",
         "mistake": "The mistake:",
@@ -122,6 +125,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unknown_count": "unbekannt ({reason})",
         "rests_witness": "Beruht auf (die Regeln der Züge, die es in diesem Spiel herbeiführten):",
         "rests_proof": "Beruht auf (die Bedingungen, die der Beweis brauchte, aus seinen unerfüllbaren Kernen):",
+        "rests_search": "Beruht auf (die Bedingungen, die in der vollständigen Suche jeden Zug dorthin verboten):",
+        "rests_proof_search": "Beruht auf (die Bedingungen, die die Beweise brauchten: unerfüllbare Kerne und die "
+                              "Züge, die sie in der vollständigen Suche verboten):",
         "rests_fields": "Beruht auf (die Regeln, die ändern, was die Frage liest; nicht aus einem Beweis):",
         "over_any": " (über jeden Zug)",
         "marked": "▶ markiert Zug {move}, den Zug, der die Frage beantwortet.",
