@@ -14,6 +14,8 @@ from spec.loader import load_spec
 
 from ..diff.bench import bench_mutate
 from ..diff.mutate import baseline_verdicts
+from ..lawyer.ask import Budget, catalogue
+from ..lawyer.bench import temporal, time_question
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
 from ..explicit.spin import SpinDirError, availability
@@ -21,6 +23,9 @@ from ..peer import PeerError, bench_peer, load_peer
 from ..results import EXIT_FAILED
 from ..scale.bench import bench_sweep, estimate
 from .options import SECONDS, parse_counts
+
+QUESTION_SECONDS = Budget().seconds
+"""The time each question gets with --questions: `shrules ask`'s own default budget."""
 
 
 @click.command()
@@ -61,18 +66,29 @@ from .options import SECONDS, parse_counts
 @click.option("--sample", type=click.IntRange(1), default=4, show_default=True,
               help="With --sweep: boards per player count.")
 @click.option("--no-scaling", is_flag=True, help="With --sweep: one worker only.")
+@click.option("--questions", is_flag=True,
+              help="Measure rules questions over time instead: each temporal entry of the catalogue answered "
+                   "at each player count (-n; default: the count that decides it) within --seconds "
+                   f"(default: ask's {QUESTION_SECONDS:.0f}), with its answer, how it was decided, wall and CPU seconds.")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
           catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,
-          explorer: str = "both", sweep: bool = False, sample: int = 4, no_scaling: bool = False) -> None:
+          explorer: str = "both", sweep: bool = False, sample: int = 4, no_scaling: bool = False,
+          questions: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game.
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
-    --mutate, the mutation analysis."""
+    --mutate, the mutation analysis; with --questions, the temporal rules questions."""
     if spin_dir is not None and not explore:
         raise click.UsageError("--spin-dir applies to --explore only")
     if peer_dir is not None and (explore or judge_dir or mutate):
         raise click.UsageError("--peer measures random play: not with --explore, --judge or --mutate")
     numbers = parse_counts(counts, load_spec("standard").player_counts, of="the standard rules") or ()
+    if questions:
+        context = click.get_current_context()
+        bench_questions(None if context.get_parameter_source("counts") is ParameterSource.DEFAULT else numbers,
+                        QUESTION_SECONDS if context.get_parameter_source("seconds") is ParameterSource.DEFAULT
+                        else seconds, as_json)
+        return
     if sweep:
         sweep_figures = []
         for players in numbers:
@@ -134,6 +150,23 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
         click.echo(json.dumps([{"players": f.players, "games_per_second": round(f.games_per_second, 1),
                                 "moves_per_game": round(f.moves_per_game, 2),
                                 "choices_per_game": round(f.choices_per_game, 2)} for f in figures]))
+
+
+def bench_questions(numbers: tuple[int, ...] | None, seconds: float | None, as_json: bool) -> None:
+    """Time each temporal catalogue entry at each count it concerns among `numbers` (None:
+    the count that decides it), one line (or JSON object) per entry and count."""
+    entries = temporal(catalogue())
+    width = max((len(dispute.id) for dispute in entries), default=0)
+    total_wall = total_cpu = 0.0
+    for dispute in entries:
+        wanted = (dispute.decides or dispute.players[0],) if numbers is None else numbers
+        for players in (count for count in wanted if count in dispute.players):
+            figure = time_question(dispute, players, seconds)
+            total_wall += figure.wall
+            total_cpu += figure.cpu
+            click.echo(json.dumps(figure.as_dict()) if as_json else figure.line(width))
+    if not as_json:
+        click.echo(f"{len(entries)} temporal questions: {total_wall:.1f} s wall, {total_cpu:.1f} s CPU in all")
 
 
 PEER_SECONDS = 10.0
