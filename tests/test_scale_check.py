@@ -22,5 +22,22 @@ def test_check_on_the_runner_gives_the_verdicts_of_check(tmp_path: Path) -> None
         return [(item["property"], item["verdict"]) for item in json.loads(text)]
     assert verdicts(plain.stdout) == verdicts(cached.stdout) == verdicts(again.stdout)
     assert len(list(tmp_path.rglob("*.json"))) == 1
-    refused = CliRunner().invoke(main, [*args, "--cache", str(tmp_path), "--backend", "smt"])
-    assert refused.exit_code == 2 and "--scheduler and --cache run the explicit backend" in refused.stderr
+    refused = CliRunner().invoke(main, [*args, "--cache", str(tmp_path), "--no-cone"])
+    assert refused.exit_code == 2 and "not with --no-* reductions" in refused.stderr
+
+
+def test_the_solver_backend_on_the_runner_gives_the_verdicts_of_check(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from verify.cli import main
+    args = ["check", "-n", "5", "-p", "deck_conservation_liberal", "-p", "majority_elects", "--backend", "smt", "--json"]
+    plain = CliRunner().invoke(main, args)
+    cached = CliRunner().invoke(main, [*args, "--cache", str(tmp_path)])
+    again = CliRunner().invoke(main, [*args, "--cache", str(tmp_path)])
+    assert plain.exit_code == cached.exit_code == again.exit_code == 0, cached.output
+
+    def decided(text: str) -> list[tuple[str, str, str]]:
+        return [(item["property"], item["verdict"], item["evidence"]["method"]) for item in json.loads(text)]
+    assert decided(plain.stdout) == decided(cached.stdout) == decided(again.stdout)
+    assert {method for _, _, method in decided(plain.stdout)} - {"explicit"}, "the solver decided them"
+    assert len(list(tmp_path.rglob("*.json"))) == 1

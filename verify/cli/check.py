@@ -160,9 +160,9 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     if (infer or not hints) and backend == "explicit":
         raise click.UsageError("--infer and --no-hints are options of the Z3 backend: add --backend smt or both")
     on_runner = scheduler is not None or cache_dir is not None
-    if on_runner and (backend != "explicit" or no_symmetry or no_representatives or no_cone or no_fuse):
+    if on_runner and (no_symmetry or no_representatives or no_cone or no_fuse):
         raise click.UsageError("--scheduler and --cache run the explicit backend with its reductions: "
-                               "not with --backend smt/both or --no-* reductions")
+                               "not with --no-* reductions")
     rules = rules_name(rules, sets, settings_file)
     report.validate(rules)
     writable(traces_dir, "--traces", directory=True)
@@ -206,7 +206,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                       max_states=max_states, time_limit=time_limit or None,
                                       memory_limit=memory_limit, explorer=explorer, workers=workers,
                                       scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
-                                      progress=arrived)
+                                      backend=backend, infer=infer or not hints, hints=hints, progress=arrived)
         else:
             results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
                             workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,

@@ -2,11 +2,13 @@
 runner, so the counts of a check spread over a Dask cluster and a repeated check reads its
 verdicts from the cache.
 
-A task here is the explicit backend's `check_players` for one count (tasks.py keys it the
-same way as the sweep's tasks: rules, count, properties, backend, limits); its result is
-the plain `Raw` verdicts, which `materialise` turns into typed verdicts with every trace
-replayed through the engine on this machine, exactly as verify/checker.py does for its
-local processes.
+A task here is one count's check by the backends asked for, as verify/checker.py runs it
+in a local process (`_count_in_a_process`: the search, then the solver for what it left
+unknown and as its cross-check; tasks.py keys it the same way as the sweep's tasks: rules,
+count, properties, backend, limits, the solver's invariants); its result is the plain
+`Raw` verdicts, which `materialise` turns into typed verdicts with every trace replayed
+through the engine on this machine, exactly as verify/checker.py does for its local
+processes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Any
 
 from spec.errors import SpecError
 
+from ..checker import _count_in_a_process
 from ..explicit.check import Raw, check_players, materialise, select
+from ..explicit.reductions import Reductions
 from ..results import PropertyResult
 from .cache import Cache
 from .run import Progress, run_all
@@ -28,7 +32,12 @@ Result = dict[str, Any]
 
 def run_raws(task: Task) -> Result:
     """One count's catalogue, as the `Raw` verdicts in plain data."""
-    raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
+    if task.backend == "explicit":
+        raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
+    else:
+        names = task.properties or tuple(prop.name for prop in select(task.rules, None))
+        raws = _count_in_a_process(task.rules, task.players, names, task.limits, Reductions(), task.explorer,
+                                   task.backend, task.infer, task.hints)
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
@@ -37,14 +46,15 @@ def run_raws(task: Task) -> Result:
 
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
-                    scheduler: str | None, cache: Cache,
-                    progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
+                    scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
+                    hints: bool = True, progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
     """The catalogue for every count, decided by the runner (module docstring), sorted as
     verify/checker.py sorts: by property in catalogue order, then by count."""
     catalogue = select(rules, names)
     by_name = {prop.name: prop for prop in catalogue}
-    tasks = [Task(rules, count, tuple(by_name), "explicit", explorer, max_states, time_limit, memory_limit, "raws")
-             for count in counts]
+    solver = backend != "explicit"
+    tasks = [Task(rules, count, tuple(by_name), backend, explorer, max_states, time_limit, memory_limit, "raws",
+                  infer and solver, hints or not solver) for count in counts]
     results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws)
     out = []
     for result in results:

@@ -31,7 +31,7 @@ from ..results import Limits, PropertyResult, Refuted, Unknown, Unwitnessed, Wit
 ROOT = Path(__file__).resolve().parents[2]
 """The folder holding spec/, engine/ and verify/ (the package as installed or checked out)."""
 
-KEY_VERSION = 1
+KEY_VERSION = 2
 """Raised when the shape of a result changes, so results kept by an older shrules are not read."""
 
 
@@ -48,6 +48,8 @@ class Task:
     time_limit: float | None = None
     memory_limit: int | None = None
     kind: str = "summary"               # what the result holds: summary (run_task) or raws (checks.run_raws)
+    infer: bool = False                 # the solver backend: with invariants found in played games
+    hints: bool = True                  # the solver backend: with spec/invariants.toml
 
     @property
     def limits(self) -> Limits:
