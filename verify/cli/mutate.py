@@ -28,13 +28,15 @@ from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
-from ..diff.mutate import MUTATE_DIFF, Outcome, analyse, baseline_verdicts
+from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts
 from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import write_mutation_report
+from ..scale.cache import Cache
+from ..scale.kept import kept_spread, local_spread
 from ..scale.run import spread_on_dask
-from .options import (COUNT, SECONDS, counts_among, max_states_option, rules_option, scheduler_option,
+from .options import (COUNT, SECONDS, cache_option, counts_among, max_states_option, rules_option, scheduler_option,
                       time_limit_option)
 from .outputs import writable
 
@@ -90,6 +92,7 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write mutation.json, mutation.md and mutation.html into this directory.")
 @scheduler_option
+@cache_option
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
                    properties: tuple[str, ...], cap: int | None, max_states: int | None, time_limit: float,
                    diff_time: float, max_pairs: int,
@@ -97,8 +100,11 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
                    report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
-                   scheduler: str | None = None) -> None:
-    """Mutation analysis: does the catalogue notice every small change to the rules?"""
+                   scheduler: str | None = None, cache_dir: str | None = None) -> None:
+    """Mutation analysis: does the catalogue notice every small change to the rules?
+
+    With --scheduler or --cache, each mutant's outcome at each count is kept in the cache
+    (default folder with --scheduler alone) and read back by a repeated run."""
     writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
     writable(record_file, "--record")
     spec = load_spec(rules)
@@ -158,7 +164,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
                   complete=not random_only, progress=progress, numbers=numbers,
-                  spread=spread_on_dask(scheduler) if scheduler is not None else None)
+                  spread=_spread(scheduler, cache_dir, workers))
     if record is not None:
         verdict = judge(run, record, named)
         explain(spec, verdict.lost + verdict.new, record.players)
@@ -180,3 +186,12 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
 
 
 COMMANDS = (mutate_command,)
+
+
+def _spread(scheduler: str | None, cache_dir: str | None, workers: int) -> Spread | None:
+    """Where the mutants run: local processes as before, unless a cluster or a cache is
+    named; then on the cluster (or local processes), each outcome kept (verify/scale/kept.py)."""
+    if scheduler is None and cache_dir is None:
+        return None
+    inner = spread_on_dask(scheduler) if scheduler is not None else local_spread(workers)
+    return kept_spread(inner, Cache(Path(cache_dir) if cache_dir else None))

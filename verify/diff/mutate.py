@@ -103,6 +103,19 @@ class Outcome:
                 "detail": self.detail, "game": self.game, "decisions": self.decisions,
                 "seconds": round(self.seconds, 3)}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Outcome":
+        """An outcome from `to_json`'s data (a kept result, verify/scale/kept.py); a field of
+        the wrong type is a `SpecError`, so a damaged file is never taken for a verdict."""
+        try:
+            outcome = cls(int(data["number"]), str(data["operator"]), str(data["rule"]),
+                          tuple(str(i) for i in data["rule_ids"]), str(data["description"]), int(data["players"]),
+                          str(data["status"]), str(data["detail"]), [str(line) for line in data["game"]],
+                          None if data["decisions"] is None else int(data["decisions"]), float(data["seconds"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise SpecError(f"a kept mutation outcome is damaged ({error}): remove it from the cache") from None
+        return outcome
+
 
 def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
     """The catalogue's properties for `players` under `spec` (optionally only those named)."""
