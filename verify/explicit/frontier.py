@@ -44,8 +44,10 @@ def blocked_into(exploration: Exploration, prop: Property, seconds: float = 30.0
     """The rule IDs of the requirements that kept `prop` from happening in the complete
     search `exploration` (sorted as the rulebook numbers them by the caller), () when no
     single forbidden move reaches it, None when the scan ran out of `seconds` or the
-    search was not complete."""
+    search was not complete or did not keep every state it reached."""
     if not exploration.complete or prop.name in exploration.hits or prop.kind not in ("sometimes", "never"):
+        return None
+    if len(exploration.keys) != exploration.states:   # a sweep lets expanded states go: not all are here
         return None
     model = exploration.model
     game = model.game
