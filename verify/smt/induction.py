@@ -96,6 +96,19 @@ class Support:
         return [candidate.name for candidate in self.kept]
 
 
+class OutOfTime(Exception):
+    """The support's fixpoint was stopped at its deadline before it closed. Nothing is
+    proved then; `remaining` names the candidates not yet dropped, a superset of the
+    fixpoint's (Houdini only drops), which a later run may start from."""
+
+    def __init__(self, remaining: Sequence[str], seconds: float, queries: int) -> None:
+        super().__init__(f"the fixpoint was stopped after {seconds:.0f} s and {queries} queries" if queries else
+                         f"stopped after {seconds:.0f} s, before the fixpoint's first query")
+        self.remaining = tuple(remaining)
+        self.seconds = seconds
+        self.queries = queries
+
+
 @dataclass(slots=True)
 class Outcome:
     """The result of one proof attempt: proved (with k), or the counterexample found."""
@@ -139,6 +152,7 @@ class Induction:
         self.strengthening = strengthening
         self.catalogue = catalogue
         self.timeout_ms = timeout_ms
+        self.deadline: float | None = None   # while the support is computed: `OutOfTime` past it
         self.candidates: list[Candidate] = []
         self._support: Support | None = None
         self._parts: dict[str, RuleQuery] = {}
@@ -199,8 +213,12 @@ class Induction:
         part = self.part(rule)
         self._queries += 1
         solver = z3.SolverFor("QF_BV")
-        if self.timeout_ms:
-            solver.set("timeout", self.timeout_ms)
+        timeout = self.timeout_ms
+        if self.deadline is not None:
+            left = max(1, int((self.deadline - time.perf_counter()) * 1000))
+            timeout = min(timeout, left) if timeout else left
+        if timeout:
+            solver.set("timeout", timeout)
         solver.add(part.relation)
         solver.add(*[part.assumable[c.name] for c in assumed])
         solver.add(z3.substitute(goal(part.step), part.fixed))
@@ -229,12 +247,29 @@ class Induction:
 
     # ------------------------------------------------------------------ the support
 
-    def support(self) -> Support:
+    def support(self, deadline: float | None = None) -> Support:
         """The largest inductive subset of the candidates (computed once): drop what is
         false initially, then whatever some rule's step can falsify, until a full pass over
-        the rules drops nothing."""
+        the rules drops nothing. Past `deadline` (a `time.perf_counter()` value) the
+        computation stops with `OutOfTime` and nothing is kept: a fixpoint that did not
+        close proves nothing, and a query the deadline cut short is not a reason to drop
+        every candidate (as an unknown answer otherwise is)."""
         if self._support is not None:
             return self._support
+        self.deadline = deadline
+        try:
+            return self._fixpoint()
+        finally:
+            self.deadline = None
+
+    def _out_of_time(self, kept: Sequence[Candidate], start: float, queries_before: int) -> OutOfTime | None:
+        """`OutOfTime` when the support's deadline has passed, else None."""
+        if self.deadline is None or time.perf_counter() < self.deadline:
+            return None
+        return OutOfTime([c.name for c in kept], time.perf_counter() - start, self._queries - queries_before)
+
+    def _fixpoint(self) -> Support:
+        """`support`'s Houdini loop."""
         start = time.perf_counter()
         queries_before = self._queries
         dropped: dict[str, Counterexample | None] = {}
@@ -251,9 +286,15 @@ class Induction:
                     goal = [z3.Not(c.after) for c in current if c.phase is None or c.phase in landing]
                     if not goal:
                         break
+                    late = self._out_of_time(kept, start, queries_before)
+                    if late is not None:
+                        raise late
                     result, part = self.ask(rule, current, lambda step: z3.Or(goal))
                     if result == z3.unsat:
                         break
+                    late = self._out_of_time(kept, start, queries_before) if result == z3.unknown else None
+                    if late is not None:
+                        raise late
                     if result == z3.unknown:
                         dropped.update({c.name: None for c in kept})
                         kept = []
