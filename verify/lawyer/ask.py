@@ -203,6 +203,12 @@ def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, secon
     return _result(prop, players, verdict), ""
 
 
+INFER_AFTER_SECONDS = 5.0
+"""The prover begins to infer no sooner than this after the question was asked: most
+questions whose answer is yes are answered by then, and inference beside the search
+would only have slowed it down."""
+
+
 def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection,
                   infer_until: float | None = None) -> None:
     """The prover process: each count's proof (or None), sent as soon as it is known; then
@@ -211,6 +217,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
     (a `time.perf_counter()` value; None: no inference), each count left unproved tried
     again with inferred invariants: a proof is sent as the first ones are (it stops that
     count's search), a failure as the reason why."""
+    started = time.perf_counter()
     proved = []
     for count in counts:
         try:
@@ -227,6 +234,8 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
             cores = None
         if cores is not None:
             send.send((count, cores))
+    if infer_until is not None:
+        time.sleep(max(0.0, started + INFER_AFTER_SECONDS - time.perf_counter()))
     for count in counts if infer_until is not None else ():
         left = infer_until - time.perf_counter() if infer_until is not None else 0.0
         if count in proved or left < 1:
