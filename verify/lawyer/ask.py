@@ -14,7 +14,11 @@ where a complete search of 7 players is out of reach): before each count's searc
 `never` query; for a `sometimes` query (the proof that it never happens, `Prover`) in a
 process of its own, beside the first count's search, which finds a yes there fast and
 with the shortest game, and before the other counts' searches. What is left undecided
-gets the solver's full check, with its search for a witness. "Yes" needs one witness
+gets the solver's full check, with its search for a witness. Where the solver's proof
+from the hints of spec/invariants.toml fails, it tries again with invariants inferred
+from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query before the
+count's search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
+prover's process, beside the searches. "Yes" needs one witness
 (the search stops there). "No" needs a proof for every count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
 answer is compared with its expected answer (`as_expected`).
