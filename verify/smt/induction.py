@@ -300,9 +300,12 @@ class Induction:
         kept = [c for c in self.candidates if initial[c.name]]
         dropped.update({c.name: None for c in self.candidates if not initial[c.name]})
         changed = True
+        since: dict[str, set[str]] = {}   # rule -> what was dropped since its step kept everything
         while changed and kept:
             changed = False
             for rule in self.system.rule_names:
+                if rule in since and not self._assumed_by(rule, since[rule]):
+                    continue   # the same assumptions, no more goals: its step still keeps everything
                 spec_rule = self.system.spec.rule(rule)
                 landing = successor_phases(spec_rule, self.system.spec)
                 written = frozenset(name for name, _ in spec_rule.effect)
@@ -319,6 +322,7 @@ class Induction:
                         raise late
                     result, part = self.ask(rule, current, lambda step: z3.Or(goal))
                     if result == z3.unsat:
+                        since[rule] = set()
                         break
                     late = self._out_of_time(kept, start, queries_before) if result == z3.unknown else None
                     if late is not None:
@@ -335,9 +339,18 @@ class Induction:
                     example = self.counterexample(part, [c.name for c in broken])
                     dropped.update({c.name: example for c in broken})
                     kept = [c for c in kept if c not in broken]
+                    for names in since.values():
+                        names.update(c.name for c in broken)
                     changed = True
         self._support = Support(kept, dropped, time.perf_counter() - start, self._queries - queries_before)
         return self._support
+
+    def _assumed_by(self, rule: str, dropped: set[str]) -> bool:
+        """Whether a rule's step query assumed any of `dropped` (or a field's typing, whose
+        loss widens what the step may change: `_may_change`). If not, the query it answered
+        unsat before is the same query with fewer goals, unsat still."""
+        assumed = self.part(rule).assumable
+        return any(name in assumed or name.startswith("typing:") for name in dropped)
 
     def _may_change(self, candidate: Candidate, written: frozenset[str], typed: set[str]) -> bool:
         """Whether a step writing only `written` may change the candidate's value: not when
