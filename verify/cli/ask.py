@@ -81,6 +81,9 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
 @click.option("--seconds", type=SECONDS, help="Time for the whole question (default 120 s; with --all, 900 s per player "
               "count).")
+@click.option("--infer/--no-infer", default=True, show_default=True,
+              help="Where the solver's proof from spec/invariants.toml fails, try again with strengthening invariants "
+              "inferred from played games (kept between runs in $SHRULES_CACHE or ~/.cache/shrules).")
 @max_states_option(5_000_000)
 @rules_option(dest="spec_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
@@ -89,8 +92,8 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
         on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
         lang: str,
-        as_json: bool, changes: bool, seconds: float | None, max_states: int, spec_name: str, catalogue_path: str | None,
-        verbose: bool) -> None:
+        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
+        catalogue_path: str | None, verbose: bool) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
     Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
@@ -105,7 +108,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         raise click.UsageError("give --can or --never, not both")
     if on_rules and not (can_text or never_text):
         raise click.UsageError("--on goes with --can or --never")
-    budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS)
+    budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS,
+                    infer=infer)
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     progress = _progress(verbose and not as_json)

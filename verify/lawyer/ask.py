@@ -14,7 +14,11 @@ where a complete search of 7 players is out of reach): before each count's searc
 `never` query; for a `sometimes` query (the proof that it never happens, `Prover`) in a
 process of its own, beside the first count's search, which finds a yes there fast and
 with the shortest game, and before the other counts' searches. What is left undecided
-gets the solver's full check, with its search for a witness. "Yes" needs one witness
+gets the solver's full check, with its search for a witness. Where the solver's proof
+from the hints of spec/invariants.toml fails, it tries again with invariants inferred
+from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query before the
+count's search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
+prover's process, beside the searches. "Yes" needs one witness
 (the search stops there). "No" needs a proof for every count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
 answer is compared with its expected answer (`as_expected`).
@@ -29,6 +33,7 @@ verify/lawyer/answers.py; words, in English and German, in verify/lawyer/words.p
 from __future__ import annotations
 
 import difflib
+import math
 import multiprocessing
 import time
 from collections.abc import Callable
@@ -64,6 +69,7 @@ class Budget:
     max_states: int | None = 5_000_000
     seconds: float | None = 120.0
     memory_mib: int | None = 8_000
+    infer: bool = True              # where the hinted proof fails, try again with inferred invariants
 
     def limits(self, started: float) -> Limits:
         """The explorer's limits for a search starting now, with the time that is left."""
@@ -150,16 +156,40 @@ def _smt_backend() -> Any:
     return smt if hasattr(smt, "check_property") else None
 
 
-def _smt(prop: Property, players: int, seconds: float | None, spec_name: str) -> PropertyResult | None:
-    """The Z3 backend's verdict for one count, or None when it is missing or undecided."""
+INFER_SHARE = 0.75
+"""Of the time left once the hinted proof of a `never` query failed, the share inference
+gets before the count's explicit search: from 7 players on that search cannot finish,
+and where it can (5, 6) inference from the cache is quick and the search keeps the rest."""
+
+
+def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
+         stopped: dict[int, str] | None = None) -> PropertyResult | None:
+    """The Z3 backend's verdict for one count, or None when it is missing or undecided.
+    With `infer_within` (the seconds the question has left; `math.inf`: no limit), an
+    undecided verdict (induction failed, no witness found) is asked again with inferred
+    strengthening invariants (verify/smt/infer.py, cached per rules and count) within
+    `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`."""
     smt = _smt_backend()
     if smt is None:
         return None
-    verdict = smt.check_property(compiled_game(players, spec_name).spec, prop, players,
-                                 Limits(time_limit=seconds))
+    started = time.perf_counter()
+    spec = compiled_game(players, spec_name).spec
+    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds))
+    if isinstance(verdict, Unknown) and infer_within is not None and players in prop.players:
+        left = INFER_SHARE * (infer_within - (time.perf_counter() - started))
+        if left >= 1:
+            verdict = smt.check_property(spec, prop, players, Limits(time_limit=_finite(left)), infer=True)
+        if isinstance(verdict, Unknown) and stopped is not None:
+            stopped[players] = ("with inferred invariants: " + verdict.reason.splitlines()[0] if left >= 1
+                                else "no time was left to infer invariants")
     if isinstance(verdict, Unknown):
         return None
     return _result(prop, players, verdict)
+
+
+def _finite(seconds: float) -> float | None:
+    """A time limit for the solver: None for no limit (`math.inf`)."""
+    return None if math.isinf(seconds) else seconds
 
 
 def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyResult | None:
@@ -174,10 +204,36 @@ def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyRes
     return None if isinstance(verdict, Unknown) else _result(prop, players, verdict)
 
 
-def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection) -> None:
+def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, seconds: float
+                             ) -> tuple[PropertyResult | None, str]:
+    """`_proof_of_never` with inferred strengthening invariants, found within `seconds`
+    (from the cache when the rules and count were inferred before): the proof, or None
+    and why there is none."""
+    smt = _smt_backend()
+    prove = getattr(smt, "prove_never_happens", None)
+    if prove is None or players not in prop.players:
+        return None, "no solver"
+    verdict = prove(compiled_game(players, spec_name).spec, prop, players, infer=True, seconds=_finite(seconds))
+    if isinstance(verdict, Unknown):
+        return None, f"with inferred invariants: {verdict.reason.splitlines()[0]}"
+    return _result(prop, players, verdict), ""
+
+
+INFER_AFTER_SECONDS = 5.0
+"""The prover begins to infer no sooner than this after the question was asked: most
+questions whose answer is yes are answered by then, and inference beside the search
+would only have slowed it down."""
+
+
+def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection,
+                  infer_until: float | None = None) -> None:
     """The prover process: each count's proof (or None), sent as soon as it is known; then
     the rule IDs in the unsat cores of each proof (verify/lawyer/grounds.py), taken here
-    where the solver's support for the count is already built."""
+    where the solver's support for the count is already built; then, until `infer_until`
+    (a `time.perf_counter()` value; None: no inference), each count left unproved tried
+    again with inferred invariants: a proof is sent as the first ones are (it stops that
+    count's search), a failure as the reason why."""
+    started = time.perf_counter()
     proved = []
     for count in counts:
         try:
@@ -194,6 +250,17 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
             cores = None
         if cores is not None:
             send.send((count, cores))
+    if infer_until is not None:
+        time.sleep(max(0.0, started + INFER_AFTER_SECONDS - time.perf_counter()))
+    for count in counts if infer_until is not None else ():
+        left = infer_until - time.perf_counter() if infer_until is not None else 0.0
+        if count in proved or left < 1:
+            continue
+        try:
+            inferred, why = _inferred_proof_of_never(prop, count, spec_name, left)
+        except Exception as error:  # as above: a crash proves nothing
+            inferred, why = None, f"with inferred invariants: {type(error).__name__}"
+        send.send((count, inferred if inferred is not None else why))
     send.close()
 
 
@@ -210,18 +277,24 @@ class Prover:
     `never`), and one whose answer is yes at the first count as fast as the search finds
     its shortest game, not after the support's few seconds. (`decide` waits for the proof
     before the other counts' searches: two processes on a busy machine slow each other.)
-    Without `fork` each count's proof is made here before its search."""
+    With `infer_seconds` (`math.inf`: no limit) the prover goes on, once the cheap proofs
+    and their cores are sent, to try each count left unproved with inferred invariants
+    within that time, beside the searches, which a proof stops as before.
+    Without `fork` each count's proof is made here before its search (and none inferred)."""
 
-    def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str) -> None:
+    def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str, infer_seconds: float | None = None
+                 ) -> None:
         self.prop, self.spec_name = prop, spec_name
         self.proofs: dict[int, PropertyResult | None] = {}
         self.cores: dict[int, tuple[str, ...]] = {}     # count -> the rule IDs its proof used
+        self.stopped: dict[int, str] = {}               # count -> why inference proved nothing
+        until = None if infer_seconds is None else time.perf_counter() + infer_seconds
         self._receive: Connection | None = None
         self._process: Any = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             self._receive, send = context.Pipe(duplex=False)
-            self._process = context.Process(target=_prove_counts, args=(prop, counts, spec_name, send),
+            self._process = context.Process(target=_prove_counts, args=(prop, counts, spec_name, send, until),
                                             name="shrules-prover", daemon=True)
             self._process.start()
             send.close()
@@ -234,7 +307,9 @@ class Prover:
                 count, sent = receive.recv()
                 if isinstance(sent, tuple):     # the rule IDs of a proof sent before
                     self.cores[count] = sent
-                else:
+                elif isinstance(sent, str):     # why inference proved nothing
+                    self.stopped[count] = sent
+                elif sent is not None or count not in self.proofs:
                     self.proofs[count] = sent
                 seconds = 0.0
         except (EOFError, OSError):  # the prover is done or gone: no more proofs
@@ -284,6 +359,13 @@ class Prover:
             self._receive = None
 
 
+def _infer_within(budget: Budget) -> float | None:
+    """The seconds inference may take for a question with this budget (None: not tried)."""
+    if not budget.infer:
+        return None
+    return math.inf if budget.seconds is None else budget.seconds
+
+
 def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple[int, ...]:
     """The counts to search: the deciding one first, then the others from the smallest."""
     chosen = tuple(sorted(c for c in counts if c in prop.players)) or tuple(sorted(counts))
@@ -311,7 +393,8 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     its slower search for a witness) at most once, after an undecided search."""
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
-    prover = Prover(prop, chosen, spec_name) if prop.kind == "sometimes" and _smt_backend() is not None else None
+    prover = Prover(prop, chosen, spec_name, _infer_within(budget)) \
+        if prop.kind == "sometimes" and _smt_backend() is not None else None
     cores: dict[int, tuple[str, ...]] = {}
     frontiers: dict[int, Frontier] = {}
     try:
@@ -357,7 +440,9 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
         if prop.kind == "never" and count not in asked_solver:
             asked_solver.add(count)
-            return _smt(prop, count, seconds, spec_name)
+            within = _infer_within(budget)
+            return _smt(prop, count, seconds, spec_name,
+                        None if within is None else limits_now(cap).time_limit or within, stopped)
         return None
 
     def run(count: int, cap: float | None) -> None:
@@ -381,11 +466,15 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         if isinstance(result.verdict, Unknown) and count not in asked_solver:
             asked_solver.add(count)
             result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
+        why = stopped.get(count) or (prover.stopped.get(count) if prover is not None else None)
+        if isinstance(result.verdict, Unknown) and why:
+            result = _result(prop, count, Unknown(result.verdict.evidence, f"{result.verdict.reason}; {why}"))
         results[count] = result
         if frontiers is not None and prop.name in found_here:
             frontiers[count] = found_here[prop.name]
 
     asked_solver: set[int] = set()
+    stopped: dict[int, str] = {}    # count -> why inference proved nothing there
     if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
             if not found():

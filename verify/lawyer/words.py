@@ -33,6 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
         "players": "{counts} players",
         "all_states": "all {states:,} reachable states",
         "symmetry": ", up to seat rotation",
+        "inferred": " with invariants inferred from played games",
         "found": "Found by {method} after {states:,} states in {seconds:.1f} s.",
         "found_solver": "Found by {method} (depth {depth}) in {seconds:.1f} s.",
         "rests": "Rests on:",
@@ -92,6 +93,7 @@ WORDS: dict[str, dict[str, str]] = {
         "players": "{counts} Spieler",
         "all_states": "alle {states:,} erreichbaren Zustände",
         "symmetry": ", bis auf Drehung der Plätze",
+        "inferred": " mit aus gespielten Partien gefundenen Invarianten",
         "found": "Gefunden durch {method} nach {states:,} Zuständen in {seconds:.1f} s.",
         "found_solver": "Gefunden durch {method} (Tiefe {depth}) in {seconds:.1f} s.",
         "rests": "Beruht auf:",
@@ -170,7 +172,10 @@ def _method(result: PropertyResult, lang: str) -> str:
         if "rotation symmetry" in evidence.note:
             text += _say(lang, "symmetry")
         return text
-    return METHODS.get(evidence.method, {}).get(lang, evidence.method)
+    text = METHODS.get(evidence.method, {}).get(lang, evidence.method)
+    if evidence.method == "k-induction" and "inferred" in evidence.note:   # the solver's note says so
+        text += _say(lang, "inferred")
+    return text
 
 
 def _grouped(results: list[tuple[int, str]], lang: str) -> str:

@@ -30,6 +30,7 @@ deciding the whole catalogue costs one support computation.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import product
@@ -46,7 +47,7 @@ from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
-from .induction import Candidate, Induction, Outcome
+from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
@@ -79,13 +80,23 @@ class Backend:
     proved support and distance, and the searches built on them."""
 
     def __init__(self, spec: Spec, players: int, catalogue: tuple[Property, ...] | None = None,
-                 strengthening: Strengthening | None = None, infer: bool = False) -> None:
+                 strengthening: Strengthening | None = None, infer: bool = False,
+                 deadline: float | None = None) -> None:
+        """With `infer`, the support is proved here, by `deadline` if one is given (a
+        `time.perf_counter()` value), else `OutOfTime` (verify/smt/induction.py): the
+        candidates not yet dropped are cached all the same, so that the next attempt
+        starts where this one stopped."""
         self.spec = spec
         self.players = players
         self.strengthening: Strengthening = strengthening or load_invariants(spec)
         key = ""
+        start = time.perf_counter()
         if infer:
             self.strengthening, key = strengthen(self.strengthening, players)
+            if deadline is not None and time.perf_counter() >= deadline:   # mined, nothing proved yet
+                found = [i for i in self.strengthening.invariants if i.origin == "inferred"]
+                remember(key, found)
+                raise OutOfTime([i.name for i in found], time.perf_counter() - start, 0)
         self.catalogue = catalogue if catalogue is not None else catalogue_of(spec)
         self.system = System(self.strengthening.spec, players)
         self.induction = Induction(self.system, self.strengthening, self.catalogue)
@@ -93,8 +104,16 @@ class Backend:
         self._start_distance: int | None = None
         self._unrolling: Unrolling | None = None
         if infer:
-            kept = set(self.induction.support().names())
-            remember(key, [i for i in self.strengthening.invariants if i.origin == "inferred" and i.name in kept])
+            try:
+                kept = set(self.induction.support(deadline).names())
+            except OutOfTime as stopped:
+                self._remember(key, set(stopped.remaining))
+                raise
+            self._remember(key, kept)
+
+    def _remember(self, key: str, kept: set[str]) -> None:
+        """Cache the inferred invariants among `kept` for the next run with `key`."""
+        remember(key, [i for i in self.strengthening.invariants if i.origin == "inferred" and i.name in kept])
 
     def inferred(self) -> list[Invariant]:
         """The inferred invariants the fixpoint kept (none unless built with `infer`)."""
@@ -189,14 +208,17 @@ _SPECS: dict[str, Spec] = {}
 _BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int], Backend] = {}
 
 
-def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = True) -> Backend:
+def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = True,
+                deadline: float | None = None) -> Backend:
     """The backend of a spec and player count, built once per spec object: with the
     strengthening invariants of spec/invariants.toml (`hints`), and with inferred ones
-    (`infer`, verify/smt/infer.py; implied when there are no hints)."""
+    (`infer`, verify/smt/infer.py; implied when there are no hints). Inference stopped
+    at `deadline` raises `OutOfTime` and keeps no backend."""
     key = (id(spec), players, infer or not hints, hints)
     if key not in _BACKENDS:
         base = None if hints else Strengthening(spec, (), None, None)
-        _BACKENDS[key] = (spec, Backend(spec, players, strengthening=base, infer=infer or not hints))
+        _BACKENDS[key] = (spec, Backend(spec, players, strengthening=base, infer=infer or not hints,
+                                        deadline=deadline))
     return _BACKENDS[key][1]
 
 
@@ -286,7 +308,22 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     and `hints` as for `backend_for`)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
-    return _decide(backend_for(spec, players, infer, hints), prop, limits)
+    start = time.perf_counter()
+    try:
+        backend = backend_for(spec, players, infer, hints, _deadline(limits))
+    except OutOfTime as stopped:
+        return _inference_stopped(stopped, limits)
+    if limits.time_limit is not None:
+        left = max(0.5, limits.time_limit - (time.perf_counter() - start))
+        limits = dataclasses.replace(limits, time_limit=left)
+    return _noting_inference(backend, _decide(backend, prop, limits))
+
+
+def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
+    """The verdict when inferring strengthening invariants did not finish in time."""
+    return Unknown(Evidence("k-induction", seconds=stopped.seconds),
+                   f"limit: inferring strengthening invariants took longer than the {limits.time_limit:.0f} s given "
+                   f"({stopped}, {len(stopped.remaining)} candidates left, cached for the next run)")
 
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float
@@ -378,6 +415,23 @@ def _kept(backend: Backend) -> str:
             + (f" ({inferred} of them inferred)" if inferred else ""))
 
 
+def _inferred(backend: Backend) -> str:
+    """What a proof's note adds when the support it used has inferred invariants (none: nothing)."""
+    inferred = sum(1 for c in backend.induction.support().kept if c.origin == "inferred")
+    return f" ({inferred} of them inferred from played games)" if inferred else ""
+
+
+def _noting_inference(backend: Backend, verdict: Verdict) -> Verdict:
+    """A proof made with inferred invariants in its support says so in its note, however it
+    was made (a witness or refutation stands on its game alone)."""
+    inferred = sum(1 for c in backend.induction.support().kept if c.origin == "inferred")
+    if not inferred or not isinstance(verdict, (Proved, Unwitnessed)) or "inferred" in verdict.evidence.note:
+        return verdict
+    note = ((verdict.evidence.note + "; ") if verdict.evidence.note else "") + \
+        f"with {inferred} strengthening invariants inferred from played games"
+    return dataclasses.replace(verdict, evidence=dataclasses.replace(verdict.evidence, note=note))
+
+
 def _decided_by_search(found: Search, seconds: float, refuted: str, proved: str) -> Verdict | None:
     """A state property's verdict from the search for a state breaking it: refuted by the
     game found, proved when no path of any length reaches one, None when the search
@@ -433,17 +487,23 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
                    _cti(outcome, backend.game, f"not proved in one step; {_searched(found, 'violation')}"))
 
 
-def prove_never_happens(spec: Spec, prop: Property, players: int) -> Verdict:
+def prove_never_happens(spec: Spec, prop: Property, players: int, infer: bool = False,
+                        seconds: float | None = None) -> Verdict:
     """Only the solver's cheap proof that a `sometimes` property never happens at `players`
     (its negation inductive with the support, one step), without the BMC search for a
     witness that `check_property` goes on to, which can take many seconds: a question
     whose answer is no is decided about as fast as the same question asked as `never`.
-    `Unwitnessed` when proved, else `Unknown` (it may happen; nothing was searched)."""
+    `Unwitnessed` when proved, else `Unknown` (it may happen; nothing was searched).
+    With `infer`, the support has inferred invariants too, found within `seconds`."""
     if prop.kind != "sometimes":
         return Unknown(Evidence("k-induction"), f"{prop.kind}: not a `sometimes` property")
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
-    backend = backend_for(spec, players)
+    limits = Limits(time_limit=seconds)
+    try:
+        backend = backend_for(spec, players, infer, deadline=_deadline(limits) if infer else None)
+    except OutOfTime as stopped:
+        return _inference_stopped(stopped, limits)
     start = time.perf_counter()
     proof = _negation_inductive(backend, prop, start)
     if proof is not None:
@@ -462,11 +522,13 @@ def _negation_inductive(backend: Backend, prop: Property, start: float) -> Verdi
                           z3.Not(backend.system.holds(prop.state, induction.after, successor=True)))
         if induction.initial(never.before) and induction.consecution_of(never).proved:
             return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
-                                        note="its negation is inductive with the proved strengthening invariants"))
+                                        note="its negation is inductive with the proved strengthening invariants"
+                                             + _inferred(backend)))
     elif induction.move_step(Property(prop.name, "never", prop.description, prop.rule_ids, prop.players,
                                       prop.expect, None, prop.move, prop.on, prop.text, prop.where)).proved:
         return Unwitnessed(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
-                                    note="no step from a state satisfying the proved invariants is such a move"))
+                                    note="no step from a state satisfying the proved invariants is such a move"
+                                         + _inferred(backend)))
     return None
 
 

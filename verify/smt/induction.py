@@ -39,6 +39,15 @@ from spec.properties import Property
 from .system import State, Step, System
 
 
+def assert_all(solver: z3.Solver, terms: Sequence[z3.BoolRef]) -> None:
+    """`solver.add(*terms)` for thousands of terms (a support with inferred invariants):
+    asserted directly, without the Python API's checks on each, which cost more than the
+    solver's own work."""
+    context, handle = solver.ctx.ref(), solver.solver
+    for term in terms:
+        z3.Z3_solver_assert(context, handle, term.as_ast())
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A candidate invariant: its name, where it comes from, its text, its two terms."""
@@ -96,6 +105,19 @@ class Support:
         return [candidate.name for candidate in self.kept]
 
 
+class OutOfTime(Exception):
+    """The support's fixpoint was stopped at its deadline before it closed. Nothing is
+    proved then; `remaining` names the candidates not yet dropped, a superset of the
+    fixpoint's (Houdini only drops), which a later run may start from."""
+
+    def __init__(self, remaining: Sequence[str], seconds: float, queries: int) -> None:
+        super().__init__(f"the fixpoint was stopped after {seconds:.0f} s and {queries} queries" if queries else
+                         f"stopped after {seconds:.0f} s, before the fixpoint's first query")
+        self.remaining = tuple(remaining)
+        self.seconds = seconds
+        self.queries = queries
+
+
 @dataclass(slots=True)
 class Outcome:
     """The result of one proof attempt: proved (with k), or the counterexample found."""
@@ -111,9 +133,10 @@ class Outcome:
 class RuleQuery:
     """One disjunct of the step relation, the step by one rule, ready for queries: its
     relation and every candidate in s with the phase of s fixed to the rule's (so that
-    phase-guarded invariants simplify away). Each query gets a fresh non-incremental
-    solver, whose preprocessing (solving the equations that define s', bit-blasting) is
-    far faster on these problems than an incremental solver with assumptions."""
+    phase-guarded invariants simplify away; those true whatever s is are left out). Each
+    query gets a fresh non-incremental solver, whose preprocessing (solving the equations
+    that define s', bit-blasting) is far faster on these problems than an incremental
+    solver with assumptions."""
 
     rule: str
     step: Step
@@ -139,6 +162,7 @@ class Induction:
         self.strengthening = strengthening
         self.catalogue = catalogue
         self.timeout_ms = timeout_ms
+        self.deadline: float | None = None   # while the support is computed: `OutOfTime` past it
         self.candidates: list[Candidate] = []
         self._support: Support | None = None
         self._parts: dict[str, RuleQuery] = {}
@@ -160,10 +184,22 @@ class Induction:
                                                  self.state_invariant(prop, self.before),
                                                  self.state_invariant(prop, self.after, successor=True)))
         self.candidates_by_name = {c.name: c for c in self.candidates}
+        self.reads = self._reads()
         if len(self.candidates_by_name) < len(self.candidates):
             names = [c.name for c in self.candidates]
             twice = sorted({name for name in names if names.count(name) > 1})
             raise SpecError(f"spec/invariants.toml: an invariant has the name of a property: {', '.join(twice)}")
+
+    def _reads(self) -> dict[str, frozenset[str]]:
+        """The state fields each candidate reads (through the definitions it uses)."""
+        definitions = self.system.spec.definitions
+        out = {f"typing:{name}": frozenset({name}) for name, _ in self.system.typing(self.before)}
+        for invariant in self.strengthening.invariants:
+            out[invariant.name] = frozenset(n.fields_read([invariant.state], definitions))
+        for prop in self.catalogue:
+            if prop.state is not None:
+                out[prop.name] = frozenset(n.fields_read([prop.state], definitions))
+        return out
 
     def state_invariant(self, prop: Property, state: State, successor: bool = False) -> z3.BoolRef:
         """What an `always` / `never` state property asserts of one state."""
@@ -187,8 +223,9 @@ class Induction:
         fixed = (self.before["phase"], phase)
         step = system.rule_step(self.before, self.after, spec_rule, "step")
         relation = z3.simplify(z3.substitute(step.relation, fixed))
-        assumable = {c.name: z3.simplify(z3.substitute(c.before, fixed)) if c.phase in (None, spec_rule.phase)
-                     else z3.BoolVal(True) for c in self.candidates}
+        assumable = {c.name: z3.simplify(z3.substitute(c.before, fixed)) for c in self.candidates
+                     if c.phase in (None, spec_rule.phase)}
+        assumable = {name: term for name, term in assumable.items() if not z3.is_true(term)}
         before_state = State({**self.before.fields, "phase": phase})
         self._parts[rule] = RuleQuery(rule, step, before_state, relation, assumable, fixed)
         return self._parts[rule]
@@ -199,10 +236,14 @@ class Induction:
         part = self.part(rule)
         self._queries += 1
         solver = z3.SolverFor("QF_BV")
-        if self.timeout_ms:
-            solver.set("timeout", self.timeout_ms)
+        timeout = self.timeout_ms
+        if self.deadline is not None:
+            left = max(1, int((self.deadline - time.perf_counter()) * 1000))
+            timeout = min(timeout, left) if timeout else left
+        if timeout:
+            solver.set("timeout", timeout)
         solver.add(part.relation)
-        solver.add(*[part.assumable[c.name] for c in assumed])
+        assert_all(solver, [term for term in (part.assumable.get(c.name) for c in assumed) if term is not None])
         solver.add(z3.substitute(goal(part.step), part.fixed))
         result = solver.check()
         part.model = solver.model() if result == z3.sat else None
@@ -229,12 +270,29 @@ class Induction:
 
     # ------------------------------------------------------------------ the support
 
-    def support(self) -> Support:
+    def support(self, deadline: float | None = None) -> Support:
         """The largest inductive subset of the candidates (computed once): drop what is
         false initially, then whatever some rule's step can falsify, until a full pass over
-        the rules drops nothing."""
+        the rules drops nothing. Past `deadline` (a `time.perf_counter()` value) the
+        computation stops with `OutOfTime` and nothing is kept: a fixpoint that did not
+        close proves nothing, and a query the deadline cut short is not a reason to drop
+        every candidate (as an unknown answer otherwise is)."""
         if self._support is not None:
             return self._support
+        self.deadline = deadline
+        try:
+            return self._fixpoint()
+        finally:
+            self.deadline = None
+
+    def _out_of_time(self, kept: Sequence[Candidate], start: float, queries_before: int) -> OutOfTime | None:
+        """`OutOfTime` when the support's deadline has passed, else None."""
+        if self.deadline is None or time.perf_counter() < self.deadline:
+            return None
+        return OutOfTime([c.name for c in kept], time.perf_counter() - start, self._queries - queries_before)
+
+    def _fixpoint(self) -> Support:
+        """`support`'s Houdini loop."""
         start = time.perf_counter()
         queries_before = self._queries
         dropped: dict[str, Counterexample | None] = {}
@@ -242,32 +300,68 @@ class Induction:
         kept = [c for c in self.candidates if initial[c.name]]
         dropped.update({c.name: None for c in self.candidates if not initial[c.name]})
         changed = True
+        since: dict[str, set[str]] = {}   # rule -> what was dropped since its step kept everything
         while changed and kept:
             changed = False
             for rule in self.system.rule_names:
-                landing = successor_phases(self.system.spec.rule(rule), self.system.spec)
+                if rule in since and not self._assumed_by(rule, since[rule]):
+                    continue   # the same assumptions, no more goals: its step still keeps everything
+                spec_rule = self.system.spec.rule(rule)
+                landing = successor_phases(spec_rule, self.system.spec)
+                written = frozenset(name for name, _ in spec_rule.effect)
                 while kept:
                     current = list(kept)
-                    goal = [z3.Not(c.after) for c in current if c.phase is None or c.phase in landing]
+                    typed = {c.name for c in current if c.origin == "typing"}
+                    changing = [c for c in current if (c.phase is None or c.phase in landing)
+                                and self._may_change(c, written, typed)]
+                    goal = [z3.Not(c.after) for c in changing]
                     if not goal:
                         break
+                    late = self._out_of_time(kept, start, queries_before)
+                    if late is not None:
+                        raise late
                     result, part = self.ask(rule, current, lambda step: z3.Or(goal))
                     if result == z3.unsat:
+                        since[rule] = set()
                         break
+                    late = self._out_of_time(kept, start, queries_before) if result == z3.unknown else None
+                    if late is not None:
+                        raise late
                     if result == z3.unknown:
                         dropped.update({c.name: None for c in kept})
                         kept = []
                         break
                     model = part.model
                     assert model is not None
-                    broken = [c for c in kept if z3.is_false(model.eval(c.after, model_completion=True))]
+                    # the others hold after the step: it keeps what they read, or they speak of another phase
+                    broken = [c for c in changing if z3.is_false(model.eval(c.after, model_completion=True))]
                     assert broken, "a model of the disjunction breaks some candidate"
                     example = self.counterexample(part, [c.name for c in broken])
                     dropped.update({c.name: example for c in broken})
                     kept = [c for c in kept if c not in broken]
+                    for names in since.values():
+                        names.update(c.name for c in broken)
                     changed = True
         self._support = Support(kept, dropped, time.perf_counter() - start, self._queries - queries_before)
         return self._support
+
+    def _assumed_by(self, rule: str, dropped: set[str]) -> bool:
+        """Whether a rule's step query assumed any of `dropped` (or a field's typing, whose
+        loss widens what the step may change: `_may_change`). If not, the query it answered
+        unsat before is the same query with fewer goals, unsat still."""
+        assumed = self.part(rule).assumable
+        return any(name in assumed or name.startswith("typing:") for name in dropped)
+
+    def _may_change(self, candidate: Candidate, written: frozenset[str], typed: set[str]) -> bool:
+        """Whether a step writing only `written` may change the candidate's value: not when
+        it reads none of them (the step keeps every field it reads, so it holds after as it
+        did before), as long as those fields are still known well typed (the candidate is
+        translated for the successor state with wider ranges, which agree with the narrow
+        ones only on values in range)."""
+        reads = self.reads.get(candidate.name)
+        if reads is None or reads & written:
+            return True
+        return any(f"typing:{name}" in self.reads and f"typing:{name}" not in typed for name in reads)
 
     def _initial_values(self) -> dict[str, bool]:
         return {c.name: self.initial(c.before) for c in self.candidates}
@@ -352,7 +446,7 @@ class Induction:
         for step in steps:
             solver.add(step.relation)
         for index, state in enumerate(states):
-            solver.add(*self.support_terms(state))
+            assert_all(solver, self.support_terms(state))
             solver.add(invariant(state) if index < k else z3.Not(invariant(state)))
         for i in range(k + 1):
             for j in range(i + 1, k + 1):
@@ -425,7 +519,7 @@ class Induction:
         stuck = z3.Not(z3.Or(options)) if options else z3.BoolVal(True)
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
-        solver.add(*[c.before for c in self.support().kept])
+        assert_all(solver, [c.before for c in self.support().kept])
         solver.add(system.holds(prop.state, self.before))
         solver.add(z3.ForAll(bound, stuck) if bound else stuck)
         result = solver.check()
@@ -453,7 +547,7 @@ class Induction:
         when the solver proves it within `timeout_ms`."""
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
-        solver.add(*[c.before for c in self.support().kept])
+        assert_all(solver, [c.before for c in self.support().kept])
         solver.add(formula)
         return bool(solver.check() == z3.unsat)
 
@@ -573,7 +667,7 @@ class Induction:
         before, after = system.values_across(ranking.measure, self.before, self.after)
         kept = self.support().kept
         solver = z3.Solver()
-        solver.add(*[c.before for c in kept])
+        assert_all(solver, [c.before for c in kept])
         solver.add(before < 0)
         if solver.check() != z3.unsat:
             model = solver.model()
@@ -607,7 +701,7 @@ class Induction:
             stuck = z3.Not(z3.Or(guards))
             solver = z3.Solver()
             solver.set("timeout", timeout_ms)
-            solver.add(*[c.before for c in kept])
+            assert_all(solver, [c.before for c in kept])
             solver.add(self.before["phase"] == system.phases.index(phase))
             solver.add(z3.ForAll(bound, stuck) if bound else stuck)
             result = solver.check()

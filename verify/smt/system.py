@@ -97,6 +97,7 @@ class System:
         self.phases = spec.enums["phase"]
         self._rule_ranges = {rule.name: self.ranges.rule_names(rule) for rule in spec.rules}
         self._wide: dict[tuple[bool, int], Translator] = {}
+        self._memos: dict[tuple[int, int], tuple[Mapping[str, Term], dict[str, Term]]] = {}
         self.successor_ranges = self.ranges.with_fields(
             {name: self.after_ranges[f"after_{name}"] for name in self.kinds})
 
@@ -161,8 +162,20 @@ class System:
     def holds(self, node: n.Node, state: State, successor: bool = False) -> z3.BoolRef:
         """A state expression (a property, an invariant) in `state`; `successor` when the
         state is only known to be one step past a well-typed state."""
-        term: z3.BoolRef = self.translator_for(node, successor=successor).term(node, Env(state.fields))
+        translator = self.translator_for(node, successor=successor)
+        term: z3.BoolRef = translator.term(node, self._env(translator, state))
         return term
+
+    def _env(self, translator: Translator, state: State) -> Env:
+        """An environment over `state` whose definitions, once translated, are kept for the
+        next expression over the same state and translator: thousands of inferred
+        invariants read the same few definitions (`pile`, `slot_power`)."""
+        key = (id(translator), id(state.fields))
+        kept = self._memos.get(key)
+        if kept is None or kept[0] is not state.fields:   # the fields held here keep their id unique
+            kept = (state.fields, {})
+            self._memos[key] = kept
+        return Env(state.fields, memo=kept[1])
 
     def value(self, node: n.Node, state: State, successor: bool = False) -> Term:
         """An int-like state expression (a ranking) in `state`, at the width it needs."""

@@ -247,6 +247,9 @@ class Translator:
         assert isinstance(table, tuple), "only constant tables are indexed"
         index = self.term(node.index, env)
         result: Term = self.number(self.ranges.zero(node.type))
+        if z3.is_bv_value(index):   # a fixed entry (a ledger's `board[2]`): no chain of choices
+            position = index.as_signed_long()
+            return self.number(table[position]) if 0 <= position < len(table) else result
         for position in reversed(range(len(table))):
             result = z3.If(index == position, self.number(table[position]), result)
         return result
