@@ -154,3 +154,17 @@ def test_three_presidencies_are_proved_never_at_five_players() -> None:
     (result,) = answer.results
     assert result.verdict.evidence.method == "k-induction" and "inferred" in result.verdict.evidence.note
     assert "with invariants inferred from played games" in render(answer)
+    # what it rests on is read off that proof's unsat cores, with the inferred invariants in its support
+    assert answer.grounds == "proof" and answer.rule_ids, (answer.grounds, answer.rule_ids)
+    requirements = {req.rule_id for rule in load_spec(answer.query.rules).rules for req in rule.requires}
+    assert set(answer.rule_ids) <= requirements
+
+
+def test_cores_of_an_inferred_proof_are_not_built_again_here() -> None:
+    # the inferred support is built where the proof was made; elsewhere no core is taken
+    # (building it again would cost what inferring did), and "Rests on" says it read the fields
+    from verify.lawyer.grounds import proof_cores
+    prop = query(load_spec(), "q", "never", "liberal_policies > 5", (), (5,))
+    started = time.perf_counter()
+    assert proof_cores(prop, 5, "standard", infer=True) is None
+    assert time.perf_counter() - started < 5

@@ -3,7 +3,8 @@
 - "yes": the rules of the moves of the witness game that made the values the question is
   about (a dependency slice, `record.witness_rule_ids`), with the answering move's;
 - "no": the requirements in the unsat cores of the solver's induction proof for each
-  player count (verify/smt/core.py): what blocked every move that would have reached it;
+  player count (verify/smt/core.py): what blocked every move that would have reached it
+  (for a proof with inferred invariants, made in this process, with those in the support);
   for a count whose proof is a complete explicit search that the one-step induction does
   not match, the requirements that blocked the moves into the question on that search's
   frontier (verify/explicit/frontier.py), the line saying which of the two it is;
@@ -56,11 +57,22 @@ CORES_WAIT_SECONDS = 60.0
 """How long `decide` waits for the prover process's cores before it takes them itself."""
 
 
-def proof_cores(prop: Property, players: int, spec_name: str) -> tuple[str, ...] | None:
+def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False) -> tuple[str, ...] | None:
     """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
-    or None without the Z3 backend or such a proof."""
+    or None without the Z3 backend or such a proof; with `infer`, of the proof made with
+    inferred invariants in this process (verify/smt/core.py)."""
     cores = _smt_cores()
-    return None if cores is None else cores(compiled_game(players, spec_name).spec, prop, players)
+    if cores is None:
+        return None
+    spec = compiled_game(players, spec_name).spec
+    found: tuple[str, ...] | None = cores(spec, prop, players, infer=True) if infer else cores(spec, prop, players)
+    return found
+
+
+def _inferred(result: PropertyResult) -> bool:
+    """Whether the count's proof used invariants inferred from played games (its note says so)."""
+    evidence = result.verdict.evidence
+    return evidence.method == "k-induction" and "inferred" in evidence.note
 
 
 def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
@@ -84,6 +96,8 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
     sources: set[str] = set()
     for result in results:
         found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
+        if not found and _inferred(result):
+            found = proof_cores(prop, result.players, spec_name, infer=True)
         source = PROOF
         frontier = (frontiers or {}).get(result.players)
         if not found and frontier is not None:

@@ -222,6 +222,11 @@ def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = Tru
     return _BACKENDS[key][1]
 
 
+def backend_built(spec: Spec, players: int, infer: bool = False, hints: bool = True) -> bool:
+    """Whether `backend_for` with these arguments would return a backend already built."""
+    return (id(spec), players, infer or not hints, hints) in _BACKENDS
+
+
 def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
     """Whether none of `rules` (rules of `spec`, or rule-local changes of them) is enabled
     in any state satisfying its proved strengthening invariants at `players`, hence in any

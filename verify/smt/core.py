@@ -25,7 +25,7 @@ import z3  # type: ignore[import-untyped]
 from spec.model import Spec
 from spec.properties import Property
 
-from .check import backend_for
+from .check import backend_built, backend_for
 from .induction import Candidate
 from .system import Step
 
@@ -34,10 +34,16 @@ CORE_SECONDS = 30.0
 STEP_TIMEOUT_MS = 5_000
 
 
-def proof_rule_ids(spec: Spec, prop: Property, players: int, seconds: float = CORE_SECONDS) -> tuple[str, ...] | None:
+def proof_rule_ids(spec: Spec, prop: Property, players: int, seconds: float = CORE_SECONDS,
+                   infer: bool = False) -> tuple[str, ...] | None:
     """The rule IDs of the requirements the proof that `prop` never happens at `players`
-    used, or None when the one-step proof does not go through (or took too long)."""
-    backend = backend_for(spec, players)
+    used, or None when the one-step proof does not go through (or took too long). With
+    `infer`, the proof whose support has inferred invariants: taken only where that
+    support was already built in this process (by the proof itself), since building it
+    again costs what inferring did."""
+    if infer and not backend_built(spec, players, infer=True):
+        return None
+    backend = backend_for(spec, players, infer)
     induction = backend.induction
     system = backend.system
     before, after = induction.before, induction.after
