@@ -211,11 +211,13 @@ def depth_bound(system: System, support: Callable[[State], list[z3.BoolRef]], di
         query.push()
         query.add(first < least)
         result = query.check()
-        if result != z3.sat:
-            query.pop()
-            break
-        least = int(query.model().eval(first, model_completion=True).as_signed_long())
+        if result == z3.sat:
+            least = int(query.model().eval(first, model_completion=True).as_signed_long())
         query.pop()
+        if result == z3.unknown:
+            return length       # `least` is not proved the least: it bounds nothing
+        if result == z3.unsat:
+            break
     return max(length, least - start_distance + length)
 
 
