@@ -42,3 +42,13 @@ def test_both_backends_in_two_processes_equal_one() -> None:
             game = compiled_game(result.players, str(rules))
             assert replay(game, moves_of(trace)).end == trace.end
             assert not game.legal_moves(trace.end) and not game.is_over(trace.end)
+
+
+def test_neighbouring_counts_share_a_process_when_the_solver_runs() -> None:
+    """With the solver, two neighbouring counts go to one task so that the second's
+    witness searches are guided by the first's; the search alone keeps one per task."""
+    from verify.checker import batches
+    counts = (5, 6, 7, 8, 9, 10)
+    assert batches(counts, "both", 2) == [(10, 9), (8, 7), (6, 5)]
+    assert batches(counts, "explicit", 2) == [(10,), (9,), (8,), (7,), (6,), (5,)]
+    assert batches((7, 8), "smt", 2) == [(8,), (7,)]

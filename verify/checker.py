@@ -106,40 +106,59 @@ def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Li
     return results
 
 
-def _count_in_a_process(spec_name: str, count: int, names: tuple[str, ...], limits: Limits,
-                        reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
-                        lines: Any = None) -> list[Raw]:
-    """`_decide_count` in a worker process, its results as plain data: a compiled game's
-    states are classes made per process, so traces cross as their moves. Progress lines
-    go to the queue `lines`, when given."""
+def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+                         reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
+                         lines: Any = None) -> list[Raw]:
+    """`_decide_count` in a worker process for each of `counts` in turn, the results as
+    plain data: a compiled game's states are classes made per process, so traces cross
+    as their moves. Progress lines go to the queue `lines`, when given."""
     progress = None if lines is None else lines.put
-    if backend == "explicit":
-        return check_players(spec_name, count, names, limits, reductions, progress, explorer)
-    return [plain(result) for result in _decide_count(spec_name, count, names, limits, reductions, explorer,
-                                                      backend, infer, hints, progress)]
+    out: list[Raw] = []
+    for count in counts:
+        if backend == "explicit":
+            out += check_players(spec_name, count, names, limits, reductions, progress, explorer)
+        else:
+            out += [plain(result) for result in _decide_count(spec_name, count, names, limits, reductions,
+                                                              explorer, backend, infer, hints, progress)]
+    return out
+
+
+def batches(counts: tuple[int, ...], backend: str, workers: int) -> list[tuple[int, ...]]:
+    """The counts each worker task decides, largest first. With the solver and more
+    counts than workers, two neighbouring counts go to one task, one after the other:
+    neighbours mostly share a board, so the second count's witness searches are guided
+    by the first's witnesses (verify/smt/guides.py, a store per process) and take a
+    fraction of a second instead of many seconds each."""
+    ordered = sorted(counts, reverse=True)
+    if backend == "explicit" or len(ordered) <= workers:
+        return [(count,) for count in ordered]
+    return [tuple(ordered[index:index + 2]) for index in range(0, len(ordered), 2)]
 
 
 def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
                   limits: Limits, reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
                   workers: int, progress: Callable[[str], None] | None) -> list[PropertyResult]:
-    """One player count per process, search and solver together, so both cores work
-    through the solver's share too; the largest counts start first, being the longest."""
+    """Player counts in worker processes (`batches`), search and solver together, so both
+    cores work through the solver's share too; the largest counts start first, being the
+    longest."""
     results: list[PropertyResult] = []
     with ExitStack() as stack:
         lines = stack.enter_context(Manager()).Queue() if progress else None
-        pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(workers, len(counts))))
-        futures = {count: pool.submit(_count_in_a_process, spec_name, count, names, limits, reductions, explorer,
+        tasks = batches(counts, backend, workers)
+        pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(workers, len(tasks))))
+        futures = {batch: pool.submit(_counts_in_a_process, spec_name, batch, names, limits, reductions, explorer,
                                       backend, infer, hints, lines)
-                   for count in sorted(counts, reverse=True)}
+                   for batch in tasks}
         pending = set(futures.values())
         while pending:
             finished, pending = wait(pending, timeout=PROGRESS_POLL, return_when=FIRST_COMPLETED)
             _forward(lines, progress)
-            for count, future in futures.items():
+            for batch, future in futures.items():
                 if future in finished and progress:
-                    progress(f"{count} players: done")
-        for count in sorted(counts):
-            results += [materialise(raw, spec_name, by_name) for raw in futures[count].result()]
+                    for count in batch:
+                        progress(f"{count} players: done")
+        for batch in tasks:
+            results += [materialise(raw, spec_name, by_name) for raw in futures[batch].result()]
     return results
 
 

@@ -3,7 +3,7 @@ runner, so the counts of a check spread over a Dask cluster and a repeated check
 verdicts from the cache.
 
 A task here is one count's check by the backends asked for, as verify/checker.py runs it
-in a local process (`_count_in_a_process`: the search, then the solver for what it left
+in a local process (`_counts_in_a_process`: the search, then the solver for what it left
 unknown and as its cross-check; tasks.py keys it the same way as the sweep's tasks: rules,
 count, properties, backend, limits, the solver's invariants); its result is the plain
 `Raw` verdicts, which `materialise` turns into typed verdicts with every trace replayed
@@ -19,7 +19,7 @@ from typing import Any
 
 from spec.errors import SpecError
 
-from ..checker import _count_in_a_process
+from ..checker import _counts_in_a_process
 from ..explicit.check import Raw, check_players, materialise, select
 from ..explicit.reductions import Reductions
 from ..results import PropertyResult
@@ -36,8 +36,8 @@ def run_raws(task: Task) -> Result:
         raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
     else:
         names = task.properties or tuple(prop.name for prop in select(task.rules, None))
-        raws = _count_in_a_process(task.rules, task.players, names, task.limits, Reductions(), task.explorer,
-                                   task.backend, task.infer, task.hints)
+        raws = _counts_in_a_process(task.rules, (task.players,), names, task.limits, Reductions(), task.explorer,
+                                    task.backend, task.infer, task.hints)
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,

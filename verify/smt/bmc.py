@@ -8,6 +8,11 @@ bound (distance(s_i) <= distance(s_0) + i): both hold on every real path, so the
 none, and they spare the solver states no game reaches. The lower bound comes from the
 same distance (`depth_bound`): the end of any path to the target is far from the start.
 
+Before that, `guided` asks for a path along a given rule sequence (a witness's at
+another player count, verify/smt/guides.py): the solver then only chooses parameters,
+which takes a fraction of a second. Its path is as short as the one `shortest` would find
+only when its length is a proved lower bound; the caller checks that.
+
 Each depth is solved by a fresh solver that preprocesses (solves the equations that
 define each state from the one before, drops unconstrained parameters) and bit-blasts;
 on these deep, narrow problems that beats an incremental solver.
@@ -67,6 +72,7 @@ class Search:
     seconds: float
     queries: int
     stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable"
+    note: str = ""              # how the trace was found, when not by the plain search
 
 
 @dataclass(slots=True)
@@ -96,8 +102,8 @@ class Unrolling:
             self.states.append(after)
             self.constraints.append(self.support(after, index + 1))
 
-    def check(self, depth: int, target: z3.BoolRef) -> z3.CheckSatResult:
-        """Whether a path of exactly `depth` steps ends in the target."""
+    def check(self, depth: int, target: z3.BoolRef, extra: Sequence[z3.BoolRef] = ()) -> z3.CheckSatResult:
+        """Whether a path of exactly `depth` steps ends in the target (and satisfies `extra`)."""
         self.extend(depth)
         query = solver(self.timeout_ms)
         for index in range(depth + 1):
@@ -105,6 +111,7 @@ class Unrolling:
         for index in range(depth):
             query.add(self.steps[index].relation)
         query.add(target)
+        query.add(*extra)
         result = query.check()
         self.model = query.model() if result == z3.sat else None
         self.reason = query.reason_unknown() if result == z3.unknown else ""
@@ -165,6 +172,26 @@ def shortest(unrolling: Unrolling, target: Target, max_depth: int, min_depth: in
     return Search(None, max_depth, time.perf_counter() - start, queries, "depth")
 
 
+def guided(unrolling: Unrolling, target: Target, rules: Sequence[str], deadline: float | None = None) -> Search:
+    """A path of exactly `len(rules)` steps to the target whose i-th step is a move of
+    rule `rules[i]`: one query, quick because the solver only chooses parameters. Not a
+    shortest path unless its length is proved a lower bound (the caller's to know)."""
+    start = time.perf_counter()
+    depth = len(rules)
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return Search(None, depth, 0.0, 0, "time")
+        unrolling.timeout_ms = max(1, int(left * 1000))
+    unrolling.extend(depth)
+    fixed = [unrolling.steps[index].fires(rule) for index, rule in enumerate(rules)]
+    result = unrolling.check(depth, target(unrolling, depth), fixed)
+    seconds = time.perf_counter() - start
+    if result == z3.sat:
+        return Search(unrolling.trace(depth), depth, seconds, 1)
+    return Search(None, depth, seconds, 1, "unguided" if result == z3.unsat else f"solver: {unrolling.reason}")
+
+
 @dataclass(slots=True)
 class Window:
     """k steps s_0 -> ... -> s_k anywhere in a game (not from the initial state): the end
@@ -211,11 +238,13 @@ def depth_bound(system: System, support: Callable[[State], list[z3.BoolRef]], di
         query.push()
         query.add(first < least)
         result = query.check()
-        if result != z3.sat:
-            query.pop()
-            break
-        least = int(query.model().eval(first, model_completion=True).as_signed_long())
+        if result == z3.sat:
+            least = int(query.model().eval(first, model_completion=True).as_signed_long())
         query.pop()
+        if result == z3.unknown:
+            return length       # `least` is not proved the least: it bounds nothing
+        if result == z3.unsat:
+            break
     return max(length, least - start_distance + length)
 
 

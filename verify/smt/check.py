@@ -9,9 +9,11 @@
 - `always` / `never` over moves: `Proved` over one step from every state satisfying the
   support; `Refuted` when BMC reaches a violating move; otherwise `Unknown`;
 - `sometimes`: `Witnessed` with the shortest witness (BMC from a proved lower bound,
-  replayed through the engine), `Unwitnessed` when its negation is inductive relative to
-  the support, `Unknown` when a limit stops the search; `prove_never_happens` tries only
-  the induction, without the (slower) search for a witness;
+  replayed through the engine; tried first along the rules of a witness found at
+  another player count, which, as long as the bound, is a shortest one too),
+  `Unwitnessed` when its negation is inductive relative to the support, `Unknown` when
+  a limit stops the search; `prove_never_happens` tries only the induction, without the
+  (slower) search for a witness;
 - `terminates`: `Proved` by the ranking of spec/invariants.toml;
 - `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
   support makes every rule's guard false for all parameter values;
@@ -46,7 +48,8 @@ from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .bmc import Search, Target, Unrolling, depth_bound, move_target, shortest, state_target
+from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
+from .guides import forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .relational import Relation, equivalent, initial_related
@@ -162,10 +165,13 @@ class Backend:
 
     # ------------------------------------------------------------------ searches
 
-    def search(self, target: Target, limits: Limits, deadline: float | None) -> Search:
+    def search(self, target: Target, limits: Limits, deadline: float | None, guide: str | None = None) -> Search:
         """The shortest path to the target: depth 0 directly, then from the proved lower
         bound up to the depth limit; `stopped == "unreachable"` when no path of any length
-        reaches it."""
+        reaches it. With `guide` (a property's name), the rule sequences of its earlier
+        witnesses as long as the lower bound are tried first (verify/smt/guides.py): a
+        path they lead to is as long as the bound, hence a shortest; the path found is
+        kept as a guide in turn."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -181,9 +187,20 @@ class Backend:
                                 timeout_ms=left)
         if bound is None:
             return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
+        queries = first.queries + 1
+        for rules in (guides_for(self.spec, guide, bound) if guide is not None and bound <= bmc_depth(limits) else []):
+            led = guided(unrolling, target, rules, deadline)
+            queries += led.queries
+            if led.trace is not None:
+                led.seconds, led.queries = time.perf_counter() - start, queries
+                led.note = (f"found along the rules of an earlier witness; {bound} moves is the proved "
+                            f"lower bound, so no game is shorter")
+                return led
         found = shortest(unrolling, target, bmc_depth(limits), bound, deadline)
         found.seconds = time.perf_counter() - start
-        found.queries += first.queries + 1
+        found.queries += queries
+        if guide is not None and found.trace is not None:
+            keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
 
     def state_target(self, node: Any, negate: bool) -> Target:
@@ -283,10 +300,11 @@ def _backend_of_source(spec: Spec, players: int) -> Backend:
 
 
 def clear_cache() -> None:
-    """Forget every backend built so far (a benchmark's cold start)."""
+    """Forget every backend and witness guide built so far (a benchmark's cold start)."""
     _BACKENDS.clear()
     _SPECS.clear()
     _BY_SOURCE.clear()
+    forget_guides()
 
 
 def _deadline(limits: Limits) -> float | None:
@@ -543,10 +561,11 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if proof is not None:
         return proof
     target = backend.state_target(prop.state, False) if prop.state is not None else backend.move_target(prop, False)
-    found = backend.search(target, limits, _deadline(limits))
+    found = backend.search(target, limits, _deadline(limits), guide=prop.name)
     seconds = time.perf_counter() - start
     if found.trace is not None:
-        return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace, found.trace.elections())
+        return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note), found.trace,
+                         found.trace.elections())
     if found.stopped == "unreachable":
         return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
                                     note="no path of one step or more ends there, and the initial state does not"))
