@@ -69,7 +69,7 @@ class StubSolver:
 
 
 def _no_search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
-               progress: Any = None) -> dict[str, PropertyResult]:
+               progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
     """A stand-in for the explicit search that never finishes: unknown at its limit."""
     return {p.name: PropertyResult(p.name, players, p.kind, p.rule_ids, p.expect,
                                    Unknown(Evidence("explicit", 10, 0, 0, 0.0, ""), "limit: 10 states"))
@@ -125,7 +125,7 @@ def test_can_that_never_happens_is_proved_beside_the_search(monkeypatch: pytest.
     monkeypatch.setattr(ask, "_smt_backend", lambda: solver)
 
     def endless(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
-                progress: Any = None) -> dict[str, PropertyResult]:
+                progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
         give_up = time.perf_counter() + 60
         while progress is not None and time.perf_counter() < give_up:
             progress(0, 0)
