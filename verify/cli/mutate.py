@@ -28,13 +28,13 @@ from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
-from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts
+from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread
 from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import write_mutation_report
 from ..scale.cache import Cache
-from ..scale.kept import kept_spread, local_spread
+from ..scale.kept import kept_spread
 from ..scale.run import spread_on_dask
 from .options import (COUNT, SECONDS, cache_option, counts_among, max_states_option, rules_option, scheduler_option,
                       time_limit_option)

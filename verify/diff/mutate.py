@@ -433,6 +433,20 @@ Spread = Callable[[Callable[..., "Outcome"], list[tuple[Any, ...]]], Iterator["O
 the arguments of each; the outcomes come back in the order of the arguments."""
 
 
+def local_spread(workers: int) -> Spread:
+    """Local processes as a spread, the outcomes in the order of the arguments (one
+    worker: this process)."""
+    def spread(function: Callable[..., Outcome], arguments: list[tuple[Any, ...]]) -> Iterator[Outcome]:
+        if workers <= 1 or len(arguments) <= 1:
+            yield from (function(*args) for args in arguments)
+            return
+        with ProcessPoolExecutor(max_workers=max(1, min(workers, len(arguments)))) as pool:
+            futures = [pool.submit(function, *args) for args in arguments]
+            for future in futures:
+                yield future.result()
+    return spread
+
+
 def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
@@ -488,14 +502,12 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             if progress:
                 progress(done, len(jobs), outcome)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_decide_numbered, rules, mutant.number, count, base_of[count], limits, budget,
-                                   operators, rule_filter, complete) for mutant, count in jobs]
-            for future in futures:
-                outcome = future.result()
-                run.outcomes.append(outcome)
-                done += 1
-                if progress:
-                    progress(done, len(jobs), outcome)
+        arguments = [(rules, mutant.number, count, base_of[count], limits, budget, operators, rule_filter, complete)
+                     for mutant, count in jobs]
+        for outcome in local_spread(workers)(_decide_numbered, arguments):
+            run.outcomes.append(outcome)
+            done += 1
+            if progress:
+                progress(done, len(jobs), outcome)
     run.seconds = time.monotonic() - started
     return run

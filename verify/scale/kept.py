@@ -16,12 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from spec.errors import SpecError
 
-from ..diff.mutate import Outcome, Spread
+from ..diff.mutate import Outcome, Spread, local_spread
 from .cache import Cache
 from .tasks import KEY_VERSION, code_digest, rules_digest
 
@@ -31,20 +30,6 @@ def call_key(function: Callable[..., Any], arguments: tuple[Any, ...]) -> str:
     material = json.dumps([KEY_VERSION, code_digest(), rules_digest(str(arguments[0])),
                            getattr(function, "__name__", "call"), repr(arguments)])
     return hashlib.sha256(material.encode()).hexdigest()
-
-
-def local_spread(workers: int) -> Spread:
-    """Local processes as a spread, the outcomes in the order of the arguments (one
-    worker: this process, as `analyse` runs without a spread)."""
-    def spread(function: Callable[..., Outcome], arguments: list[tuple[Any, ...]]) -> Iterator[Outcome]:
-        if workers <= 1 or len(arguments) <= 1:
-            yield from (function(*args) for args in arguments)
-            return
-        with ProcessPoolExecutor(max_workers=max(1, min(workers, len(arguments)))) as pool:
-            futures = [pool.submit(function, *args) for args in arguments]
-            for future in futures:
-                yield future.result()
-    return spread
 
 
 def _read(cache: Cache, key: str) -> Outcome | None:
