@@ -57,6 +57,11 @@ GAMES = 400
 """Random games whose states propose candidates: enough to visit every phase with every
 flag value the rules allow at 5-10 players (a missed rare state only proposes a
 candidate the fixpoint then drops)."""
+RARE_SITUATION = 200
+"""A phase, or a phase with one value of a flag or enum, that fewer sampled states than
+this are in is rare: more games are played for it (`sample_states`)."""
+RARE_GAMES_PER_GAME = 9
+"""The games played for the rare situations, per game sampled in full."""
 MAX_MOVES = 400
 """A random game longer than this stops being sampled (the rules' games are far shorter)."""
 SMALL = 7
@@ -175,19 +180,53 @@ def _encoded(function: Callable[[Any], Any], kind: str) -> Callable[[Any], int]:
     return lambda state: int(function(state))
 
 
-def sample_states(game: Game, games: int = GAMES, seed: int = 0) -> set[Any]:
-    """Every state of `games` random games of the rules (engine states)."""
+def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int | None = None) -> set[Any]:
+    """Every state of `games` random games of the rules (engine states), and the states in
+    rare situations of `rare_games` more (default: RARE_GAMES_PER_GAME per game).
+
+    A phase most games pass through once or never (a veto, an execution), or a flag that
+    is seldom set in a common phase (a session just vetoed), is where the relations a
+    proof needs are seen least: fewer than `RARE` states in a situation propose nothing.
+    Playing more games but keeping only their states in such situations gives them the
+    samples they lack, at the cost of playing (cheap), not of mining every state of every
+    game (the dearer part)."""
     rng = Random(seed)
     seen: set[Any] = set()
-    for _ in range(games):
+    phase = game.phase_index
+    flags = _flag_fields(game)
+
+    def situations(state: Any) -> Iterable[tuple[int, ...]]:
+        yield (state[phase],)
+        for index in flags:
+            yield state[phase], index, int(state[index])
+
+    def play(keep: Callable[[Any], bool]) -> None:
         state = game.initial_state()
         for _ in range(MAX_MOVES):
-            seen.add(state)
+            if keep(state):
+                seen.add(state)
             following = game.random_step(state, rng)
             if following is None:
                 break
             state = following
+
+    for _ in range(games):
+        play(lambda state: True)
+    counts: dict[tuple[int, ...], int] = {}
+    for state in seen:
+        for key in situations(state):
+            counts[key] = counts.get(key, 0) + 1
+    rare = {key for key, count in counts.items() if count < RARE_SITUATION}
+    if rare:
+        for _ in range(games * RARE_GAMES_PER_GAME if rare_games is None else rare_games):
+            play(lambda state: any(key in rare for key in situations(state)))
     return seen
+
+
+def _flag_fields(game: Game) -> list[int]:
+    """The fields whose values split a phase into situations for sampling: flags and enums."""
+    return [index for index, field in enumerate(game.spec.fields)
+            if field.name != "phase" and field.type.kind in ("bool", "enum")]
 
 
 def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
@@ -219,8 +258,7 @@ def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
                     single[index, value].add(text)
                     if text not in known:
                         out.append(Found(phase, f"{guard} or {situation} or ({text})", fields | feature.fields))
-        if any(f.ledger for f in feats):
-            out += _ledger_situations(spec, feats, rows, game.players, phase, known, single)
+        out += _pair_situations(spec, feats, rows, game.players, phase, known, single)
     return out
 
 
@@ -233,12 +271,16 @@ def _escape(spec: Spec, feature: Feature, value: int) -> str:
     return f"{feature.text} != {_literal(spec, feature, value)}"
 
 
-def _ledger_situations(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], players: int,
-                       phase: str, known: set[str], single: dict[tuple[int, int], set[str]]) -> list[Found]:
-    """Relations against a ledger in situations of two flags or enums: a power is pending
-    between the enactment that grants it and its use only where the policy was Fascist
-    *and* the slot carries that power, and there what was done is one short of what was
-    granted. Only relations neither the phase nor either flag alone gives are proposed."""
+def _pair_situations(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]], players: int,
+                     phase: str, known: set[str], single: dict[tuple[int, int], set[str]]) -> list[Found]:
+    """What holds in situations of two flags or enums and neither the phase nor either flag
+    alone gives. A power is pending between the enactment that grants it and its use only
+    where the policy was Fascist *and* the slot carries that power: there what was done is
+    one short of what a ledger granted, and what the power's move will write is still
+    unset (no Special Election is running when one is called: `special_return == none`).
+    So two kinds of atom are proposed: relations against a ledger, and the values of
+    flags, enums and seats that one such situation fixes (a count is left out: within a
+    narrow situation it is mostly where the sampling stopped)."""
     out: list[Found] = []
     flags = [i for i, f in enumerate(feats) if f.kind in ("bool", "enum") and not f.ledger]
     pairs = [(i, j) for i, j in itertools.combinations(enumerate(feats), 2) if i[1].ledger != j[1].ledger]
@@ -250,12 +292,22 @@ def _ledger_situations(spec: Spec, feats: Sequence[Feature], rows: Sequence[tupl
             if len(part) < RARE or (a, x) not in single or (b, y) not in single:
                 continue
             seen_alone = known | single[a, x] | single[b, y]
+            escape = f"{_escape(spec, feats[a], x)} or {_escape(spec, feats[b], y)}"
+            found: list[tuple[str, frozenset[str]]] = []
+            for index, feature in enumerate(feats):
+                if index in (a, b) or feature.ledger or feature.kind not in ("bool", "enum", "seat"):
+                    continue
+                values = {row[index] for row in part}
+                if len(values) == 1:
+                    found.append((f"{feature.text} == {_literal(spec, feature, values.pop())}", feature.fields))
             for (i, first), (j, second) in pairs:
                 relation = _against_ledger(first, second, [r[i] for r in part], [r[j] for r in part], players)
-                if relation and relation not in seen_alone:
-                    escape = f"{_escape(spec, feats[a], x)} or {_escape(spec, feats[b], y)}"
-                    fields = first.fields | second.fields | feats[a].fields | feats[b].fields
-                    out.append(Found(phase, f"phase != '{phase}' or {escape} or ({relation})", fields))
+                if relation:
+                    found.append((relation, first.fields | second.fields))
+            for text, fields in found:
+                if text not in seen_alone:
+                    out.append(Found(phase, f"phase != '{phase}' or {escape} or ({text})",
+                                     fields | feats[a].fields | feats[b].fields))
     return out
 
 
@@ -325,7 +377,7 @@ def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]]
         if first.ledger or second.ledger:
             if skip >= 0 and (first.fields | second.fields) & feats[skip].fields:
                 continue    # the ledger's own counter fixed: what is left is a bound
-            relation = _against_ledger(first, second, columns[i], columns[j], players)
+            relation = _against_ledger(first, second, columns[i], columns[j], players, counts=general)
         elif general:
             relation = _relation(first, second, columns[i], columns[j])
         else:
@@ -366,12 +418,15 @@ def _relation(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[i
     return None
 
 
-def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[int], players: int
-                    ) -> str | None:
+def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[int], players: int,
+                    counts: bool = True) -> str | None:
     """What was done against what a ledger granted: the seats of a set (or the seats not
-    in it: the dead, for the living), at most or below the ledger's count.
-    Proposed in narrow situations too: a power granted and not yet used is exactly where
-    the count is one short."""
+    in it: the dead, for the living), or a count the moves it grants advance (a temporal
+    query's `times(...)` of a power: spec/temporal.py), at most or below the ledger's
+    count. Proposed in narrow situations too: a power granted and not yet used is exactly
+    where the count is one short. A count is related (`counts`) over a whole phase and
+    where a power is pending (`_pair_situations`), not in the situations of one flag,
+    where a counter's values are mostly where the sampling stopped."""
     if first.ledger == second.ledger:
         return None
     ledger, other, granted, values = (first, second, xs, ys) if first.ledger else (second, first, ys, xs)
@@ -380,6 +435,8 @@ def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequ
     if other.kind == "seats":
         counts = [bin(v).count("1") for v in values]
         shown = [(f"count({other.text})", counts), (f"players - count({other.text})", [players - c for c in counts])]
+    elif other.kind == "int" and counts:
+        shown = [(other.text, list(values))]
     else:
         return None
     for text, done in shown:
@@ -433,7 +490,7 @@ def _writers(spec: Spec) -> dict[str, set[str]]:
 
 
 
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 """Changes when the templates change, so an old cache is not read as a new one's."""
 
 
