@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +19,7 @@ from engine.game import Game
 from engine.pycompile import compile_expression
 from spec.invariants import Strengthening
 from spec.lang.nodes import fields_read
+from spec.disputes import query
 from spec.loader import load_spec
 from spec.properties import Property
 from verify.cli import main
@@ -85,6 +87,42 @@ def test_a_pending_power_is_mined_as_one_short_of_its_ledger() -> None:
     pending = [t for t in texts if "enacted != 'fascist'" in t and "slot_power != 'investigate'" in t
                and "count(investigated) <" in t]
     assert pending, "no relation for an investigation granted and not yet used"
+
+
+def test_a_pending_power_fixes_what_its_move_will_write() -> None:
+    """Between the enactment that grants a Special Election and the call, no Special
+    Election is running: only the pair (a Fascist policy enacted, the slot's power) shows
+    it, so it is proposed in that pair's situation."""
+    spec = load_spec("standard")
+    texts = [c.text for c in candidates(spec, 7, games=200, seed=2)]
+    assert any("enacted != 'fascist'" in t and "slot_power != 'special_election'" in t
+               and t.endswith("(special_return == none)") for t in texts)
+
+
+def test_a_count_of_a_power_is_bounded_by_its_ledger() -> None:
+    """A temporal count of Special Elections (a monitor, spec/temporal.py) is at most the
+    board slots with that power the track has passed: a relation against the ledger."""
+    base = load_spec("standard")
+    prop = query(base, "q", "never", "times(phase == 'power' and power == 'special_election') >= 2", players=(7,))
+    spec = load_spec(prop.rules)
+    texts = [c.text for c in candidates(spec, 7, games=200, seed=2)]
+    bounded = [t for t in texts if "_count <= ((1 if fascist_policies >= 3 and board[2] == 'special_election'" in t]
+    assert any(t.startswith("phase != 'nominate' or (") for t in bounded), bounded[:3]
+
+
+def test_rare_situations_get_more_games() -> None:
+    """A vetoed session is rare at 5 players; the extra games keep states in such
+    situations only, so the sample grows there and not in common ones."""
+    game = Game(load_spec("standard"), 5)
+    plain = sample_states(game, games=100, seed=4, rare_games=0)
+    boosted = sample_states(game, games=100, seed=4)
+    assert plain <= boosted
+    veto = game.phase_names.index("veto")
+    vote = game.phase_names.index("vote")
+    def in_phase(states: set[Any], number: int) -> int:
+        return sum(1 for state in states if state[game.phase_index] == number)
+    assert in_phase(boosted, veto) >= 3 * max(1, in_phase(plain, veto))
+    assert in_phase(boosted, vote) == in_phase(plain, vote)
 
 
 @pytest.mark.slow  # the complete 5-player graph without symmetry: 6.19 M states, about 5 minutes
