@@ -377,7 +377,7 @@ def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]]
         if first.ledger or second.ledger:
             if skip >= 0 and (first.fields | second.fields) & feats[skip].fields:
                 continue    # the ledger's own counter fixed: what is left is a bound
-            relation = _against_ledger(first, second, columns[i], columns[j], players, counts=general)
+            relation = _against_ledger(first, second, columns[i], columns[j], players, with_counts=general)
         elif general:
             relation = _relation(first, second, columns[i], columns[j])
         else:
@@ -419,12 +419,12 @@ def _relation(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[i
 
 
 def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequence[int], players: int,
-                    counts: bool = True) -> str | None:
+                    with_counts: bool = True) -> str | None:
     """What was done against what a ledger granted: the seats of a set (or the seats not
     in it: the dead, for the living), or a count the moves it grants advance (a temporal
     query's `times(...)` of a power: spec/temporal.py), at most or below the ledger's
     count. Proposed in narrow situations too: a power granted and not yet used is exactly
-    where the count is one short. A count is related (`counts`) over a whole phase and
+    where the count is one short. A count is related (`with_counts`) over a whole phase and
     where a power is pending (`_pair_situations`), not in the situations of one flag,
     where a counter's values are mostly where the sampling stopped."""
     if first.ledger == second.ledger:
@@ -435,7 +435,7 @@ def _against_ledger(first: Feature, second: Feature, xs: Sequence[int], ys: Sequ
     if other.kind == "seats":
         counts = [bin(v).count("1") for v in values]
         shown = [(f"count({other.text})", counts), (f"players - count({other.text})", [players - c for c in counts])]
-    elif other.kind == "int" and counts:
+    elif other.kind == "int" and with_counts:
         shown = [(other.text, list(values))]
     else:
         return None
