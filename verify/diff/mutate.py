@@ -485,29 +485,17 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             if unknown:
                 run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
                                  f"properties unknown ({', '.join(unknown[:3])}) cannot kill a mutant")
-    done = 0
-    if spread is not None:
-        arguments = [(rules, mutant.number, count, base_of[count], limits, budget, operators, rule_filter, complete)
-                     for mutant, count in jobs]
-        for outcome in spread(_decide_numbered, arguments):
-            run.outcomes.append(outcome)
-            done += 1
-            if progress:
-                progress(done, len(jobs), outcome)
-    elif workers <= 1:
-        for mutant, count in jobs:
-            outcome = decide(base, mutant, count, base_of[count], limits, budget, complete)
-            run.outcomes.append(outcome)
-            done += 1
-            if progress:
-                progress(done, len(jobs), outcome)
-    else:
-        arguments = [(rules, mutant.number, count, base_of[count], limits, budget, operators, rule_filter, complete)
-                     for mutant, count in jobs]
-        for outcome in local_spread(workers)(_decide_numbered, arguments):
-            run.outcomes.append(outcome)
-            done += 1
-            if progress:
-                progress(done, len(jobs), outcome)
+    if spread is None and workers > 1:
+        spread = local_spread(workers)
+    outcomes: Iterator[Outcome]
+    if spread is None:   # in this process, with the mutants already built
+        outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete) for mutant, count in jobs)
+    else:                # each task builds its mutant again from its number
+        outcomes = spread(_decide_numbered, [(rules, mutant.number, count, base_of[count], limits, budget, operators,
+                                              rule_filter, complete) for mutant, count in jobs])
+    for done, outcome in enumerate(outcomes, start=1):
+        run.outcomes.append(outcome)
+        if progress:
+            progress(done, len(jobs), outcome)
     run.seconds = time.monotonic() - started
     return run
