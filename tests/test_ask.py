@@ -566,3 +566,60 @@ def test_counts_in_words() -> None:
     assert counts_text((5, 6, 7, 8, 9, 10)) == "5–10"
     assert counts_text((5, 6, 8)) == "5–6 and 8"
     assert counts_text((7,)) == "7"
+
+
+class _Solver:
+    """A Z3 backend that proves nothing with the written hints and everything with
+    inferred invariants: what `answer_many` asks of it, and in which order."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, bool]] = []
+
+    def check_property(self, spec: Any, prop: Property, players: int, limits: Limits,
+                       infer: bool = False) -> Any:
+        self.asked.append(("check", infer))
+        if infer:
+            return Proved(Evidence("k-induction", note="inferred"))
+        return Unknown(Evidence("k-induction"), "not inductive")
+
+    def prove_never_happens(self, spec: Any, prop: Property, players: int, infer: bool = False,
+                            seconds: float | None = None) -> Any:
+        self.asked.append(("never", infer))
+        if infer:
+            return Unwitnessed(Evidence("k-induction", note="inferred"))
+        return Unknown(Evidence("k-induction"), "not inductive")
+
+
+@pytest.mark.parametrize("kind", ["never", "sometimes"])
+def test_the_catalogue_infers_invariants_for_what_the_search_left_unknown(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ask --all`: an entry the hinted proof and a cut-short search leave unknown is asked
+    again with inferred invariants (a `never` entry directly, with no second hinted check)
+    and ends proved, not unknown; with inference switched off it stays unknown."""
+    path = tmp_path / "disputes.toml"
+    path.write_text(f"""
+[[dispute]]
+id = "power-out-of-turn"
+source = "test"
+question = "?"
+kind = "{kind}"
+state = "{NEVER_POWER_OUT_OF_TURN}"
+rules = ["R-X1"]
+players = "5"
+answer = "no"
+explanation = "."
+""", encoding="utf-8")
+    disputes = catalogue(path=path)
+    for infer in (True, False):
+        solver = _Solver()
+        monkeypatch.setattr(ask, "_smt_backend", lambda: solver)
+        answer = answer_many(disputes, 5, Budget(max_states=50, seconds=60, infer=infer))["power-out-of-turn"]
+        assert isinstance(answer, FormalAnswer)
+        if not infer:
+            assert answer.verdict == UNKNOWN and ("check", True) not in solver.asked
+            continue
+        assert answer.verdict == NO and answer.results[0].verdict.evidence.note == "inferred"
+        if kind == "never":
+            assert solver.asked == [("check", False), ("check", True)]
+        else:
+            assert solver.asked == [("never", False), ("never", True)]

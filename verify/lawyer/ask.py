@@ -595,17 +595,24 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
 def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
                 spec_name: str = "standard") -> dict[str, Answer]:
     """Answer entries for one player count: what the Z3 backend proves first (`never`
-    queries, and `sometimes` ones by the cheap proof alone: the support is built once per
-    count, and one such entry left to the search would make it finish), the other formal
-    ones in one explicit search (the first hit of each is still its shortest game, and a
-    search that must finish for one does so for all), what stays unknown by the Z3
-    backend; rule-text and position entries one by one."""
+    queries, with inferred invariants where the written ones do not suffice, as `decide`
+    does; `sometimes` ones by the cheap proof alone: the support is built once per count,
+    and one such entry left to the search would make it finish), the other formal ones in
+    one explicit search per rule set (the first hit of each is still its shortest game,
+    and a search that must finish for one does so for all), what stays unknown by the Z3
+    backend (`_after_search`); rule-text and position entries one by one."""
     started = time.perf_counter()
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
+    within = _infer_within(budget)
+    stopped: dict[str, str] = {}        # entry -> why inference proved nothing
     for prop in formal:
         if prop.kind == "never":
-            proof = _smt(prop, players, SMT_FIRST_SECONDS, prop.rules or spec_name)
+            why: dict[int, str] = {}
+            proof = _smt(prop, players, SMT_FIRST_SECONDS, prop.rules or spec_name,
+                         None if within is None else budget.limits(started).time_limit or within, why)
+            if players in why:
+                stopped[prop.name] = why[players]
         else:
             proof = _proof_of_never(prop, players, prop.rules or spec_name)
         if proof is not None:
@@ -617,9 +624,12 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
         shared = tuple(prop for prop in rest if (prop.rules or spec_name) == rules)
         found.update(search(shared, players, budget.limits(started), rules))
     for prop in rest:
-        if isinstance(found[prop.name].verdict, Unknown) and prop.kind != "never":
-            found[prop.name] = (_smt(prop, players, budget.limits(started).time_limit, prop.rules or spec_name)
-                                or found[prop.name])
+        result = found[prop.name]
+        if isinstance(result.verdict, Unknown) and prop.kind != "never":
+            found[prop.name] = _after_search(prop, players, result, budget, started, prop.rules or spec_name)
+        elif isinstance(result.verdict, Unknown) and prop.name in stopped:
+            found[prop.name] = _result(prop, players, Unknown(result.verdict.evidence,
+                                                              f"{result.verdict.reason}; {stopped[prop.name]}"))
     out: dict[str, Answer] = {}
     for dispute in disputes:
         if dispute.query is None:
@@ -627,6 +637,37 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
         else:
             out[dispute.id] = FormalAnswer(dispute.query, dispute.rule_ids, (found[dispute.query.name],), {}, dispute)
     return out
+
+
+def _after_search(prop: Property, players: int, searched: PropertyResult, budget: Budget, started: float,
+                  spec_name: str) -> PropertyResult:
+    """A `sometimes` entry the count's search left unknown, asked of the solver with what
+    is left of the time: first proved impossible with inferred invariants, within
+    `INFER_SHARE` of it, then searched for a witness by the solver with the rest. Why it
+    stayed unknown is added to the search's reason."""
+    smt = _smt_backend()
+    if smt is None:
+        return searched
+    why = ""
+    if budget.infer and players in prop.players:
+        left = budget.limits(started).time_limit
+        seconds = None if left is None else INFER_SHARE * left
+        if seconds is None or seconds >= 1:
+            spec = compiled_game(players, spec_name).spec
+            verdict = smt.prove_never_happens(spec, prop, players, infer=True, seconds=seconds)
+            if not isinstance(verdict, Unknown):
+                return _result(prop, players, verdict)
+            why = "with inferred invariants: " + verdict.reason.splitlines()[0]
+        else:
+            why = "no time was left to infer invariants"
+    witness = _smt(prop, players, budget.limits(started).time_limit, spec_name)
+    if witness is not None:
+        return witness
+    if not why:
+        return searched
+    unknown = searched.verdict
+    assert isinstance(unknown, Unknown)
+    return _result(prop, players, Unknown(unknown.evidence, f"{unknown.reason}; {why}"))
 
 
 def catalogue(spec_name: str = "standard", path: Path | None = None) -> tuple[Dispute, ...]:
