@@ -217,9 +217,21 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
         for key in situations(state):
             counts[key] = counts.get(key, 0) + 1
     rare = {key for key, count in counts.items() if count < RARE_SITUATION}
+    # The same test as `any(key in rare for key in situations(state))`, looked up by
+    # phase: it runs on every state of the extra games.
+    rare_phases = {key[0] for key in rare if len(key) == 1}
+    rare_values: dict[int, list[tuple[int, int]]] = {}
+    for key in rare:
+        if len(key) == 3:
+            rare_values.setdefault(key[0], []).append((key[1], key[2]))
+
+    def in_rare_situation(state: Any) -> bool:
+        here = state[phase]
+        return here in rare_phases or any(int(state[index]) == value for index, value in rare_values.get(here, ()))
+
     if rare:
         for _ in range(games * RARE_GAMES_PER_GAME if rare_games is None else rare_games):
-            play(lambda state: any(key in rare for key in situations(state)))
+            play(in_rare_situation)
     return seen
 
 
@@ -294,14 +306,15 @@ def _pair_situations(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[
             seen_alone = known | single[a, x] | single[b, y]
             escape = f"{_escape(spec, feats[a], x)} or {_escape(spec, feats[b], y)}"
             found: list[tuple[str, frozenset[str]]] = []
+            columns = list(zip(*part))
             for index, feature in enumerate(feats):
                 if index in (a, b) or feature.ledger or feature.kind not in ("bool", "enum", "seat"):
                     continue
-                values = {row[index] for row in part}
+                values = set(columns[index])
                 if len(values) == 1:
                     found.append((f"{feature.text} == {_literal(spec, feature, values.pop())}", feature.fields))
             for (i, first), (j, second) in pairs:
-                relation = _against_ledger(first, second, [r[i] for r in part], [r[j] for r in part], players)
+                relation = _against_ledger(first, second, list(columns[i]), list(columns[j]), players)
                 if relation:
                     found.append((relation, first.fields | second.fields))
             for text, fields in found:
@@ -342,7 +355,7 @@ def _atoms(spec: Spec, feats: Sequence[Feature], rows: Sequence[tuple[int, ...]]
     exception: they are few, and sharpest in a situation."""
     bounds = general
     out: list[tuple[str, frozenset[str]]] = []
-    columns = [[row[i] for row in rows] for i in range(len(feats))]
+    columns = [list(column) for column in zip(*rows)] if rows else [[] for _ in feats]
     justified = max(2, len(rows) // JUSTIFIED)
     constant: set[int] = set()
     for index, (feature, column) in enumerate(zip(feats, columns)):

@@ -129,7 +129,8 @@ def find(spec: Spec, game: Game, pairs: Sequence[tuple[Any, Any]]) -> Lexicograp
         if not done:
             break
         levels.append([comps[i] for i in chosen])
-        left = [p for p in left if p not in set(done)]
+        finished = set(done)
+        left = [p for p in left if p not in finished]
     flags = [f.name for f in spec.fields if f.type.kind == "bool"]
     rest = [pairs[p] for p in left]
     cyclic = _on_cycles({(game.phase(s), game.phase(t)) for s, t in rest})
