@@ -247,3 +247,17 @@ def test_inference_is_an_option_of_the_solver_only() -> None:
     result = CliRunner().invoke(main, ["check", "--no-hints", "-n", "5", "-p", "terminates"])
     assert result.exit_code == 2
     assert "--backend smt" in result.output
+
+
+def test_the_benchmark_infers_from_an_empty_cache_and_leaves_the_users_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`shrules smt-bench --no-hints` measures a first run: nothing the user's cache holds
+    is read, nothing is written there, and the setting is as it was afterwards."""
+    from verify.smt.bench import bench_proofs
+    users = tmp_path / "users"
+    monkeypatch.setenv("SHRULES_CACHE", str(users))
+    bench = bench_proofs("standard", [5], kinds=("terminates",), hints=False)
+    assert [(f.property, f.verdict) for f in bench.figures] == [("terminates", "proved")]
+    assert bench.built[5] > bench.support[5] > 0
+    assert not users.exists()
+    assert cache_dir() == users / "invariants"

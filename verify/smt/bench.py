@@ -10,8 +10,11 @@ verify/smt/agree.py and reports states per second.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from spec.loader import load_spec
@@ -44,6 +47,7 @@ class ProofBench:
     figures: list[ProofFigure] = field(default_factory=list)
     per_count: dict[int, float] = field(default_factory=dict)
     support: dict[int, float] = field(default_factory=dict)
+    built: dict[int, float] = field(default_factory=dict)      # the system, and inference without hints
 
     @property
     def total(self) -> float:
@@ -68,6 +72,7 @@ class ProofBench:
                 cells.append(f"{figure.seconds:7.2f} s " if figure and figure.verdict in DECIDED
                              else f"{(figure.verdict if figure else '-'):>10}")
             out.append(f"{name:{width}}  " + "  ".join(cells))
+        out.append(f"{'built (and inferred)':{width}}  " + "  ".join(f"{self.built[n]:7.2f} s " for n in counts))
         out.append(f"{'support (Houdini)':{width}}  " + "  ".join(f"{self.support[n]:7.2f} s " for n in counts))
         out.append(f"{'whole catalogue':{width}}  " + "  ".join(f"{self.per_count[n]:7.2f} s " for n in counts))
         slowest = self.slowest()
@@ -81,26 +86,48 @@ INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 
 
 def bench_proofs(spec_name: str, counts: Iterable[int],
-                 kinds: tuple[str, ...] = INVARIANT_KINDS, seconds: float = 120) -> ProofBench:
+                 kinds: tuple[str, ...] = INVARIANT_KINDS, seconds: float = 120, hints: bool = True) -> ProofBench:
     """Decide the catalogue's properties of these kinds for each player count from a cold
-    start, each within `seconds`."""
+    start, each within `seconds`. Without `hints` (spec/invariants.toml unused) the
+    support is inferred, from an empty invariant cache (a temporary one for the run, so
+    the figures are those of a first run and the user's cache is left alone): the count's
+    time then includes the sampling, the mining, the fixpoint and the found ranking."""
     spec = load_spec(spec_name)
     catalogue = catalogue_of(spec)
     bench = ProofBench()
-    for count in counts:
-        clear_cache()
-        start = time.perf_counter()
-        backend = backend_for(spec, count)
-        bench.support[count] = backend.induction.support().seconds
-        for prop in catalogue:
-            if prop.kind not in kinds or count not in prop.players:
-                continue
-            began = time.perf_counter()
-            verdict = check_property(spec, prop, count, Limits(time_limit=seconds))
-            bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
-                                             verdict.evidence.depth))
-        bench.per_count[count] = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as empty, _cache_at(None if hints else empty):
+        for count in counts:
+            clear_cache()
+            start = time.perf_counter()
+            backend = backend_for(spec, count, hints=hints)
+            bench.built[count] = time.perf_counter() - start
+            bench.support[count] = backend.induction.support().seconds
+            for prop in catalogue:
+                if prop.kind not in kinds or count not in prop.players:
+                    continue
+                began = time.perf_counter()
+                verdict = check_property(spec, prop, count, Limits(time_limit=seconds), hints=hints)
+                bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
+                                                 verdict.evidence.depth))
+            bench.per_count[count] = time.perf_counter() - start
     return bench
+
+
+@contextmanager
+def _cache_at(folder: str | None) -> Iterator[None]:
+    """Inferred invariants kept in `folder` for the duration (None: where they are)."""
+    if folder is None:
+        yield
+        return
+    before = os.environ.get("SHRULES_CACHE")
+    os.environ["SHRULES_CACHE"] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["SHRULES_CACHE"]
+        else:
+            os.environ["SHRULES_CACHE"] = before
 
 
 @dataclass(frozen=True, slots=True)
