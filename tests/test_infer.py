@@ -252,12 +252,15 @@ def test_inference_is_an_option_of_the_solver_only() -> None:
 def test_the_benchmark_infers_from_an_empty_cache_and_leaves_the_users_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`shrules smt-bench --no-hints` measures a first run: nothing the user's cache holds
-    is read, nothing is written there, and the setting is as it was afterwards."""
+    is read, nothing is written there, and the setting is as it was afterwards; with two
+    processes each count is still measured and the figures come back in count order."""
     from verify.smt.bench import bench_proofs
     users = tmp_path / "users"
     monkeypatch.setenv("SHRULES_CACHE", str(users))
-    bench = bench_proofs("standard", [5], kinds=("terminates",), hints=False)
-    assert [(f.property, f.verdict) for f in bench.figures] == [("terminates", "proved")]
-    assert bench.built[5] > bench.support[5] > 0
+    bench = bench_proofs("standard", [5, 6], kinds=("terminates",), hints=False, workers=2)
+    assert [(f.property, f.players, f.verdict) for f in bench.figures] == [("terminates", 5, "proved"),
+                                                                         ("terminates", 6, "proved")]
+    assert all(bench.built[n] > bench.support[n] > 0 for n in (5, 6))
+    assert bench.wall > 0 and bench.workers == 2
     assert not users.exists()
     assert cache_dir() == users / "invariants"

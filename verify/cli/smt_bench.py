@@ -19,9 +19,12 @@ from .options import counts_among, rules_option
 @click.option("--hints/--no-hints", default=True, show_default=True,
               help="Use spec/invariants.toml; --no-hints infers the support instead, from an empty invariant "
                    "cache (the figures of a first run; the cache of later runs is not touched).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Decide the player counts in this many processes, the largest first (the total is then "
+                   "also given as wall time).")
 @click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also compare engine and solver on this many reachable states per player count.")
-def smt_bench(players_text: str | None, rules: str, witnesses: bool, hints: bool, states: int) -> None:
+def smt_bench(players_text: str | None, rules: str, witnesses: bool, hints: bool, workers: int, states: int) -> None:
     """Time the Z3 proofs of the catalogue's invariants (cold start per player count), and
     optionally the witnesses and the engine-vs-solver agreement check."""
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
@@ -30,7 +33,7 @@ def smt_bench(players_text: str | None, rules: str, witnesses: bool, hints: bool
 
     spec = load_spec(rules)
     counts = counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules")
-    proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800, hints)
+    proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800, hints, workers)
     for line in proofs.lines():
         click.echo(line)
     failed = [f for f in proofs.figures if f.verdict not in DECIDED]

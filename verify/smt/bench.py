@@ -14,6 +14,7 @@ import os
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -48,6 +49,8 @@ class ProofBench:
     per_count: dict[int, float] = field(default_factory=dict)
     support: dict[int, float] = field(default_factory=dict)
     built: dict[int, float] = field(default_factory=dict)      # the system, and inference without hints
+    wall: float = 0.0                                          # the run's elapsed seconds
+    workers: int = 1
 
     @property
     def total(self) -> float:
@@ -77,6 +80,7 @@ class ProofBench:
         out.append(f"{'whole catalogue':{width}}  " + "  ".join(f"{self.per_count[n]:7.2f} s " for n in counts))
         slowest = self.slowest()
         out.append(f"total {self.total:.1f} s for {len(counts)} player counts"
+                   + (f" ({self.wall:.1f} s wall in {self.workers} processes)" if self.workers > 1 else "")
                    + (f"; slowest proof: {slowest.property} for {slowest.players} players, {slowest.seconds:.2f} s"
                       if slowest else ""))
         return out
@@ -85,31 +89,52 @@ class ProofBench:
 INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 
 
-def bench_proofs(spec_name: str, counts: Iterable[int],
-                 kinds: tuple[str, ...] = INVARIANT_KINDS, seconds: float = 120, hints: bool = True) -> ProofBench:
+def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] = INVARIANT_KINDS,
+                 seconds: float = 120, hints: bool = True, workers: int = 1) -> ProofBench:
     """Decide the catalogue's properties of these kinds for each player count from a cold
     start, each within `seconds`. Without `hints` (spec/invariants.toml unused) the
     support is inferred, from an empty invariant cache (a temporary one for the run, so
     the figures are those of a first run and the user's cache is left alone): the count's
-    time then includes the sampling, the mining, the fixpoint and the found ranking."""
-    spec = load_spec(spec_name)
-    catalogue = catalogue_of(spec)
+    time then includes the sampling, the mining, the fixpoint and the found ranking.
+    With `workers` > 1 the counts are decided in that many processes, the largest first
+    (as `shrules check` spreads them); `wall` is then the run's elapsed time."""
+    started = time.perf_counter()
+    ordered = sorted(counts, reverse=workers > 1)
     bench = ProofBench()
     with tempfile.TemporaryDirectory() as empty, _cache_at(None if hints else empty):
-        for count in counts:
-            clear_cache()
-            start = time.perf_counter()
-            backend = backend_for(spec, count, hints=hints)
-            bench.built[count] = time.perf_counter() - start
-            bench.support[count] = backend.induction.support().seconds
-            for prop in catalogue:
-                if prop.kind not in kinds or count not in prop.players:
-                    continue
-                began = time.perf_counter()
-                verdict = check_property(spec, prop, count, Limits(time_limit=seconds), hints=hints)
-                bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
-                                                 verdict.evidence.depth))
-            bench.per_count[count] = time.perf_counter() - start
+        if workers > 1:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                parts = list(pool.map(_bench_count, [spec_name] * len(ordered), ordered,
+                                      [kinds] * len(ordered), [seconds] * len(ordered), [hints] * len(ordered)))
+        else:
+            parts = [_bench_count(spec_name, count, kinds, seconds, hints) for count in ordered]
+    for part in sorted(parts, key=lambda p: min(p.per_count)):
+        bench.figures += part.figures
+        bench.per_count.update(part.per_count)
+        bench.support.update(part.support)
+        bench.built.update(part.built)
+    bench.wall = time.perf_counter() - started
+    bench.workers = workers
+    return bench
+
+
+def _bench_count(spec_name: str, count: int, kinds: tuple[str, ...], seconds: float, hints: bool) -> ProofBench:
+    """`bench_proofs` for one player count, in this process (the cache setting inherited)."""
+    spec = load_spec(spec_name)
+    bench = ProofBench()
+    clear_cache()
+    start = time.perf_counter()
+    backend = backend_for(spec, count, hints=hints)
+    bench.built[count] = time.perf_counter() - start
+    bench.support[count] = backend.induction.support().seconds
+    for prop in catalogue_of(spec):
+        if prop.kind not in kinds or count not in prop.players:
+            continue
+        began = time.perf_counter()
+        verdict = check_property(spec, prop, count, Limits(time_limit=seconds), hints=hints)
+        bench.figures.append(ProofFigure(prop.name, count, verdict.verdict, time.perf_counter() - began,
+                                         verdict.evidence.depth))
+    bench.per_count[count] = time.perf_counter() - start
     return bench
 
 
