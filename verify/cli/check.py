@@ -106,8 +106,9 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
 @rules_option("--variant", help_text="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
-              help="explicit-state search, the Z3 backend, or both: Z3 for what the search left unknown "
-                   "and as a cross-check of the invariants it decided (a disagreement fails the check).")
+              help="explicit-state search, the Z3 backend, or both: the search within half of --time-limit, "
+                   "then Z3 for what it left unknown and as a cross-check of the invariants it decided (a "
+                   "disagreement fails the check).")
 @click.option("--explorer", type=click.Choice(EXPLORERS), default="bfs", show_default=True,
               help="The explicit backend's search: breadth-first, keeping every state, or sweep-line by the "
                    "ranking of spec/invariants.toml, keeping a few layers of states (the same verdicts and "
