@@ -182,7 +182,9 @@ def _encoded(function: Callable[[Any], Any], kind: str) -> Callable[[Any], int]:
 
 def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int | None = None) -> set[Any]:
     """Every state of `games` random games of the rules (engine states), and the states in
-    rare situations of `rare_games` more (default: RARE_GAMES_PER_GAME per game).
+    rare situations of `rare_games` more (default: RARE_GAMES_PER_GAME per game): a rare
+    phase, flag or enum value in a phase, and a counter's value in a phase until it is no
+    longer rare (`_small_counters`).
 
     A phase most games pass through once or never (a veto, an execution), or a flag that
     is seldom set in a common phase (a session just vetoed), is where the relations a
@@ -217,8 +219,8 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
         for key in situations(state):
             counts[key] = counts.get(key, 0) + 1
     rare = {key for key, count in counts.items() if count < RARE_SITUATION}
-    # The same test as `any(key in rare for key in situations(state))`, looked up by
-    # phase: it runs on every state of the extra games.
+    # `any(key in rare for key in situations(state))`, looked up by phase: it runs on
+    # every state of the extra games.
     rare_phases = {key[0] for key in rare if len(key) == 1}
     rare_values: dict[int, list[tuple[int, int]]] = {}
     for key in rare:
@@ -228,29 +230,31 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
     # RARE_SITUATION states have it: a phase splits into many such values, and keeping
     # every state of each from every extra game doubled the cost of mining.
     counters = _small_counters(game, seen)
-    short: dict[tuple[int, int, int], int] = {}
+    scarce: dict[tuple[int, int, int], int] = {}     # (phase, counter, value) -> states kept
     for state in seen:
         for index in counters:
             key = (state[phase], index, int(state[index]))
-            short[key] = short.get(key, 0) + 1
-    short = {key: count for key, count in short.items() if count < RARE_SITUATION}
+            scarce[key] = scarce.get(key, 0) + 1
+    scarce = {key: count for key, count in scarce.items() if count < RARE_SITUATION}
 
-    def in_rare_situation(state: Any) -> bool:
+    def keep(state: Any) -> bool:
+        """Whether to keep a state of an extra game: in a rare situation, or with a
+        counter value still scarce in its phase (counted here, dropped once it is not)."""
         here = state[phase]
         if here in rare_phases or any(int(state[index]) == value for index, value in rare_values.get(here, ())):
             return True
-        wanted = [key for key in ((here, index, int(state[index])) for index in counters) if key in short]
+        wanted = [key for key in ((here, index, int(state[index])) for index in counters) if key in scarce]
         if not wanted or state in seen:
             return bool(wanted)
         for key in wanted:
-            short[key] += 1
-            if short[key] >= RARE_SITUATION:
-                del short[key]
+            scarce[key] += 1
+            if scarce[key] >= RARE_SITUATION:
+                del scarce[key]
         return True
 
-    if rare or short:
+    if rare or scarce:
         for _ in range(games * RARE_GAMES_PER_GAME if rare_games is None else rare_games):
-            play(in_rare_situation)
+            play(keep)
     return seen
 
 

@@ -131,8 +131,9 @@ def find(spec: Spec, game: Game, pairs: Sequence[tuple[Any, Any]]) -> Lexicograp
     found = _attempt(spec, game, pairs, comps, values, allowed)
     if found is None:
         return None
+    seats = {field.name for field in spec.fields if field.type.kind == "seats"}
     for index, comp in enumerate(comps):
-        if "count(" in comp.text and any(comp is c for level in found.levels for c in level):
+        if comp.fields & seats and any(comp is c for level in found.levels for c in level):
             trial = _attempt(spec, game, pairs, comps, values, allowed - {index})
             if trial is not None:
                 found, allowed = trial, allowed - {index}
