@@ -197,11 +197,6 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
     phase = game.phase_index
     flags = _flag_fields(game)
 
-    def situations(state: Any) -> Iterable[tuple[int, ...]]:
-        yield (state[phase],)
-        for index in flags:
-            yield state[phase], index, int(state[index])
-
     def play(keep: Callable[[Any], bool]) -> None:
         state = game.initial_state()
         for _ in range(MAX_MOVES):
@@ -214,28 +209,30 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
 
     for _ in range(games):
         play(lambda state: True)
+    # A situation (a phase, or a phase with one value of a flag or enum) seen in fewer
+    # than RARE_SITUATION states keeps every state of the extra games that is in it. A
+    # counter's value in a phase (`_small_counters`) is rare too, but only until
+    # RARE_SITUATION states have it (`scarce`, counted down as states are kept): a phase
+    # splits into many such values, and keeping every state of each from every extra
+    # game doubled the cost of mining.
+    counters = _small_counters(game, seen)
     counts: dict[tuple[int, ...], int] = {}
+    scarce: dict[tuple[int, int, int], int] = {}     # (phase, counter, value) -> states kept
     for state in seen:
-        for key in situations(state):
+        here = state[phase]
+        for key in [(here,), *((here, index, int(state[index])) for index in flags)]:
             counts[key] = counts.get(key, 0) + 1
+        for index in counters:
+            value = (here, index, int(state[index]))
+            scarce[value] = scarce.get(value, 0) + 1
     rare = {key for key, count in counts.items() if count < RARE_SITUATION}
-    # `any(key in rare for key in situations(state))`, looked up by phase: it runs on
-    # every state of the extra games.
+    scarce = {key: count for key, count in scarce.items() if count < RARE_SITUATION}
+    # The rare situations looked up by phase: `keep` runs on every state of the extra games.
     rare_phases = {key[0] for key in rare if len(key) == 1}
     rare_values: dict[int, list[tuple[int, int]]] = {}
     for key in rare:
         if len(key) == 3:
             rare_values.setdefault(key[0], []).append((key[1], key[2]))
-    # A counter's value in a phase (`_small_counters`) is rare too, but only until
-    # RARE_SITUATION states have it: a phase splits into many such values, and keeping
-    # every state of each from every extra game doubled the cost of mining.
-    counters = _small_counters(game, seen)
-    scarce: dict[tuple[int, int, int], int] = {}     # (phase, counter, value) -> states kept
-    for state in seen:
-        for index in counters:
-            key = (state[phase], index, int(state[index]))
-            scarce[key] = scarce.get(key, 0) + 1
-    scarce = {key: count for key, count in scarce.items() if count < RARE_SITUATION}
 
     def keep(state: Any) -> bool:
         """Whether to keep a state of an extra game: in a rare situation, or with a
