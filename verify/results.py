@@ -97,11 +97,14 @@ class Refuted:
 
 @dataclass(frozen=True, slots=True)
 class Witnessed:
-    """A `sometimes` property: a state (or move) where it is true, with the shortest trace."""
+    """A `sometimes` property: a state (or move) where it is true, with the shortest trace
+    (or, when `lower_bound` is set, a trace not proved the shortest: no game shorter than
+    `lower_bound` moves gets there, and the trace is longer)."""
 
     evidence: Evidence
     trace: Trace | None
     elections: int | None = None    # elected governments in the witness
+    lower_bound: int | None = None  # None: the trace is a shortest one
 
     verdict = "witness"
     holds = True

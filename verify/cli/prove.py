@@ -33,7 +33,9 @@ def describe(verdict: Verdict) -> str:
         return f"refuted: a game of {evidence.depth} moves breaks it (BMC, {seconds})"
     if isinstance(verdict, Witnessed):
         elections = f", {verdict.elections} elected governments" if verdict.elections is not None else ""
-        return f"witnessed: shortest game of {evidence.depth} moves{elections} (BMC, {seconds})"
+        what = "shortest game" if verdict.lower_bound is None else "a game (not proved the shortest)"
+        text = f"witnessed: {what} of {evidence.depth} moves{elections} (BMC, {seconds})"
+        return text + (f"; {evidence.note}" if evidence.note else "")
     if isinstance(verdict, Unwitnessed):
         return f"never happens ({evidence.note or evidence.method}, {seconds})"
     assert isinstance(verdict, Unknown)

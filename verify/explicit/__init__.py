@@ -5,8 +5,7 @@
 - reductions.py: which reductions are sound for a spec and a set of properties (seat
   rotation, vote representatives, the cone of influence, fused forced moves) and why;
 - codec.py: states packed into integers, rotated to their canonical seat;
-- propcheck.py: properties compiled to Python checks that fire on states and moves;
-- explore.py: breadth-first search with the checks on the fly, limits, shortest traces;
+- explore.py: breadth-first search with the property checks (engine/propcheck.py) on the fly, limits, shortest traces;
 - sweep.py: the sweep-line search by the ranking: the same findings with a few layers of
   states in memory instead of the whole graph (`shrules check --explorer sweep`);
 - graphs.py: what the recorded graph says (acyclic, longest game, deadlocks, states that

@@ -45,7 +45,7 @@ from spec.properties import Property
 from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from .codec import OutOfRange, PackedKeys
 from .model import Model, Step
-from .propcheck import compile_allowances, compile_checks
+from engine.propcheck import compile_allowances, compile_checks
 
 ELECTION_ROLE = "election"
 """The role of the rules whose moves count as elected governments (as `Trace.elections`

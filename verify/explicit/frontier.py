@@ -34,7 +34,7 @@ from spec.properties import Property
 from .reductions import fields_read
 
 from .explore import Exploration
-from .propcheck import compile_checks
+from engine.propcheck import compile_checks
 
 CHECK_EVERY = 512
 """States scanned between two looks at the clock."""

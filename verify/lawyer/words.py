@@ -25,6 +25,7 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "yes": "Yes — this can happen.",
         "shortest": "The shortest game where it does ({players} players, {moves} moves, {elections}):",
+        "a_game": "A game where it does, not proved the shortest ({players} players, {moves} moves, {elections}):",
         "elections": "{count} elected government",
         "elections_plural": "{count} elected governments",
         "no": "No — this never happens: proved for {proofs}.",
@@ -83,6 +84,8 @@ WORDS: dict[str, dict[str, str]] = {
     "de": {
         "yes": "Ja — das kann passieren.",
         "shortest": "Das kürzeste Spiel, in dem es passiert ({players} Spieler, {moves} Züge, {elections}):",
+        "a_game": ("Ein Spiel, in dem es passiert, nicht als das kürzeste bewiesen ({players} Spieler, {moves} Züge, "
+                   "{elections}):"),
         "elections": "{count} gewählte Regierung",
         "elections_plural": "{count} gewählte Regierungen",
         "answer_yes": "ja",
@@ -254,7 +257,8 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         record = game_record(trace, prop, changes, lang)
         count = record.elections
         elections = _say(lang, "elections" if count == 1 else "elections_plural", count=count)
-        out.append(_say(lang, "yes") + " " + _say(lang, "shortest", players=witness.players, moves=record.table_moves,
+        which = "a_game" if getattr(witness.verdict, "lower_bound", None) is not None else "shortest"
+        out.append(_say(lang, "yes") + " " + _say(lang, which, players=witness.players, moves=record.table_moves,
                                                   elections=elections))
         out += _record_lines(record, lang)
         out.append(_say(lang, "marked", move=record.answer_move) if record.answer >= 0 else _say(lang, "at_start"))

@@ -189,6 +189,7 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "reductions": sorted(str(r) for r in reductions) if isinstance(reductions, (list, tuple)) else [],
         "trace": f"traces/{trace_name(result)}" if trace is not None else None,
         "trace_moves": len(trace.steps) if trace is not None else None,
+        "shortest_at_least": getattr(verdict, "lower_bound", None),
     }
 
 

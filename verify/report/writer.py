@@ -40,7 +40,8 @@ class WrittenReport:
 def _trace_description(result: PropertyResult) -> str:
     rules = ", ".join(result.rule_ids)
     what = "counterexample to" if result.verdict.verdict == "refuted" else "witness of"
-    return f"shrules: the shortest {what} {result.property}, {result.players} players" + (
+    which = "a" if getattr(result.verdict, "lower_bound", None) is not None else "the shortest"
+    return f"shrules: {which} {what} {result.property}, {result.players} players" + (
         f" [{rules}]" if rules else "")
 
 

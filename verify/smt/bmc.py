@@ -73,6 +73,7 @@ class Search:
     queries: int
     stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable"
     note: str = ""              # how the trace was found, when not by the plain search
+    lower_bound: int | None = None  # set when the trace is not proved a shortest: no shorter path exists
 
 
 @dataclass(slots=True)

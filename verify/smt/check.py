@@ -51,6 +51,7 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .guides import forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
+from .playouts import PLAYOUT_SECONDS, played_guides
 from .infer import remember, strengthen
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
@@ -60,6 +61,15 @@ DEFAULT_DEPTH = 160
 """The deepest BMC path looked at by default: longer than every shortest witness of the
 standard rules (at most 71 moves), far below the ranking's bound on any game."""
 DEFAULT_K = 3
+
+PLAYOUT_RESERVE = 20.0
+PLAYOUT_SHARE = 0.25
+"""A `sometimes` property's time limit keeps back the lesser of `PLAYOUT_RESERVE` seconds
+and `PLAYOUT_SHARE` of it from the plain search for a shortest witness: where that search
+stalls (the bound the found distance proves is looser than the written one, and each
+depth below the shortest is a whole unsatisfiable query), the reserve goes to random games
+and the solver's paths along them (`Backend._played`), so the property is decided, with
+how far the path may be from a shortest, instead of unknown."""
 
 
 def bmc_depth(limits: Limits) -> int:
@@ -165,13 +175,16 @@ class Backend:
 
     # ------------------------------------------------------------------ searches
 
-    def search(self, target: Target, limits: Limits, deadline: float | None, guide: str | None = None) -> Search:
+    def search(self, target: Target, limits: Limits, deadline: float | None, guide: str | None = None,
+               play: Property | None = None) -> Search:
         """The shortest path to the target: depth 0 directly, then from the proved lower
         bound up to the depth limit; `stopped == "unreachable"` when no path of any length
         reaches it. With `guide` (a property's name), the rule sequences of its earlier
         witnesses as long as the lower bound are tried first (verify/smt/guides.py): a
         path they lead to is as long as the bound, hence a shortest; the path found is
-        kept as a guide in turn."""
+        kept as a guide in turn. With `play` (the `sometimes` property the target is),
+        a search the solver's time stops is not the end: random games lead it to a path
+        (`_played`), kept out of the plain search's time by `PLAYOUT_RESERVE`."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -196,12 +209,46 @@ class Backend:
                 led.note = (f"found along the rules of an earlier witness; {bound} moves is the proved "
                             f"lower bound, so no game is shorter")
                 return led
-        found = shortest(unrolling, target, bmc_depth(limits), bound, deadline)
+        plain = deadline
+        if play is not None and deadline is not None:
+            plain = deadline - min(PLAYOUT_RESERVE, PLAYOUT_SHARE * max(0.0, deadline - time.perf_counter()))
+        found = shortest(unrolling, target, bmc_depth(limits), bound, plain)
+        if play is not None and found.trace is None and (found.stopped == "time" or found.stopped.startswith("solver")):
+            found = self._played(target, play, found, deadline)
         found.seconds = time.perf_counter() - start
         found.queries += queries
         if guide is not None and found.trace is not None:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
+
+    def _played(self, target: Target, prop: Property, stalled: Search, deadline: float | None) -> Search:
+        """A path to the target along the rules of a random game (verify/smt/playouts.py),
+        once the plain search stalled: every depth below `at_least` is proved empty, so a
+        path that long is a shortest one, and a longer one is reported with the bound."""
+        at_least = stalled.depth + 1 if stalled.stopped == "time" else stalled.depth
+        seconds = PLAYOUT_SECONDS if deadline is None else min(PLAYOUT_SECONDS,
+                                                               max(0.0, deadline - time.perf_counter()) / 4)
+        queries = stalled.queries
+        guides = played_guides(self.game, prop, seconds=seconds, at_least=at_least)
+        for rules in guides:
+            led = guided(self.unrolling(), target, rules, deadline)
+            queries += led.queries
+            if led.trace is None:
+                continue
+            led.queries = queries
+            if led.depth == at_least:
+                led.note = (f"found along the rules of a random game once the solver's search stopped at "
+                            f"{at_least} moves; no game is shorter, so this one is a shortest")
+            else:
+                led.lower_bound = at_least
+                led.note = (f"found along the rules of a random game once the solver's search stopped "
+                            f"({stalled.stopped}); no game shorter than {at_least} moves gets there, so the "
+                            f"shortest takes {at_least}-{led.depth} moves")
+            return led
+        stalled.queries = queries
+        stalled.stopped += (f"; then {tried} random games' paths were tried, none found in time" if (tried := len(
+            guides)) else "; then no random game played in time got there")
+        return stalled
 
     def state_target(self, node: Any, negate: bool) -> Target:
         """The target "s_d satisfies the expression" (or its negation)."""
@@ -561,11 +608,11 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if proof is not None:
         return proof
     target = backend.state_target(prop.state, False) if prop.state is not None else backend.move_target(prop, False)
-    found = backend.search(target, limits, _deadline(limits), guide=prop.name)
+    found = backend.search(target, limits, _deadline(limits), guide=prop.name, play=prop)
     seconds = time.perf_counter() - start
     if found.trace is not None:
         return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note), found.trace,
-                         found.trace.elections())
+                         found.trace.elections(), found.lower_bound)
     if found.stopped == "unreachable":
         return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
                                     note="no path of one step or more ends there, and the initial state does not"))

@@ -15,7 +15,9 @@ of those a legal move satisfies (`Allowances`). The explorer sees all the moves 
 state at once: it fires an `allows` wanted and satisfied by no move, and an `only` wanted
 and not satisfied by some move.
 
-Nothing here decides a verdict; explore.py does, from the bits that fire.
+Nothing here decides a verdict: the explicit checker (verify/explicit/explore.py) does, from
+the bits that fire; the Z3 backend's random playouts (verify/smt/playouts.py) read them to
+find where a game first meets a `sometimes` property.
 """
 
 from __future__ import annotations

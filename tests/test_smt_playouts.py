@@ -1,0 +1,76 @@
+"""Witnesses found along random games once the solver's search stalls (verify/smt/playouts.py).
+
+When the search for a shortest witness runs out of time, the property is still decided if
+a random game gets there: the solver finds a path along that game's rules, replayed
+through the engine, and the verdict says how far it may be from a shortest one. These
+tests stall the search on purpose (almost all of the time limit held back for the
+random games) and check the path, its bound, and that nothing is claimed when no game
+gets there.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import verify.smt.check as smt_check
+from engine.game import Game
+from spec.loader import load_spec
+from verify.results import Limits, Unknown, Witnessed
+from verify.smt import check_property
+from verify.smt.check import catalogue_of, clear_cache
+from verify.smt.playouts import played_guides
+
+pytest.importorskip("z3", reason="the solver backend needs z3-solver")
+
+SPEC = load_spec("standard")
+CATALOGUE = {prop.name: prop for prop in catalogue_of(SPEC)}
+
+
+def test_played_guides_end_where_the_property_first_holds() -> None:
+    """Each guide is the rules of a random game up to the first state where a Fascist
+    policy win holds: it ends in the enactment that wins, shortest first, none shorter
+    than asked for, and the same seed gives the same guides."""
+    game = Game(SPEC, 5)
+    prop = CATALOGUE["fascist_policy_win"]
+    guides = played_guides(game, prop, seconds=5.0, games=3_000, at_least=40)
+    assert guides, "3,000 random games at 5 players include a Fascist policy win"
+    assert [len(g) for g in guides] == sorted(len(g) for g in guides)
+    assert all(len(g) >= 40 and g[0] == "deal_roles" for g in guides)
+    assert guides == played_guides(game, prop, seconds=5.0, games=3_000, at_least=40)
+    assert played_guides(game, prop, seconds=5.0, games=3_000, at_least=500) == []
+
+
+@pytest.fixture
+def stalled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hold back nearly all of a property's time from the plain search, so that it stops
+    by time at its first depth and the random games decide."""
+    monkeypatch.setattr(smt_check, "PLAYOUT_SHARE", 0.97)
+    monkeypatch.setattr(smt_check, "PLAYOUT_RESERVE", 1_000.0)
+
+
+def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
+    """The search stops, a random game leads the solver to a Fascist policy win: the
+    verdict is a witness, its path a real game ending in that win, reported with the
+    proved bound when it is longer than the depth the search reached."""
+    clear_cache()
+    prop = CATALOGUE["fascist_policy_win"]
+    verdict = check_property(SPEC, prop, 5, Limits(time_limit=60))
+    assert isinstance(verdict, Witnessed) and verdict.trace is not None
+    assert "random game" in verdict.evidence.note
+    game = verdict.trace.game
+    assert (game.winner(verdict.trace.end), game.how(verdict.trace.end)) == ("fascist", "policies")
+    assert verdict.evidence.depth == len(verdict.trace.steps)
+    if verdict.lower_bound is not None:
+        assert verdict.lower_bound < verdict.evidence.depth
+        assert f"no game shorter than {verdict.lower_bound} moves" in verdict.evidence.note
+    else:
+        assert "so this one is a shortest" in verdict.evidence.note
+
+
+def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no random game gets there, nothing is claimed: unknown, saying so."""
+    clear_cache()
+    monkeypatch.setattr(smt_check, "played_guides", lambda *args, **kwargs: [])
+    verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=20))
+    assert isinstance(verdict, Unknown)
+    assert "no random game played in time got there" in verdict.reason
