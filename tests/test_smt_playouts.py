@@ -15,7 +15,10 @@ import pytest
 import verify.smt.check as smt_check
 from engine.game import Game
 from spec.loader import load_spec
-from verify.results import Limits, Unknown, Witnessed
+from verify.checker import plain
+from verify.cli.check import cell
+from verify.explicit.check import materialise
+from verify.results import Limits, PropertyResult, Unknown, Witnessed
 from verify.smt import check_property
 from verify.smt.check import catalogue_of, clear_cache
 from verify.smt.playouts import played_guides
@@ -65,6 +68,13 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
         assert f"no game shorter than {verdict.lower_bound} moves" in verdict.evidence.note
     else:
         assert "so this one is a shortest" in verdict.evidence.note
+    # across processes (plain data) the bound is kept, and the matrix shows it
+    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
+    again = materialise(plain(result), "standard", {prop.name: prop})
+    assert isinstance(again.verdict, Witnessed) and again.verdict.lower_bound == verdict.lower_bound
+    moves = verdict.evidence.depth
+    assert cell(again) == (f"witness {moves}m" if verdict.lower_bound is None
+                           else f"witness {verdict.lower_bound}-{moves}m")
 
 
 def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,3 +84,23 @@ def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: p
     verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=20))
     assert isinstance(verdict, Unknown)
     assert "no random game played in time got there" in verdict.reason
+
+
+def test_exactly_as_long_as_asked() -> None:
+    """With `exactly`, only games reaching the property in that many moves give guides."""
+    game = Game(SPEC, 7)
+    guides = played_guides(game, CATALOGUE["fascist_hitler_win"], seconds=30.0, games=4_000, at_least=39,
+                           exactly=True)
+    assert guides and all(len(guide) == 39 for guide in guides)
+
+
+def test_a_random_game_as_long_as_the_bound_saves_the_deep_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No earlier witness is kept, a random game reaches a Hitler win in exactly the proved
+    lower bound: the solver's path along it is the witness, a shortest one, of the length
+    test_smt_bmc.py's table records for the unguided search."""
+    clear_cache()
+    monkeypatch.setattr(smt_check, "PLAYOUT_FIRST_SECONDS", 60.0)
+    verdict = check_property(SPEC, CATALOGUE["fascist_hitler_win"], 7)
+    assert isinstance(verdict, Witnessed) and verdict.trace is not None and verdict.lower_bound is None
+    assert verdict.evidence.note.startswith("found along the rules of a random game; 36 moves is the proved")
+    assert verdict.evidence.depth == len(verdict.trace.steps) == 36

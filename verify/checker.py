@@ -34,7 +34,7 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import Raw, check_players, materialise, moves_of, select
+from .explicit.check import SHORTEST_AT_LEAST, Raw, check_players, materialise, moves_of, select
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict
 
@@ -196,6 +196,8 @@ def plain(result: PropertyResult) -> Raw:
             extra[name.replace("_trace", "_moves")] = moves_of(value)
         else:
             extra[name] = value
+    if getattr(verdict, "lower_bound", None) is not None:
+        extra[SHORTEST_AT_LEAST] = getattr(verdict, "lower_bound")
     trace = getattr(verdict, "trace", None)
     message = verdict.reason if isinstance(verdict, Unknown) else getattr(verdict, "message", "")
     return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),

@@ -337,6 +337,10 @@ def replay(game: Game, moves: tuple[tuple[str, tuple[int, ...]], ...]) -> Trace:
     return trace
 
 
+SHORTEST_AT_LEAST = "shortest_at_least"
+"""The key of plain data's extra carrying `Witnessed.lower_bound` across processes."""
+
+
 def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
     """The typed `PropertyResult` of a plain verdict, traces replayed."""
     game = compiled_game(raw.players, spec_name)
@@ -352,7 +356,9 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
     elif raw.verdict == "refuted":
         verdict = Refuted(evidence, trace, raw.message)
     elif raw.verdict == "witness":
-        verdict = Witnessed(evidence, trace, trace.elections() if trace else None)
+        bound = extra.pop(SHORTEST_AT_LEAST, None)
+        verdict = Witnessed(evidence, trace, trace.elections() if trace else None,
+                            bound if isinstance(bound, int) else None)
     elif raw.verdict == "no-witness":
         verdict = Unwitnessed(evidence)
     else:

@@ -49,9 +49,9 @@ from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
-from .guides import forget_guides, guides_for, keep_guide
+from .guides import Guide, forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
-from .playouts import PLAYOUT_SECONDS, played_guides
+from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .infer import remember, strengthen
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
@@ -201,14 +201,24 @@ class Backend:
         if bound is None:
             return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
         queries = first.queries + 1
-        for rules in (guides_for(self.spec, guide, bound) if guide is not None and bound <= bmc_depth(limits) else []):
-            led = guided(unrolling, target, rules, deadline)
-            queries += led.queries
-            if led.trace is not None:
-                led.seconds, led.queries = time.perf_counter() - start, queries
-                led.note = (f"found along the rules of an earlier witness; {bound} moves is the proved "
-                            f"lower bound, so no game is shorter")
-                return led
+        if guide is not None and bound <= bmc_depth(limits):
+            # The rules of earlier witnesses first, then (before the deep query at the bound)
+            # of random games exactly as long as the bound: a path along either is a shortest.
+            tight, name = bound, guide
+            sources: list[tuple[Callable[[], list[Guide]], str]] = [
+                (lambda: guides_for(self.spec, name, tight), "an earlier witness")]
+            if play is not None:
+                sources.append((lambda: self._played_at(play, tight, deadline), "a random game"))
+            for rules_of, origin in sources:
+                for rules in rules_of():
+                    led = guided(unrolling, target, rules, deadline)
+                    queries += led.queries
+                    if led.trace is not None:
+                        led.seconds, led.queries = time.perf_counter() - start, queries
+                        led.note = (f"found along the rules of {origin}; {bound} moves is the proved "
+                                    f"lower bound, so no game is shorter")
+                        keep_guide(self.spec, guide, rules)
+                        return led
         plain = deadline
         if play is not None and deadline is not None:
             plain = deadline - min(PLAYOUT_RESERVE, PLAYOUT_SHARE * max(0.0, deadline - time.perf_counter()))
@@ -220,6 +230,13 @@ class Backend:
         if guide is not None and found.trace is not None:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
+
+    def _played_at(self, prop: Property, bound: int, deadline: float | None) -> list[Guide]:
+        """The rules of random games that reach `prop` in exactly `bound` moves (the proved
+        lower bound), played for at most `PLAYOUT_FIRST_SECONDS`."""
+        seconds = PLAYOUT_FIRST_SECONDS if deadline is None else min(
+            PLAYOUT_FIRST_SECONDS, max(0.0, deadline - time.perf_counter()) / 8)
+        return [rules for rules in played_guides(self.game, prop, seconds=seconds, at_least=bound, exactly=True)]
 
     def _played(self, target: Target, prop: Property, stalled: Search, deadline: float | None) -> Search:
         """A path to the target along the rules of a random game (verify/smt/playouts.py),

@@ -35,6 +35,11 @@ from .guides import Guide
 PLAYOUT_SECONDS = 2.0
 """The most random play may take for one property (about 10,000 games at 5 players)."""
 
+PLAYOUT_FIRST_SECONDS = 1.0
+"""The most random play may take before the deep query at a tight lower bound: a game
+exactly that long saves the query (at 7 players about half of the catalogue's witnesses
+come this way), and a miss costs this."""
+
 PLAYOUT_GAMES = 20_000
 """The most random games played for one property."""
 
@@ -43,10 +48,10 @@ MAX_PLAYOUT_GUIDES = 4
 
 
 def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, games: int = PLAYOUT_GAMES,
-                  seed: int = 0, at_least: int = 1) -> list[Guide]:
+                  seed: int = 0, at_least: int = 1, exactly: bool = False) -> list[Guide]:
     """The rule sequences, shortest first, of random games up to the first state or move
     where `prop` (a `sometimes` property, state or move) holds, at least `at_least` moves
-    long (shorter paths are known not to exist). Seeded: the same rules and seed give the
+    long (shorter paths are known not to exist), or exactly that long with `exactly`. Seeded: the same rules and seed give the
     same guides. Empty when no game played within `seconds` or `games` gets there."""
     checks = compile_checks(game, (prop,))
     state_checks, move_checks = checks.state, checks.move
@@ -70,7 +75,7 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
                 state_check = state_checks[after[phase_index]]
                 hit = state_check is not None and bool(state_check(after))
             if hit:
-                if position + 1 >= at_least:
+                if position + 1 == at_least or (position + 1 > at_least and not exactly):
                     found.add(tuple(move.rule for move, _ in trace.steps[:position + 1]))
                 break
             before = after
