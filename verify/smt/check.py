@@ -51,8 +51,8 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .guides import Guide, forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
-from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .infer import remember, strengthen
+from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
 
@@ -236,7 +236,7 @@ class Backend:
         lower bound), played for at most `PLAYOUT_FIRST_SECONDS`."""
         seconds = PLAYOUT_FIRST_SECONDS if deadline is None else min(
             PLAYOUT_FIRST_SECONDS, max(0.0, deadline - time.perf_counter()) / 8)
-        return [rules for rules in played_guides(self.game, prop, seconds=seconds, at_least=bound, exactly=True)]
+        return played_guides(self.game, prop, seconds=seconds, at_least=bound, exactly=True)
 
     def _played(self, target: Target, prop: Property, stalled: Search, deadline: float | None) -> Search:
         """A path to the target along the rules of a random game (verify/smt/playouts.py),
@@ -263,8 +263,10 @@ class Backend:
                             f"shortest takes {at_least}-{led.depth} moves")
             return led
         stalled.queries = queries
-        stalled.stopped += (f"; then {tried} random games' paths were tried, none found in time" if (tried := len(
-            guides)) else "; then no random game played in time got there")
+        if guides:
+            stalled.stopped += f"; then the paths along {len(guides)} random games were tried, none found in time"
+        else:
+            stalled.stopped += "; then no random game played in time got there"
         return stalled
 
     def state_target(self, node: Any, negate: bool) -> Target:
