@@ -20,7 +20,7 @@ trace shows every rule used, and `advance` runs them.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
@@ -37,7 +37,7 @@ from spec.loader import load_spec
 from spec.model import ROLES, Rule, Spec, Template
 
 from .words import UNTRANSLATED, named, word
-from .pycompile import CompiledRule, Emitter, compile_phase_step, compile_expression, compile_rule
+from .pycompile import CompiledRule, Emitter, Record, compile_phase_step, compile_expression, compile_rule
 
 
 State: TypeAlias = tuple[int, ...]
@@ -440,6 +440,13 @@ class Game:
         is legal, chance with its exact weight, choices uniform over the legal moves)."""
         step = self.steps[state[self.phase_index]]
         return None if step is None else step(state, rng)
+
+    def recorded_steps(self, record: Record) -> tuple[Callable[..., State | None] | None, ...]:
+        """`random_step`'s functions per phase, compiled again to tell `record` the rule
+        index and parameters of every move they make (None where the game is over): random
+        games whose moves are wanted, without `random_move`'s slower general path."""
+        emitter = Emitter(self.spec, self.players)
+        return tuple(compile_phase_step(emitter, rules, record) for rules in self.by_phase)
 
     def random_move(self, state: State, rng: Random) -> Move | None:
         """The move random play makes now: the forced one, a chance outcome with its

@@ -324,7 +324,12 @@ def _sampler_source(emitter: Emitter, rule: Rule, position: int) -> str:
             f"def draw(s, rng):\n    random = rng.random\n    getrandbits = rng.getrandbits\n    return {draw}\n")
 
 
-def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> Callable[..., Any] | None:
+Record = Callable[[int, tuple[int, ...]], None]
+"""Told each move a recorded step makes: the rule's index in the game and its parameters."""
+
+
+def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]",
+                       record: Record | None = None) -> Callable[..., Any] | None:
     """One function `step(s, rng) -> state after the move random play makes` for a phase,
     with the requirements inlined (the fast path of random play and benchmarks):
 
@@ -332,14 +337,17 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
     - a seat's or the table's choice: uniform over the legal moves, by rejection
       sampling over the union of the rules' parameter domains;
     - chance: an outcome with its exact weight (equal weights: rejection sampling).
-    None for a phase with no rules (the game is over)."""
+    None for a phase with no rules (the game is over). With `record`, each move made is
+    also told to it (its rule and parameters): random games whose moves are wanted, at
+    nearly the fast path's speed."""
     if not rules:
         return None
     actor = rules[0].rule.actor
     lines = ["def step(s, rng):", "    random = rng.random", "    getrandbits = rng.getrandbits"]
     namespace = bounded_helpers(rules[0].rule.where)
     for number, compiled in enumerate(rules):
-        namespace[f"_effect{number}"] = compiled.effect
+        namespace[f"_effect{number}"] = (compiled.effect if record is None
+                                         else _recorded(compiled.effect, compiled.index, record))
         namespace[f"_outcomes{number}"] = compiled.outcomes
     if actor == "game":
         lines += _forced_step(emitter, rules)
@@ -352,6 +360,14 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> C
         lines += _choice_step(emitter, rules)
     step: Callable[..., Any] = load_source("\n".join(lines), f"phase {rules[0].rule.phase}", namespace)["step"]
     return step
+
+
+def _recorded(effect: Callable[..., Any], index: int, record: Record) -> Callable[..., Any]:
+    """The effect, telling `record` of each move before making it."""
+    def recorded(s: Any, *args: int) -> Any:
+        record(index, args)
+        return effect(s, *args)
+    return recorded
 
 
 def _step_condition(emitter: Emitter, compiled: CompiledRule, names: list[str], indent: str) -> list[str]:

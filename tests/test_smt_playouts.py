@@ -18,6 +18,8 @@ from spec.loader import load_spec
 from verify.checker import plain
 from verify.cli.check import cell
 from verify.explicit.check import materialise
+from verify.report.html import _trace_block
+from verify.report.records import result_record
 from verify.results import Limits, PropertyResult, Unknown, Witnessed
 from verify.smt import check_property
 from verify.smt.check import catalogue_of, clear_cache
@@ -75,6 +77,8 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
     moves = verdict.evidence.depth
     assert cell(again) == (f"witness {moves}m" if verdict.lower_bound is None
                            else f"witness {verdict.lower_bound}-{moves}m")
+    assert result_record(again)["shortest_at_least"] == verdict.lower_bound
+    assert ("not proved the shortest" in _trace_block(again)) == (verdict.lower_bound is not None)
 
 
 def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,3 +108,46 @@ def test_a_random_game_as_long_as_the_bound_saves_the_deep_query(monkeypatch: py
     assert isinstance(verdict, Witnessed) and verdict.trace is not None and verdict.lower_bound is None
     assert verdict.evidence.note.startswith("found along the rules of a random game; 36 moves is the proved")
     assert verdict.evidence.depth == len(verdict.trace.steps) == 36
+
+
+def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random games only longer than the depth the search reached: the witness is a real
+    game, reported with that depth as the bound on the shortest (64 moves, the proved
+    lower bound of the Fascist policy win at 5 players), never as a shortest itself."""
+    clear_cache()
+    real = played_guides
+    monkeypatch.setattr(smt_check, "played_guides",
+                        lambda game, prop, **kw: real(game, prop, **{**kw, "at_least": kw["at_least"] + 2,
+                                                                     "exactly": False}))
+    prop = CATALOGUE["fascist_policy_win"]
+    verdict = check_property(SPEC, prop, 5, Limits(time_limit=60))
+    assert isinstance(verdict, Witnessed) and verdict.trace is not None
+    assert verdict.lower_bound == 64 < verdict.evidence.depth == len(verdict.trace.steps)
+    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
+    assert cell(result) == f"witness 64-{verdict.evidence.depth}m"
+    assert result_record(result)["shortest_at_least"] == 64
+    assert "not proved the shortest: none takes fewer than 64 moves" in _trace_block(result)
+
+
+@pytest.mark.parametrize("players", [5, 8, 10])
+def test_recorded_steps_tell_the_moves_they_make(players: int) -> None:
+    """The fast random step, compiled to record its moves, tells each move's rule and
+    parameters: replayed through the engine's checked `apply`, every one is legal and
+    leads to the very state the step made, to the end of the game."""
+    from random import Random
+
+    from engine.game import Move
+
+    game = Game(SPEC, players)
+    made: list[tuple[int, tuple[int, ...]]] = []
+    steps = game.recorded_steps(lambda index, args: made.append((index, args)))
+    rng = Random(players)
+    for _ in range(20):
+        state = replayed = game.initial_state()
+        made.clear()
+        while (step := steps[state[game.phase_index]]) is not None:
+            state = step(state, rng)
+            index, args = made[-1]
+            replayed = game.apply(replayed, Move(game.rules[index].rule.name, args))
+            assert replayed == state
+        assert game.is_over(state) and len(made) > 10

@@ -167,6 +167,8 @@ def _trace_block(result: PropertyResult) -> str:
     record = result_record(result)
     bad = record["status"] == "not-as-expected"
     extra = f", {record['elections']} elected governments" if record["elections"] is not None else ""
+    if record["shortest_at_least"] is not None:
+        extra += f" (not proved the shortest: none takes fewer than {record['shortest_at_least']} moves)"
     message = getattr(result.verdict, "message", "")
     return (f'<details id="{_anchor(result)}"{" open" if bad else ""} class="{"bad" if bad else ""}">'
             f"<summary><code>{escape(result.property)}</code>, {result.players} players — "

@@ -211,6 +211,8 @@ class Backend:
                 sources.append((lambda: self._played_at(play, tight, deadline), "a random game"))
             for rules_of, origin in sources:
                 for rules in rules_of():
+                    if len(rules) != tight:   # only a path as long as the bound is a shortest
+                        continue
                     led = guided(unrolling, target, rules, deadline)
                     queries += led.queries
                     if led.trace is not None:

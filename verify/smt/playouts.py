@@ -25,20 +25,21 @@ from __future__ import annotations
 import time
 from random import Random
 
-from engine.game import Game
-from engine.play import Deadlock, Unfinished, random_game
+from engine.game import MAX_MOVES, Game
 from spec.properties import Property
 
 from engine.propcheck import compile_checks
 from .guides import Guide
 
 PLAYOUT_SECONDS = 2.0
-"""The most random play may take for one property (about 10,000 games at 5 players)."""
+"""The most random play may take for one property once the search stalled (about 5,000
+complete games at 5 players, each state and move checked)."""
 
-PLAYOUT_FIRST_SECONDS = 1.0
+PLAYOUT_FIRST_SECONDS = 2.0
 """The most random play may take before the deep query at a tight lower bound: a game
-exactly that long saves the query (at 7 players about half of the catalogue's witnesses
-come this way), and a miss costs this."""
+exactly that long saves the query (at 7 players 4 of the catalogue's 7 witnesses come
+this way within 2 s, 3 within 1 s; the policy wins and the veto's chaos not within 4 s),
+and a miss costs this."""
 
 PLAYOUT_GAMES = 20_000
 """The most random games played for one property."""
@@ -51,32 +52,47 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
                   seed: int = 0, at_least: int = 1, exactly: bool = False) -> list[Guide]:
     """The rule sequences, shortest first, of random games up to the first state or move
     where `prop` (a `sometimes` property, state or move) holds, at least `at_least` moves
-    long (shorter paths are known not to exist), or exactly that long with `exactly`. Seeded: the same rules and seed give the
-    same guides. Empty when no game played within `seconds` or `games` gets there."""
+    long (shorter paths are known not to exist), or exactly that long with `exactly`.
+    Seeded: the same rules, seed and number of games give the same guides. Empty when no
+    game played within `seconds` or `games` gets there.
+
+    The games are played by the engine's fast random step (`Game.recorded_steps`, every
+    move legal, chance with its exact weight), told each move's rule and parameters; a
+    game cut short (no legal move, or `MAX_MOVES` played) still counts up to there."""
     checks = compile_checks(game, (prop,))
     state_checks, move_checks = checks.state, checks.move
     phase_index = game.phase_index
-    index_of = {compiled.rule.name: compiled.index for compiled in game.rules}
+    names = [compiled.rule.name for compiled in game.rules]
+    made: list[tuple[int, tuple[int, ...]]] = []
+    steps = game.recorded_steps(lambda index, args: made.append((index, args)))
     rng = Random(seed)
     found: set[Guide] = set()
+    longest = at_least if exactly else MAX_MOVES
     stop = time.perf_counter() + seconds
     for _ in range(games):
         if time.perf_counter() > stop:
             break
-        try:
-            trace = random_game(game, rng=rng)
-        except (Deadlock, Unfinished) as error:   # a game cut short still reached what it reached
-            trace = error.trace
-        before = trace.start
-        for position, (move, after) in enumerate(trace.steps):
-            check = move_checks[index_of[move.rule]]
-            hit = check is not None and bool(check(before, after, *move.args))
+        made.clear()
+        state = game.initial_state()
+        while len(made) < longest:
+            step = steps[state[phase_index]]
+            if step is None:
+                break
+            try:
+                after = step(state, rng)
+            except AssertionError:   # no legal move (a deadlock the rules allow): the game ends here
+                break
+            if after is None:
+                break
+            index, args = made[-1]
+            check = move_checks[index]
+            hit = check is not None and bool(check(state, after, *args))
             if not hit:
                 state_check = state_checks[after[phase_index]]
                 hit = state_check is not None and bool(state_check(after))
             if hit:
-                if position + 1 == at_least or (position + 1 > at_least and not exactly):
-                    found.add(tuple(move.rule for move, _ in trace.steps[:position + 1]))
+                if len(made) == at_least or (len(made) > at_least and not exactly):
+                    found.add(tuple(names[index] for index, _ in made))
                 break
-            before = after
+            state = after
     return sorted(found, key=lambda guide: (len(guide), guide))[:MAX_PLAYOUT_GUIDES]
