@@ -1,4 +1,8 @@
-"""Rule sequences of random games that reach a `sometimes` target: guides when BMC stalls.
+"""Rule sequences of random games that reach a `sometimes` target: guides for the solver.
+
+Two uses (verify/smt/check.py `Backend.search`). Before the deep query at a tight lower
+bound, games exactly that long: a path along one is a shortest witness for one quick
+query. And once that search stalls, as follows.
 
 The shortest witness of a `sometimes` property is searched for depth by depth from a
 proved lower bound, and every depth below the shortest one is an unsatisfiable query.
