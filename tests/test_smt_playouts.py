@@ -23,6 +23,7 @@ from verify.report.records import result_record
 from verify.results import Limits, PropertyResult, Unknown, Witnessed
 from verify.smt import check_property
 from verify.smt.check import catalogue_of, clear_cache
+from verify.smt.guides import forget_guides
 from verify.smt.playouts import played_guides
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
@@ -57,9 +58,9 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
     """The search stops, a random game leads the solver to a Fascist policy win: the
     verdict is a witness, its path a real game ending in that win, reported with the
     proved bound when it is longer than the depth the search reached."""
-    clear_cache()
+    forget_guides()
     prop = CATALOGUE["fascist_policy_win"]
-    verdict = check_property(SPEC, prop, 5, Limits(time_limit=60))
+    verdict = check_property(SPEC, prop, 5, Limits(time_limit=20))
     assert isinstance(verdict, Witnessed) and verdict.trace is not None
     assert "random game" in verdict.evidence.note
     game = verdict.trace.game
@@ -83,9 +84,9 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
 
 def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where no random game gets there, nothing is claimed: unknown, saying so."""
-    clear_cache()
+    forget_guides()
     monkeypatch.setattr(smt_check, "played_guides", lambda *args, **kwargs: [])
-    verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=20))
+    verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=10))
     assert isinstance(verdict, Unknown)
     assert "no random game played in time got there" in verdict.reason
 
@@ -114,13 +115,13 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     """Random games only longer than the depth the search reached: the witness is a real
     game, reported with that depth as the bound on the shortest (64 moves, the proved
     lower bound of the Fascist policy win at 5 players), never as a shortest itself."""
-    clear_cache()
+    forget_guides()
     real = played_guides
     monkeypatch.setattr(smt_check, "played_guides",
                         lambda game, prop, **kw: real(game, prop, **{**kw, "at_least": kw["at_least"] + 2,
                                                                      "exactly": False}))
     prop = CATALOGUE["fascist_policy_win"]
-    verdict = check_property(SPEC, prop, 5, Limits(time_limit=60))
+    verdict = check_property(SPEC, prop, 5, Limits(time_limit=20))
     assert isinstance(verdict, Witnessed) and verdict.trace is not None
     assert verdict.lower_bound == 64 < verdict.evidence.depth == len(verdict.trace.steps)
     result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
