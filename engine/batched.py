@@ -1,0 +1,737 @@
+"""Random play over many games at once: the spec compiled a third time, to numpy.
+
+The typed tree that engine/pycompile.py turns into Python functions over one state tuple
+is turned here into the same functions over a batch of states, one numpy row per field
+(`s[i]` is field i of every game in the batch). A global step moves every game of the
+batch once: the games are grouped by phase and each group takes its phase's move with
+a few dozen array operations instead of a few dozen Python calls per game.
+
+The moves are drawn exactly as the one-game engine draws them (engine/game.py):
+- the game's forced move: the first rule whose requirements hold;
+- chance with equal weights (the deal): the parameters drawn uniformly until the
+  requirements hold; chance with weights (a draw, a peek, chaos): every outcome's exact
+  weight, one drawn in proportion;
+- a seat's or the table's choice: a (rule, parameters) pair drawn uniformly from the
+  union of the phase's parameter domains, kept when the requirements hold.
+
+What the arrays cannot do cheaply is handed to the one-game engine, game by game, so a
+batched game is never a different game: a rejection loop that has not found a legal
+move after `ROUNDS` tries, a chance domain of more than `MAX_OUTCOMES` outcomes, a
+`choose`/`perm` past 64-bit integers, and any state where no move is legal (the engine
+then names the deadlock). `BatchedPlay.handed_over` counts those moves.
+
+As in pycompile, no name from the spec reaches the emitted text: fields are row indexes,
+parameters and lets positional slots, constants inlined numbers (SECURITY.md).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
+from random import Random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from spec.lang import nodes as n
+from spec.lang.limits import check_combinatoric, check_domain_size, check_tiles_length
+from spec.model import Domain, Rule
+
+from .game import MAX_MOVES, Game, PhaseKind, compiled_game
+from .pycompile import Emitter, load_source
+
+Array = npt.NDArray[np.int64]
+
+ROUNDS = 64
+"""Rejection rounds over a group before its undecided games go to the one-game engine
+(which tries a million times and names a deadlock): a legal move is nearly always found
+in the first few."""
+
+MAX_OUTCOMES = 4096
+"""Most chance outcomes of one phase listed at once (a draw has 4, a peek 8)."""
+
+MAX_TRIES = 64
+"""Most rejection candidates drawn per game in one round."""
+
+LISTED = 32
+"""Most candidate moves of a seat's choice listed at once, instead of rejection sampling:
+a nomination has one per seat; a vote's Ja sets (up to 1,024 per rule) are sampled."""
+
+BATCH = 8192
+"""Games in flight at once: large enough that numpy's per-call cost is spread thin,
+small enough that a batch's rows stay in the CPU's caches."""
+
+
+class HandOver(Exception):
+    """A value the arrays cannot hold exactly: the group's games move one by one."""
+
+
+class Rows:
+    """Some games of a batch as the emitted code reads them: `s[i]` is field i of each,
+    gathered from the batch the first time it is read. A rule reads a few of the
+    fields, so the others are never copied."""
+
+    __slots__ = ("states", "games", "width", "_cache")
+
+    def __init__(self, states: "Array", games: "Array") -> None:
+        self.states = states
+        self.games = games
+        self.width = len(games)
+        self._cache: dict[int, Array] = {}
+
+    def __getitem__(self, row: int) -> "Array":
+        found = self._cache.get(row)
+        if found is None:
+            found = self._cache[row] = self.states[row, self.games]
+        return found
+
+    def subset(self, picked: "Array") -> "Rows":
+        """The games at positions `picked` of these."""
+        return Rows(self.states, self.games[picked])
+
+
+# ---------------------------------------------------------------------- array helpers
+
+def _count(mask: Any) -> Any:
+    """Seats in each set (popcount), as int64 so that arithmetic on it cannot wrap."""
+    return np.bitwise_count(np.asarray(mask, dtype=np.int64)).astype(np.int64)
+
+
+def _bitlen(code: Any) -> Any:
+    """`int.bit_length` of each value (exact below 2**53; tile codes and seat sets are far below)."""
+    return np.frexp(np.asarray(code, dtype=np.float64))[1].astype(np.int64)
+
+
+def _first(code: Any) -> Any:
+    return np.where(np.asarray(code) > 1, np.asarray(code) & 1, 0)
+
+
+def _take(code: Any, k: Any) -> Any:
+    length = np.minimum(np.maximum(k, 0), _bitlen(code) - 1)
+    return (np.asarray(code) & ((np.int64(1) << length) - 1)) | (np.int64(1) << length)
+
+
+def _drop(code: Any, k: Any) -> Any:
+    return np.asarray(code) >> np.minimum(np.maximum(k, 0), _bitlen(code) - 1)
+
+
+def _liberals(code: Any) -> Any:
+    return _bitlen(code) - _count(code)
+
+
+@lru_cache(maxsize=64)
+def _exact_table(name: str, top: int) -> Array:
+    """`choose` or `perm` of every pair up to `top`, exactly; past 2**53 it hands over
+    (the weights are drawn through float64)."""
+    function = math.comb if name == "choose" else math.perm
+    rows = [[function(t, j) if 0 <= j <= t else 0 for j in range(top + 1)] for t in range(top + 1)]
+    if max(max(row) for row in rows) >= 1 << 53:
+        raise HandOver(f"{name}({top}, …) is past the exact range of the arrays")
+    return np.array(rows, dtype=np.int64)
+
+
+def _table(name: str, total: Any, k: Any) -> Any:
+    """`choose`/`perm` of each pair through a table of exact values, bounded like the
+    one-game engine's."""
+    top = int(np.max(total)) if np.size(total) else 0
+    check_combinatoric(name, top)
+    top = max(top, 0)
+    values = _exact_table(name, top)
+    total_a, k_a = np.broadcast_arrays(np.asarray(total, dtype=np.int64), np.asarray(k, dtype=np.int64))
+    inside = (k_a >= 0) & (k_a <= total_a) & (total_a >= 0)
+    return np.where(inside, values[np.clip(total_a, 0, top), np.clip(k_a, 0, top)], 0)
+
+
+def _choose(total: Any, k: Any) -> Any:
+    return _table("choose", total, k)
+
+
+def _perm(total: Any, k: Any) -> Any:
+    return _table("perm", total, k)
+
+
+def _index(table: Sequence[int], index: Any, zero: int) -> Any:
+    values = np.asarray(table, dtype=np.int64)
+    index = np.asarray(index, dtype=np.int64)
+    inside = (index >= 0) & (index < len(values))
+    return np.where(inside, values[np.clip(index, 0, max(len(values) - 1, 0))], zero) if len(values) \
+        else np.full(np.shape(index), zero, dtype=np.int64)
+
+
+def _seat_in(seat: Any, mask: Any) -> Any:
+    seat = np.asarray(seat, dtype=np.int64)
+    return (seat >= 0) & (((np.asarray(mask, dtype=np.int64) >> np.maximum(seat, 0)) & 1) == 1)
+
+
+def _next_in(players: int) -> Callable[[Any, Any], Any]:
+    def next_in(mask: Any, seat: Any) -> Any:
+        """The first seat of `mask` clockwise after `seat` (R-E1); `seat` itself if none is."""
+        seat = np.asarray(seat, dtype=np.int64)
+        mask = np.asarray(mask, dtype=np.int64)
+        result = seat.copy()
+        found = np.zeros(np.broadcast(seat, mask).shape, dtype=bool)
+        for step in range(1, players + 1):
+            candidate = (seat + step) % players
+            hit = ~found & (((mask >> candidate) & 1) == 1)
+            result = np.where(hit, candidate, result)
+            found |= hit
+        return result
+    return next_in
+
+
+def _minimum(*values: Any) -> Any:
+    out = values[0]
+    for value in values[1:]:
+        out = np.minimum(out, value)
+    return out
+
+
+def _maximum(*values: Any) -> Any:
+    out = values[0]
+    for value in values[1:]:
+        out = np.maximum(out, value)
+    return out
+
+
+HELPERS: dict[str, Any] = {
+    "_np": np, "_count": _count, "_bitlen": _bitlen, "_first": _first, "_take": _take, "_drop": _drop,
+    "_liberals": _liberals, "_choose": _choose, "_perm": _perm, "_index": _index, "_seat_in": _seat_in,
+    "_min": _minimum, "_max": _maximum,
+}
+
+
+class BatchEmitter(Emitter):
+    """The Python emitter with each operator replaced by its elementwise array form:
+    `and`/`or` by `&`/`|` (no short cut: both sides are computed for every game, and
+    every helper is total), `x if c else y` by `where`, builtins by the helpers above."""
+
+    def for_rule(self, rule: Rule, param_slots: Sequence[str] | None = None) -> "BatchEmitter":
+        return BatchEmitter(self.spec, self.players, [p.name for p in rule.params], [name for name, _ in rule.lets],
+                            param_slots)
+
+    def _Unary(self, node: n.Unary) -> str:
+        operand = self.emit(node.operand)
+        return f"_np.logical_not({operand})" if node.op == "not" else f"(-{operand})"
+
+    def _Compare(self, node: n.Compare) -> str:
+        left, right = self.emit(node.left), self.emit(node.right)
+        if node.op in ("in", "not in"):
+            if node.right.type.kind == "seats":
+                test = f"_seat_in({left}, {right})"
+            else:
+                test = f"_np.isin({left}, {right})"
+            return test if node.op == "in" else f"_np.logical_not({test})"
+        if node.left.type.kind == "seats" and node.op in ("<=", "<"):
+            subset = f"((({left}) & ~({right})) == 0)"
+            return subset if node.op == "<=" else f"({subset} & (({left}) != ({right})))"
+        return f"(({left}) {node.op} ({right}))"
+
+    def _BoolOp(self, node: n.BoolOp) -> str:
+        joiner = " & " if node.op == "and" else " | "
+        return "(" + joiner.join(f"_np.asarray({self.emit(item)}, dtype=bool)" for item in node.operands) + ")"
+
+    def _IfElse(self, node: n.IfElse) -> str:
+        return f"_np.where({self.emit(node.condition)}, {self.emit(node.then)}, {self.emit(node.otherwise)})"
+
+    def _Call(self, node: n.Call) -> str:
+        args = [self.emit(arg) for arg in node.args]
+        if node.function == "count":
+            return f"_count({args[0]})"
+        if node.function == "size":
+            return f"(_bitlen({args[0]}) - 1)"
+        if node.function == "fascists":
+            return f"(_count({args[0]}) - 1)"
+        if node.function == "next_in":
+            return f"_next_in({args[0]}, {args[1]})"
+        if node.function in ("min", "max"):
+            return f"_{node.function}({', '.join(args)})"
+        if node.function == "abs":
+            return f"_np.abs({args[0]})"
+        return f"_{node.function}({', '.join(args)})"
+
+    def _ListLit(self, node: n.ListLit) -> str:
+        return "(" + "".join(f"{self.emit(item)}, " for item in node.items) + ")"
+
+    def _Index(self, node: n.Index) -> str:
+        return f"_index({self.emit(node.table)}, {self.emit(node.index)}, {self.zero(node.type)})"
+
+
+# ---------------------------------------------------------------------- compiled rules
+
+@dataclass(frozen=True)
+class BatchDomain:
+    """One parameter's domain over a batch: its sizes, uniform draws, and its values."""
+
+    kind: str
+    players: int
+    count: int = 0                                         # members of an enum
+    low: Callable[..., Any] | None = None
+    high: Callable[..., Any] | None = None
+    length: Callable[..., Any] | None = None
+    of: Callable[..., Any] | None = None
+
+    def _length(self, s: Rows) -> Array:
+        assert self.length is not None
+        length = np.broadcast_to(np.asarray(self.length(s), dtype=np.int64), (s.width,))
+        for value in np.unique(length):
+            check_tiles_length(int(value))
+        return length
+
+    def size(self, s: Rows) -> Array:
+        """The domain's size in each game."""
+        width = s.width
+        if self.kind in ("seat", "enum"):
+            return np.full(width, self.players if self.kind == "seat" else self.count, dtype=np.int64)
+        if self.kind == "range":
+            assert self.low is not None and self.high is not None
+            low, high = np.broadcast_arrays(np.asarray(self.low(s), dtype=np.int64),
+                                            np.asarray(self.high(s), dtype=np.int64))
+            if high.size:
+                check_domain_size(int(np.min(low)), int(np.max(high)))
+            return np.broadcast_to(np.maximum(0, high - low + 1), (width,)).copy()
+        if self.kind == "tiles":
+            return np.int64(1) << self._length(s)
+        assert self.of is not None
+        seats: Array = _count(np.broadcast_to(np.asarray(self.of(s), dtype=np.int64), (width,)))
+        return np.int64(1) << seats
+
+    def draw(self, s: Rows, rng: np.random.Generator) -> Array:
+        """A uniform value of the domain for each game (its size must be positive)."""
+        width = s.width
+        if self.kind in ("seat", "enum"):
+            return (rng.random(width) * (self.players if self.kind == "seat" else self.count)).astype(np.int64)
+        if self.kind == "range":
+            assert self.low is not None
+            low = np.broadcast_to(np.asarray(self.low(s), dtype=np.int64), (width,))
+            return low + (rng.random(width) * self.size(s)).astype(np.int64)
+        if self.kind == "tiles":
+            length = self._length(s)
+            bits = rng.integers(0, 1 << 16, width, dtype=np.int64)
+            return (np.int64(1) << length) | (bits & ((np.int64(1) << length) - 1))
+        assert self.of is not None
+        of = np.broadcast_to(np.asarray(self.of(s), dtype=np.int64), (width,))
+        return rng.integers(0, 1 << self.players, width, dtype=np.int64) & of
+
+    def values(self, s: Rows) -> tuple[list[int], Callable[[int], Array | bool]]:
+        """Every value the domain takes in some game of the batch, and for a value the
+        games whose domain holds it."""
+        if self.kind in ("seat", "enum"):
+            return list(range(self.players if self.kind == "seat" else self.count)), lambda value: True
+        if self.kind == "range":
+            assert self.low is not None and self.high is not None
+            low, high = np.broadcast_arrays(np.asarray(self.low(s), dtype=np.int64),
+                                            np.asarray(self.high(s), dtype=np.int64))
+            if not high.size:
+                return [], lambda value: True
+            first, last = int(np.min(low)), int(np.max(high))
+            check_domain_size(first, last)
+            return list(range(first, last + 1)), lambda value: (low <= value) & (value <= high)
+        if self.kind == "tiles":
+            length = self._length(s)
+            codes = [code for k in np.unique(length).tolist() for code in range(1 << k, 2 << k)]
+            return codes, lambda value: length == value.bit_length() - 1
+        assert self.of is not None
+        of = np.asarray(self.of(s), dtype=np.int64)
+        return list(range(1 << self.players)), lambda value: (of & value) == value
+
+
+@dataclass(frozen=True)
+class BatchRule:
+    """One rule's array functions for one player count."""
+
+    rule: Rule
+    index: int
+    allowed: Callable[..., Any]                # (s, *params) -> every requirement holds
+    ready: Callable[..., Any]                  # s -> the requirements that read no parameter hold
+    effect: Callable[..., tuple[Any, ...]]     # (s, *params) -> new values of `writes`
+    writes: tuple[int, ...]                     # the field rows the effect assigns
+    weight: Callable[..., Any] | None
+    domains: tuple[BatchDomain, ...]
+    source: str
+
+    @property
+    def uniform(self) -> bool:
+        return isinstance(self.rule.weight, n.Lit) and self.rule.weight.value == 1
+
+
+def compile_batch_rule(emitter: BatchEmitter, rule: Rule, index: int) -> BatchRule:
+    """A rule's requirements, effect, weight and parameter domains as array functions."""
+    bound = emitter.for_rule(rule)
+    params = ", ".join(["s", *bound.params()])
+    lets = [f"    {bound.let_slots[name]} = {bound.emit(node)}" for name, node in rule.lets]
+    conditions = [f"_np.asarray({bound.emit(req.when)}, dtype=bool)" for req in rule.requires] or ["True"]
+    # The requirements that read no parameter: whether the rule can move at all in a game,
+    # known before any candidate is listed (a Policy Peek's power, a vote's phase).
+    ready = [f"_np.asarray({emitter.emit(req.when)}, dtype=bool)" for req in rule.requires
+             if not any(isinstance(item, n.Name) and item.kind in ("param", "let") for item in n.walk(req.when))]
+    writes = tuple(bound.fields[name] for name, _ in rule.effect)
+    values = [bound.emit(node) for _, node in rule.effect]
+    source = [f"def allowed({params}):", *lets, f"    return {' & '.join(conditions)}", "",
+              "def ready(s):", f"    return {' & '.join(ready) or 'True'}", "",
+              f"def effect({params}):", *lets, f"    return ({''.join(v + ', ' for v in values)})", ""]
+    if rule.weight is not None:
+        source += [f"def weight({params}):", *lets, f"    return {bound.emit(rule.weight)}", ""]
+    domain_parts: list[dict[str, str]] = []
+    for position, param in enumerate(rule.params):
+        parts = {slot: getattr(param.domain, slot) for slot in ("low", "high", "length", "of")}
+        # A domain reads the state only, never another parameter.
+        emitted = {slot: emitter.emit(node) for slot, node in parts.items() if node is not None}
+        for slot, text in emitted.items():
+            source += [f"def {slot}{position}(s):", f"    return {text}", ""]
+        domain_parts.append(emitted)
+    namespace = dict(HELPERS)
+    namespace["_next_in"] = _next_in(emitter.players)
+    load_source("\n".join(source), f"batched rule {rule.name}", namespace)
+    domains = tuple(_domain(emitter, param.domain, {slot: namespace[f"{slot}{position}"] for slot in parts})
+                    for position, (param, parts) in enumerate(zip(rule.params, domain_parts)))
+    return BatchRule(rule, index, namespace["allowed"], namespace["ready"], namespace["effect"], writes, namespace.get("weight"),
+                     domains, "\n".join(source))
+
+
+def _domain(emitter: Emitter, domain: Domain, parts: dict[str, Callable[..., Any]]) -> BatchDomain:
+    count = len(emitter.spec.enums[str(domain.enum)]) if domain.kind == "enum" else 0
+    return BatchDomain(domain.kind, emitter.players, count, parts.get("low"), parts.get("high"),
+                       parts.get("length"), parts.get("of"))
+
+
+# ---------------------------------------------------------------------- the batched game
+
+@dataclass
+class BatchedPlay:
+    """What a run of batched random play made: complete games, their moves and outcomes."""
+
+    players: int
+    games: int = 0
+    seconds: float = 0.0
+    moves: int = 0
+    choices: int = 0
+    outcomes: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
+    deadlocks: int = 0          # games that reached a state with no legal move
+    unfinished: int = 0         # games cut at MAX_MOVES
+    handed_over: int = 0        # moves the one-game engine made for the arrays
+
+    @property
+    def games_per_second(self) -> float:
+        """Complete games per CPU second."""
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def moves_per_game(self) -> float:
+        return self.moves / self.games if self.games else 0.0
+
+    @property
+    def choices_per_game(self) -> float:
+        return self.choices / self.games if self.games else 0.0
+
+
+class BatchedGame:
+    """A `Game` compiled to array operations over a batch of states, for random play."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        emitter = BatchEmitter(game.spec, game.players)
+        self.rules = tuple(compile_batch_rule(emitter, compiled.rule, compiled.index) for compiled in game.rules)
+        self.by_phase: tuple[tuple[BatchRule, ...], ...] = tuple(
+            tuple(self.rules[compiled.index] for compiled in rules) for rules in game.by_phase)
+        self.phase_index = game.phase_index
+        self.initial = np.array(game.initial_state(), dtype=np.int64)
+        self.over = np.array([not rules for rules in game.by_phase], dtype=bool)
+        self.choice = np.array([kind is PhaseKind.CHOICE for kind in game.phase_kind], dtype=bool)
+        self.handed_over = 0
+        self.deadlocked: list[int] = []
+        self._acceptance = [1.0] * len(self.by_phase)    # share of rejection candidates kept, per phase
+
+    # -------------------------------------------------------------- one global step
+
+    def step(self, states: Array, rng: np.random.Generator, fallback: Random) -> None:
+        """Move every game of `states` (one column each) that is not over once, in place."""
+        phases = states[self.phase_index]
+        order = np.argsort(phases, kind="stable")
+        counts = np.bincount(phases, minlength=len(self.by_phase))
+        start = 0
+        for phase, count in enumerate(counts.tolist()):
+            if count and self.by_phase[phase]:
+                self._phase_step(phase, states, order[start:start + count], rng, fallback)
+            start += count
+
+    def _phase_step(self, phase: int, states: Array, games: Array, rng: np.random.Generator,
+                    fallback: Random) -> None:
+        rules = self.by_phase[phase]
+        self._moved: list[Array] = []
+        stuck_before = len(self.deadlocked)
+        try:
+            actor = rules[0].rule.actor
+            if actor == "game":
+                rest = self._forced(rules, states, games)
+            elif actor == "chance" and len(rules) == 1 and rules[0].uniform and rules[0].domains:
+                rest = self._rejection(phase, rules, states, games, rng)
+            elif actor == "chance":
+                rest = self._weighted_chance(rules, states, games, rng)
+            else:
+                rest = self._choice(phase, rules, states, games, rng)
+        except HandOver:
+            # Whatever moved before the value that could not be held stays moved.
+            done = np.concatenate([*self._moved, np.array(self.deadlocked[stuck_before:], dtype=np.int64)])
+            rest = np.setdiff1d(games, done)
+        self._one_by_one(states, rest, fallback)
+
+    def _apply(self, rule: BatchRule, states: Array, games: Array, args: Sequence[Any]) -> None:
+        if not len(games):
+            return
+        values = rule.effect(Rows(states, games), *args)
+        self._moved.append(games)
+        for row, value in zip(rule.writes, values):
+            states[row, games] = value
+
+    def _forced(self, rules: tuple[BatchRule, ...], states: Array, games: Array) -> Array:
+        sub = Rows(states, games)
+        left = np.ones(len(games), dtype=bool)
+        moves: list[tuple[BatchRule, Array]] = []
+        for rule in rules:
+            holds = np.broadcast_to(np.asarray(rule.allowed(sub), dtype=bool), left.shape)
+            moves.append((rule, games[left & holds]))
+            left &= ~holds
+        for rule, chosen in moves:
+            self._apply(rule, states, chosen, ())
+        self.deadlocked.extend(games[left].tolist())      # no game rule applies
+        return games[:0]
+
+    def _rejection(self, phase: int, rules: Sequence[BatchRule], states: Array, games: Array,
+                   rng: np.random.Generator) -> Array:
+        """Each game's move by rejection sampling, as the one-game engine draws it: a (rule,
+        parameters) pair uniform over the union of the rules' domains, kept when its
+        requirements hold. A round draws several candidates per game and keeps each
+        game's first legal one (the first success of independent uniform draws is
+        uniform over the legal moves); how many follows the share of candidates the
+        phase accepted so far, so a deal (one in eight legal) and a vote (one in two)
+        both end in a round or two. Returns the games left undecided."""
+        pending = games
+        for _ in range(ROUNDS):
+            if not len(pending):
+                break
+            sub = Rows(states, pending)
+            sizes = np.array([np.prod([domain.size(sub) for domain in rule.domains], axis=0)
+                              if rule.domains else np.ones(len(pending), dtype=np.int64) for rule in rules],
+                             dtype=np.int64).reshape(len(rules), len(pending))
+            bounds = np.cumsum(sizes, axis=0)
+            empty = bounds[-1] <= 0                 # no candidate move at all: a deadlock
+            self.deadlocked.extend(pending[empty].tolist())
+            if empty.any():
+                pending, bounds = pending[~empty], bounds[:, ~empty]
+            width = len(pending)
+            tries = min(MAX_TRIES, max(1, math.ceil(1.0 / self._acceptance[phase])))
+            # Candidate c of game g sits at c * width + g.
+            owners = np.tile(np.arange(width), tries)
+            point = (rng.random(tries * width) * np.tile(bounds[-1], tries)).astype(np.int64)
+            picked = (bounds[:, owners] <= point).sum(axis=0)
+            legal = np.zeros(tries * width, dtype=bool)
+            drawn: list[tuple[Array, list[Array]]] = []
+            for number, rule in enumerate(rules):
+                mine = np.flatnonzero(picked == number)
+                candidates = Rows(states, pending[owners[mine]])
+                args = [domain.draw(candidates, rng) for domain in rule.domains]
+                legal[mine] = np.broadcast_to(np.asarray(rule.allowed(candidates, *args), dtype=bool), mine.shape)
+                drawn.append((mine, args))
+            self._acceptance[phase] = 0.5 * self._acceptance[phase] + 0.5 * max(float(legal.mean()), 1.0 / MAX_TRIES)
+            grid = legal.reshape(tries, width)
+            found = grid.any(axis=0)
+            first = np.argmax(grid, axis=0) * width + np.arange(width)       # each game's first legal candidate
+            winner = np.zeros(tries * width, dtype=bool)
+            winner[first[found]] = True
+            for number, rule in enumerate(rules):
+                mine, args = drawn[number]
+                keep = winner[mine]
+                if keep.any():
+                    self._apply(rule, states, pending[owners[mine[keep]]], [arg[keep] for arg in args])
+            pending = pending[~found]
+        return pending
+
+    def _candidates(self, rules: Sequence[BatchRule], sub: Rows, chance: bool,
+                    limit: int) -> tuple[list[tuple[BatchRule, tuple[int, ...]]], Array] | None:
+        """Every move of the rules (chance's only, or every rule's) with its weight in each
+        game of `sub`: rows are moves, 0 where the move is not legal in that game (its
+        weight for chance, 1 for a seat's or the table's move). None when the rules have
+        more than `limit` candidate moves in the batch."""
+        width = sub.width
+        listed = []
+        for rule in rules:
+            if chance and rule.rule.actor != "chance":
+                continue
+            ready = np.flatnonzero(np.broadcast_to(np.asarray(rule.ready(sub), dtype=bool), (width,)))
+            if len(ready):
+                mine = sub if len(ready) == width else sub.subset(ready)
+                listed.append((rule, ready, mine, [domain.values(mine) for domain in rule.domains]))
+        if sum(math.prod(len(values) for values, _ in domains) for *_, domains in listed) > limit:
+            return None
+        moves: list[tuple[BatchRule, tuple[int, ...]]] = []
+        weights: list[Array] = []
+        for rule, ready, mine, domains in listed:
+            for args in product(*(values for values, _ in domains)):
+                legal: Any = np.asarray(rule.allowed(mine, *args), dtype=bool)
+                for (_, holds), arg in zip(domains, args):
+                    legal = legal & holds(arg)
+                if chance and rule.weight is not None:
+                    weight = np.asarray(rule.weight(mine, *args), dtype=np.int64)
+                    chances = np.where(legal & (weight > 0), weight, 0)
+                else:
+                    chances = np.asarray(legal, dtype=np.int64)
+                row = np.zeros(width, dtype=np.int64)
+                row[ready] = chances
+                weights.append(row)
+                moves.append((rule, args))
+        return moves, (np.array(weights, dtype=np.int64) if weights else np.zeros((0, width), dtype=np.int64))
+
+    def _draw_listed(self, rules: Sequence[BatchRule], states: Array, games: Array, rng: np.random.Generator,
+                     chance: bool, limit: int) -> Array | None:
+        """Each game's move drawn from its listed candidates in proportion to their weights
+        (a game with none is in a deadlock); None when there are too many to list."""
+        listed = self._candidates(rules, Rows(states, games), chance, limit)
+        if listed is None:
+            return None
+        moves, weights = listed
+        if not moves:
+            self.deadlocked.extend(games.tolist())
+            return games[:0]
+        bounds = np.cumsum(weights, axis=0)
+        some = bounds[-1] > 0
+        point = (rng.random(len(games)) * bounds[-1]).astype(np.int64)
+        picked = (bounds <= point).sum(axis=0)
+        for number in np.unique(picked[some]).tolist():
+            rule, args = moves[number]
+            self._apply(rule, states, games[some & (picked == number)], args)
+        self.deadlocked.extend(games[~some].tolist())
+        return games[:0]
+
+    def _weighted_chance(self, rules: tuple[BatchRule, ...], states: Array, games: Array,
+                         rng: np.random.Generator) -> Array:
+        left = self._draw_listed(rules, states, games, rng, True, MAX_OUTCOMES)
+        if left is None:
+            raise HandOver("too many chance outcomes to list")
+        return left
+
+    def _choice(self, phase: int, rules: tuple[BatchRule, ...], states: Array, games: Array,
+                rng: np.random.Generator) -> Array:
+        if any(rule.rule.actor == "chance" for rule in rules):
+            # The power phase: chance moves (a Policy Peek) where it has outcomes now.
+            listed = self._candidates(rules, Rows(states, games), True, MAX_OUTCOMES)
+            if listed is None:
+                raise HandOver("too many chance outcomes to list")
+            chance = listed[1].sum(axis=0) > 0 if listed[0] else np.zeros(len(games), dtype=bool)
+            if chance.any():
+                self._draw_listed(rules, states, games[chance], rng, True, MAX_OUTCOMES)
+            games = games[~chance]
+            if not len(games):
+                return games
+        # Few candidates (a nomination, a power's target): list them, one draw each.
+        left = self._draw_listed(rules, states, games, rng, False, LISTED)
+        if left is not None:
+            return left
+        # Many (a vote's Ja sets): rejection sampling over the union of the domains.
+        return self._rejection(phase, rules, states, games, rng)
+
+    def _one_by_one(self, states: Array, games: Array, fallback: Random) -> None:
+        """The one-game engine's move for each game the arrays left undecided."""
+        game = self.game
+        for column in games.tolist():
+            self.handed_over += 1
+            state = game.make_state(states[:, column].tolist())
+            try:
+                after = game.random_step(state, fallback)
+            except AssertionError:
+                self.deadlocked.append(column)
+                continue
+            if after is not None:
+                states[:, column] = after
+
+    # -------------------------------------------------------------- many games
+
+    def play(self, games: int | None = None, seconds: float | None = None, seed: int = 0, batch: int = BATCH,
+             max_moves: int = MAX_MOVES, finals: list[tuple[int, ...]] | None = None) -> BatchedPlay:
+        """Play complete random games `batch` at a time: `games` of them, or as many as
+        `seconds` of CPU time allow (a game in flight at the deadline is not counted).
+        `finals`, when given, receives each complete game's last state."""
+        if games is None and seconds is None:
+            raise ValueError("give games, seconds or both")
+        rng = np.random.default_rng(seed)
+        fallback = Random(seed)
+        game = self.game
+        figure = BatchedPlay(game.players)
+        width = batch if games is None else max(1, min(batch, games))
+        states = np.repeat(self.initial[:, None], width, axis=1)
+        moves = np.zeros(width, dtype=np.int64)
+        live = np.ones(width, dtype=bool)
+        started = width
+        winner_row = game.field_names.index("winner") if "winner" in game.field_names else None
+        how_row = game.field_names.index("how") if "how" in game.field_names else None
+        start = time.process_time()
+        deadline = None if seconds is None else start + seconds
+        self.handed_over = 0
+        with np.errstate(all="ignore"):
+            while True:
+                self.deadlocked.clear()
+                over = live & self.over[states[self.phase_index]]
+                cut = live & ~over & (moves >= max_moves)
+                ended = np.flatnonzero(over | cut)
+                if len(ended):
+                    done = np.flatnonzero(over)
+                    figure.games += len(done)
+                    figure.moves += int(moves[done].sum())
+                    figure.unfinished += int(cut.sum())
+                    if finals is not None:
+                        finals.extend(tuple(column) for column in states[:, done].T.tolist())
+                    if winner_row is not None and how_row is not None:
+                        pairs = Counter(zip(states[winner_row, done].tolist(), states[how_row, done].tolist()))
+                        for (winner, how), count in pairs.items():
+                            figure.outcomes[(_named(game, "team", winner), _named(game, "how", how))] += count
+                    fresh = len(ended) if games is None else min(len(ended), games - started)
+                    states[:, ended[:fresh]] = self.initial[:, None]
+                    moves[ended] = 0
+                    live[ended[fresh:]] = False
+                    started += fresh
+                if not live.any():
+                    break
+                if deadline is not None and games is None and time.process_time() >= deadline:
+                    # Start no more games; those in flight are played out and counted, so
+                    # the figure is not biased towards the games that end soonest.
+                    games = started
+                stepped = live & ~self.over[states[self.phase_index]]
+                figure.choices += int(self.choice[states[self.phase_index]][stepped].sum())
+                if live.all():
+                    columns = np.arange(width)
+                    self.step(states, rng, fallback)            # a game that is over is not moved
+                else:
+                    columns = np.flatnonzero(live)
+                    sub = states[:, columns]
+                    self.step(sub, rng, fallback)
+                    states[:, columns] = sub
+                moves[stepped] += 1
+                if self.deadlocked:
+                    stuck = columns[self.deadlocked]
+                    moves[stuck] += 0
+                    figure.deadlocks += len(stuck)
+                    moves[stuck] -= 1
+                    fresh = len(stuck) if games is None else min(len(stuck), games - started)
+                    states[:, stuck[:fresh]] = self.initial[:, None]
+                    moves[stuck] = 0
+                    live[stuck[fresh:]] = False
+                    started += fresh
+        figure.seconds = time.process_time() - start
+        figure.handed_over = self.handed_over
+        return figure
+
+
+def _named(game: Game, enum: str, value: int) -> str | None:
+    members: Sequence[str] = game.spec.enums.get(enum, [])
+    name = members[value] if 0 <= value < len(members) else None
+    return None if name in (None, "none") else name
+
+
+def batched_game(players: int, rules: str = "standard") -> BatchedGame:
+    """The batched form of the named rules' game for `players`."""
+    return BatchedGame(compiled_game(players, rules))
