@@ -195,3 +195,19 @@ def test_time_limited_play_counts_only_games_played_out() -> None:
     figure = batched_game(5).play(seconds=0.5, seed=0, batch=256)
     assert figure.games > 0 and figure.seconds >= 0.5
     assert 40 < figure.moves_per_game < 200
+
+
+def test_bench_prints_one_game_at_a_time_and_batched_side_by_side() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from verify.cli import main
+
+    result = CliRunner().invoke(main, ["bench", "-n", "5", "--seconds", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.stdout)
+    assert row["players"] == 5 and row["games_per_second"] > 0 and row["batched_games_per_second"] > 0
+    assert 40 < row["batched_moves_per_game"] < 200
+    result = CliRunner().invoke(main, ["bench", "-n", "5", "--seconds", "0.3"])
+    assert "one game at a time" in result.stdout and "batched" in result.stdout

@@ -9,6 +9,7 @@ import click
 from click.core import ParameterSource
 
 from engine.judge import judge_benchmark
+from engine.batched import bench_batched_play
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
@@ -74,7 +75,8 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
           catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,
           explorer: str = "both", sweep: bool = False, sample: int = 4, no_scaling: bool = False,
           questions: bool = False) -> None:
-    """Measure random play: complete games per CPU second and moves per game.
+    """Measure random play: complete games per CPU second and moves per game, one game
+    at a time and batched (many games moving at once as arrays).
 
     With --explore, the model checker; with --judge DIR, the judge of logged games; with
     --mutate, the mutation analysis; with --questions, the temporal rules questions."""
@@ -138,18 +140,24 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
             seconds = PEER_SECONDS
         beside_peer(peer_dir, numbers, seconds, as_json)
         return
-    figures = []
+    rows = []
     for players in numbers:
         figure = bench_random_play(players, seconds)
-        figures.append(figure)
+        batched = bench_batched_play(players, seconds)
+        rows.append({"players": players, "games_per_second": round(figure.games_per_second, 1),
+                     "moves_per_game": round(figure.moves_per_game, 2),
+                     "choices_per_game": round(figure.choices_per_game, 2),
+                     "batched_games_per_second": round(batched.games_per_second, 1),
+                     "batched_moves_per_game": round(batched.moves_per_game, 2),
+                     "batched_moves_handed_over": batched.handed_over})
         if not as_json:
-            click.echo(f"random play, {players} players: {figure.games_per_second:,.0f} games/s "
+            click.echo(f"random play, {players} players: {figure.games_per_second:,.0f} games/s one game at a time "
                        f"({figure.games} games in {figure.seconds:.1f} s CPU), "
-                       f"{figure.moves_per_game:.1f} moves/game, {figure.choices_per_game:.1f} seat/table choices/game")
+                       f"{figure.moves_per_game:.1f} moves/game, {figure.choices_per_game:.1f} seat/table choices/game; "
+                       f"batched {batched.games_per_second:,.0f} games/s ({batched.games} games in "
+                       f"{batched.seconds:.1f} s CPU, {batched.moves_per_game:.1f} moves/game)")
     if as_json:
-        click.echo(json.dumps([{"players": f.players, "games_per_second": round(f.games_per_second, 1),
-                                "moves_per_game": round(f.moves_per_game, 2),
-                                "choices_per_game": round(f.choices_per_game, 2)} for f in figures]))
+        click.echo(json.dumps(rows))
 
 
 def bench_questions(numbers: tuple[int, ...] | None, seconds: float | None, as_json: bool) -> None:
@@ -174,8 +182,9 @@ PEER_SECONDS = 10.0
 
 
 def beside_peer(folder: str, numbers: tuple[int, ...], seconds: float, as_json: bool) -> None:
-    """Per count, shrules' random play and then the peer's, each for `seconds` of CPU, and
-    the ratio of the two from this run (one after the other: neither takes the other's CPU)."""
+    """Per count, shrules' random play (one game at a time, then batched) and then the
+    peer's, each for `seconds` of CPU, and the ratios from this run (one after the other:
+    none takes another's CPU)."""
     try:
         peer = load_peer(folder)
     except PeerError as error:
@@ -184,23 +193,30 @@ def beside_peer(folder: str, numbers: tuple[int, ...], seconds: float, as_json: 
     for players in numbers:
         click.echo(f"random play, {players} players: shrules, then the peer, {seconds:g} s CPU each", err=True)
         ours = bench_random_play(players, seconds)
+        batched = bench_batched_play(players, seconds)
         theirs = bench_peer(peer, players, seconds)
         ratio = ours.games_per_second / theirs.games_per_second if theirs.games_per_second else None
+        batched_ratio = batched.games_per_second / theirs.games_per_second if theirs.games_per_second else None
         rows.append({"players": players, "games_per_second": round(ours.games_per_second, 1),
+                     "batched_games_per_second": round(batched.games_per_second, 1),
                      "peer_games_per_second": round(theirs.games_per_second, 1), "peer_games": theirs.games,
                      "peer_crashes": theirs.crashes, "peer_first_crash": theirs.first_crash,
                      "peer_seconds": theirs.seconds,
                      "peer_actions_per_game": round(theirs.actions_per_game, 2),
-                     "ratio_to_peer": None if ratio is None else round(ratio, 2)})
+                     "ratio_to_peer": None if ratio is None else round(ratio, 2),
+                     "batched_ratio_to_peer": None if batched_ratio is None else round(batched_ratio, 2)})
         if not as_json:
             played = theirs.games + theirs.crashes
             crashed = (f", {theirs.crashes} crashed ({theirs.crashes / played:.1%}, not counted; the first: "
                        f"{theirs.first_crash})" if theirs.crashes else "")
-            click.echo(f"random play, {players} players: shrules {ours.games_per_second:,.0f} games/s "
-                       f"({ours.games} games in {ours.seconds:.1f} s CPU); peer {theirs.games_per_second:,.0f} games/s "
+            click.echo(f"random play, {players} players: shrules {ours.games_per_second:,.0f} games/s one game at "
+                       f"a time ({ours.games} games in {ours.seconds:.1f} s CPU), {batched.games_per_second:,.0f} "
+                       f"batched ({batched.games} in {batched.seconds:.1f} s CPU); peer "
+                       f"{theirs.games_per_second:,.0f} games/s "
                        f"({theirs.games} completed{crashed}, in {theirs.seconds:.1f} s CPU, "
                        f"{theirs.actions_per_game:.1f} actions/game); "
-                       + ("the peer completed no game" if ratio is None else f"shrules / peer = {ratio:.2f}x"))
+                       + ("the peer completed no game" if ratio is None or batched_ratio is None else
+                          f"shrules / peer = {ratio:.2f}x one game at a time, {batched_ratio:.2f}x batched"))
     if as_json:
         click.echo(json.dumps(rows))
 
