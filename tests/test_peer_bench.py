@@ -149,6 +149,19 @@ def test_the_driver_keeps_the_veto_gate_spares_the_president_and_counts_only_com
     assert module.COUNTS["vetoes"] > 0 and module.COUNTS["executions"] > 0
 
 
+def test_the_peer_is_timed_without_our_spec_loader(fake_peer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The veto gate is read from the spec once per count, not once per game: loading the
+    spec takes longer than a game of the peer, and timing it would slow the peer down
+    in the figures (it once made the peer look thirty times slower than it is)."""
+    import verify.peer as peer
+
+    loads: list[str] = []
+    real = peer.load_spec
+    monkeypatch.setattr(peer, "load_spec", lambda name: loads.append(name) or real(name))
+    figure = bench_peer(load_peer(fake_peer), 5, seconds=0.3)
+    assert figure.games + figure.crashes > 5 and len(loads) == 1
+
+
 def test_a_folder_that_is_not_the_peer_is_refused(tmp_path: Path) -> None:
     with pytest.raises(PeerError, match="no secret_hitler/game.py"):
         load_peer(tmp_path)
@@ -170,8 +183,9 @@ def test_the_command_prints_both_engines_and_their_ratio(fake_peer: Path, tmp_pa
     assert result.exit_code == 0, result.output
     [row] = json.loads(result.stdout)
     assert row["players"] == 5 and row["peer_games"] > 0 and row["ratio_to_peer"] > 0
+    assert row["batched_games_per_second"] > 0 and row["batched_ratio_to_peer"] > 0
     result = CliRunner().invoke(main, ["bench", "--peer", str(fake_peer), "-n", "5", "--seconds", "0.2"])
-    assert "games/s" in result.stdout and "shrules / peer = " in result.stdout
+    assert "games/s" in result.stdout and "shrules / peer = " in result.stdout and "x batched" in result.stdout
     result = CliRunner().invoke(main, ["bench", "--peer", str(tmp_path / "absent"), "-n", "5"])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "--peer" in result.stderr
     result = CliRunner().invoke(main, ["bench", "--peer", str(fake_peer), "--explore"])

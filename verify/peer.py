@@ -144,12 +144,19 @@ def _stand_in_for_pillow() -> None:
         sys.modules.setdefault("PIL.Image", image)
 
 
-def play_peer_game(module: types.ModuleType, players: int, rng: Random) -> int:
+def veto_zone_of(players: int) -> int:
+    """The veto gate the peer lacks: the standard rules' own `veto_zone` (R-V1), read from
+    the spec, so the driver offers the veto exactly where our engine does."""
+    return int(load_spec("standard").values_for(players)["veto_zone"])
+
+
+def play_peer_game(module: types.ModuleType, players: int, rng: Random, veto_zone: int | None = None) -> int:
     """One random game of the peer from the seating to GAME_OVER; the driver calls it took.
-    The engine's own exceptions propagate (a crash); `PeerStuck` if it does not end. The
-    veto gate the peer lacks is the standard rules' own `veto_zone` (R-V1), read from the
-    spec, so the driver offers the veto exactly where our engine does."""
-    veto_zone = load_spec("standard").values_for(players)["veto_zone"]
+    The engine's own exceptions propagate (a crash); `PeerStuck` if it does not end.
+    `veto_zone` (default: the standard rules') is read once by a caller that plays many
+    games: loading the spec takes far longer than a game of the peer."""
+    if veto_zone is None:
+        veto_zone = veto_zone_of(players)
     game = module.Game(NullObserver(), 0, 0, players, 0)
     for seat in range(players):
         game.add_player(seat, f"player {seat}", "")
@@ -213,13 +220,14 @@ def bench_peer(module: types.ModuleType, players: int, seconds: float = 10.0, se
     engine_random = sys.modules["random"]
     engine_random.seed(seed)
     rng = Random(seed)
+    veto_zone = veto_zone_of(players)
     games = crashes = actions = 0
     first_crash = None
     start = time.process_time()
     deadline = start + seconds
     while True:
         try:
-            actions += play_peer_game(module, players, rng)
+            actions += play_peer_game(module, players, rng, veto_zone)
             games += 1
         except Exception as error:   # the peer's bugs (PEERS.md lists them): a crash, not a completed game
             crashes += 1
