@@ -56,7 +56,7 @@ in the first few."""
 MAX_OUTCOMES = 4096
 """Most chance outcomes of one phase listed at once (a draw has 4, a peek 8)."""
 
-MAX_TRIES = 64
+MAX_TRIES = 256
 """Most rejection candidates drawn per game in one round."""
 
 MEMO_FROM = 64
@@ -84,18 +84,20 @@ class Rows:
     gathered from the batch the first time it is read. A rule reads a few of the
     fields, so the others are never copied."""
 
-    __slots__ = ("states", "games", "width", "_cache")
+    __slots__ = ("states", "games", "width", "_cache", "_block")
 
-    def __init__(self, states: "Array", games: "Array") -> None:
+    def __init__(self, states: "Array", games: "Array", block: slice | None = None) -> None:
         self.states = states
         self.games = games
         self.width = len(games)
+        self._block = block             # the games are exactly these columns, in order
         self._cache: dict[int, Array] = {}
 
     def __getitem__(self, row: int) -> "Array":
         found = self._cache.get(row)
         if found is None:
-            found = self._cache[row] = self.states[row, self.games]
+            found = self._cache[row] = (self.states[row, self.games] if self._block is None
+                                        else self.states[row, self._block])
         return found
 
     def subset(self, picked: "Array") -> "Rows":
@@ -457,19 +459,36 @@ class BatchedGame:
         self.handed_over = 0
         self.deadlocked: list[int] = []
         self._acceptance = [1.0] * len(self.by_phase)    # share of rejection candidates kept, per phase
+        self._group: Array = np.arange(0)                # the games of the phase being moved ...
+        self._block = slice(0, 0)                        # ... which are these columns
+        self._moved: list[Array] = []
 
     # -------------------------------------------------------------- one global step
 
-    def step(self, states: Array, rng: np.random.Generator, fallback: Random) -> None:
-        """Move every game of `states` (one column each) that is not over once, in place."""
-        phases = states[self.phase_index]
-        order = np.argsort(phases, kind="stable")
-        counts = np.bincount(phases, minlength=len(self.by_phase))
+    def step(self, states: Array, rng: np.random.Generator, fallback: Random) -> tuple[Array, Array]:
+        """Move every game of `states` (one column each) that is not over once. Returns the
+        games after their moves, in a new order, and that order: column j of the result
+        is the game that was in column `order[j]`. The games are sorted by phase first,
+        so that each phase's games lie side by side: the rules read and write them as
+        slices, not gathered one by one."""
+        # A phase is a small enum index: as int16 numpy sorts it by radix, in linear time.
+        order = np.argsort(states[self.phase_index].astype(np.int16), kind="stable")
+        states = np.take(states, order, axis=1)
+        counts = np.bincount(states[self.phase_index], minlength=len(self.by_phase))
         start = 0
+        self.deadlocked.clear()
         for phase, count in enumerate(counts.tolist()):
             if count and self.by_phase[phase]:
-                self._phase_step(phase, states, order[start:start + count], rng, fallback)
+                self._group = np.arange(start, start + count)
+                self._block = slice(start, start + count)
+                self._phase_step(phase, states, self._group, rng, fallback)
             start += count
+        self._group, self._block = np.arange(0), slice(0, 0)
+        return states, order
+
+    def _rows(self, states: Array, games: Array) -> Rows:
+        """The games as the emitted code reads them: a phase's whole group as slices."""
+        return Rows(states, games, self._block if games is self._group else None)
 
     def _phase_step(self, phase: int, states: Array, games: Array, rng: np.random.Generator,
                     fallback: Random) -> None:
@@ -495,17 +514,28 @@ class BatchedGame:
     def _apply(self, rule: BatchRule, states: Array, games: Array, args: Sequence[Any]) -> None:
         if not len(games):
             return
-        values = rule.effect(Rows(states, games), *args)
+        values = rule.effect(self._rows(states, games), *args)
         self._moved.append(games)
+        if games is self._group:
+            # Read as slices of the rows it writes: every value is copied out before any is
+            # written, so that `a = b, b = a` swaps.
+            copies = [np.array(value, dtype=np.int64) for value in values]
+            for row, value in zip(rule.writes, copies):
+                states[row, self._block] = value
+            return
         for row, value in zip(rule.writes, values):
             states[row, games] = value
 
     def _forced(self, rules: tuple[BatchRule, ...], states: Array, games: Array) -> Array:
-        sub = Rows(states, games)
+        sub = self._rows(states, games)
         left = np.ones(len(games), dtype=bool)
         moves: list[tuple[BatchRule, Array]] = []
         for rule in rules:
             holds = np.broadcast_to(np.asarray(rule.allowed(sub), dtype=bool), left.shape)
+            if not moves and holds.all():
+                moves.append((rule, games))                 # every game takes the first rule
+                left[:] = False
+                break
             moves.append((rule, games[left & holds]))
             left &= ~holds
         for rule, chosen in moves:
@@ -521,12 +551,12 @@ class BatchedGame:
         game's first legal one (the first success of independent uniform draws is
         uniform over the legal moves); how many follows the share of candidates the
         phase accepted so far, so a deal (one in eight legal) and a vote (one in two)
-        both end in a round or two. Returns the games left undecided."""
+        both end in two or three rounds. Returns the games left undecided."""
         pending = games
-        for _ in range(ROUNDS):
+        for round_number in range(ROUNDS):
             if not len(pending):
                 break
-            sub = Rows(states, pending)
+            sub = self._rows(states, pending)
             sizes = np.array([np.prod([domain.size(sub) for domain in rule.domains], axis=0)
                               if rule.domains else np.ones(len(pending), dtype=np.int64) for rule in rules],
                              dtype=np.int64).reshape(len(rules), len(pending))
@@ -536,7 +566,9 @@ class BatchedGame:
             if empty.any():
                 pending, bounds = pending[~empty], bounds[:, ~empty]
             width = len(pending)
-            tries = min(MAX_TRIES, max(1, math.ceil(1.0 / self._acceptance[phase])))
+            # About one legal candidate per game in the first round; the few games left
+            # after it get eight times as many, so that a round or two decide them all.
+            tries = min(MAX_TRIES, max(1, math.ceil(1.0 / self._acceptance[phase])) * (8 if round_number else 1))
             # Candidate c of game g sits at c * width + g.
             owners = np.tile(np.arange(width), tries)
             point = (rng.random(tries * width) * np.tile(bounds[-1], tries)).astype(np.int64)
@@ -623,7 +655,7 @@ class BatchedGame:
                      chance: bool, limit: int) -> Array | None:
         """Each game's move drawn from its listed candidates in proportion to their weights
         (a game with none is in a deadlock); None when there are too many to list."""
-        listed = self._candidates(rules, Rows(states, games), chance, limit)
+        listed = self._candidates(rules, self._rows(states, games), chance, limit)
         if listed is None:
             return None
         self._draw_from(*listed, states, games, rng)
@@ -655,7 +687,7 @@ class BatchedGame:
                 rng: np.random.Generator) -> Array:
         if any(rule.rule.actor == "chance" for rule in rules):
             # The power phase: chance moves (a Policy Peek) where it has outcomes now.
-            listed = self._candidates(rules, Rows(states, games), True, MAX_OUTCOMES)
+            listed = self._candidates(rules, self._rows(states, games), True, MAX_OUTCOMES)
             if listed is None:
                 raise HandOver("too many chance outcomes to list")
             moves, weights = listed
@@ -711,7 +743,6 @@ class BatchedGame:
         self.handed_over = 0
         with np.errstate(all="ignore"):
             while True:
-                self.deadlocked.clear()
                 over = live & self.over[states[self.phase_index]]
                 cut = live & ~over & (moves >= max_moves)
                 ended = np.flatnonzero(over | cut)
@@ -739,20 +770,19 @@ class BatchedGame:
                     games = started
                 stepped = live & ~self.over[states[self.phase_index]]
                 figure.choices += int(self.choice[states[self.phase_index]][stepped].sum())
+                moves[stepped] += 1
                 if live.all():
+                    states, order = self.step(states, rng, fallback)   # a game that is over is not moved
+                    moves = moves[order]
                     columns = np.arange(width)
-                    self.step(states, rng, fallback)            # a game that is over is not moved
                 else:
                     columns = np.flatnonzero(live)
-                    sub = states[:, columns]
-                    self.step(sub, rng, fallback)
-                    states[:, columns] = sub
-                moves[stepped] += 1
+                    moved, order = self.step(states[:, columns], rng, fallback)
+                    states[:, columns] = moved
+                    moves[columns] = moves[columns][order]
                 if self.deadlocked:
                     stuck = columns[self.deadlocked]
-                    moves[stuck] += 0
                     figure.deadlocks += len(stuck)
-                    moves[stuck] -= 1
                     fresh = len(stuck) if games is None else min(len(stuck), games - started)
                     states[:, stuck[:fresh]] = self.initial[:, None]
                     moves[stuck] = 0

@@ -56,10 +56,14 @@ def exact_successors(game: Game, state: Any) -> dict[Any, Fraction]:
 
 
 def batched_step(batched: BatchedGame, states: list[Any], seed: int) -> list[tuple[int, ...]]:
-    """One batched move from each of the states."""
+    """One batched move from each of the states, in the order of `states`."""
     array = np.array(states, dtype=np.int64).T.copy()
-    batched.step(array, np.random.default_rng(seed), Random(seed))
-    return [tuple(column) for column in array.T.tolist()]
+    moved, order = batched.step(array, np.random.default_rng(seed), Random(seed))
+    assert sorted(order.tolist()) == list(range(len(states)))
+    after: list[tuple[int, ...]] = [()] * len(states)
+    for column, source in zip(moved.T.tolist(), order.tolist()):
+        after[source] = tuple(column)
+    return after
 
 
 @pytest.mark.parametrize("players", [5, 7, 10])
