@@ -742,8 +742,10 @@ class BatchedGame:
         deadline = None if seconds is None else start + seconds
         self.handed_over = 0
         with np.errstate(all="ignore"):
+            everyone = True                               # every column holds a game in play
             while True:
-                over = live & self.over[states[self.phase_index]]
+                phases = states[self.phase_index]
+                over = live & self.over[phases]
                 cut = live & ~over & (moves >= max_moves)
                 ended = np.flatnonzero(over | cut)
                 if len(ended):
@@ -759,19 +761,21 @@ class BatchedGame:
                             figure.outcomes[(_named(game, "team", winner), _named(game, "how", how))] += count
                     fresh = len(ended) if games is None else min(len(ended), games - started)
                     states[:, ended[:fresh]] = self.initial[:, None]
+                    phases = states[self.phase_index]
                     moves[ended] = 0
                     live[ended[fresh:]] = False
+                    everyone = everyone and fresh == len(ended)
                     started += fresh
-                if not live.any():
+                if not everyone and not live.any():
                     break
                 if deadline is not None and games is None and time.process_time() >= deadline:
                     # Start no more games; those in flight are played out and counted, so
                     # the figure is not biased towards the games that end soonest.
                     games = started
-                stepped = live & ~self.over[states[self.phase_index]]
-                figure.choices += int(self.choice[states[self.phase_index]][stepped].sum())
-                moves[stepped] += 1
-                if live.all():
+                stepped = ~self.over[phases] if everyone else live & ~self.over[phases]
+                figure.choices += int(np.count_nonzero(self.choice[phases] & stepped))
+                moves += stepped
+                if everyone:
                     states, order = self.step(states, rng, fallback)   # a game that is over is not moved
                     moves = moves[order]
                     columns = np.arange(width)
@@ -787,6 +791,7 @@ class BatchedGame:
                     states[:, stuck[:fresh]] = self.initial[:, None]
                     moves[stuck] = 0
                     live[stuck[fresh:]] = False
+                    everyone = everyone and fresh == len(stuck)
                     started += fresh
         figure.seconds = time.process_time() - start
         figure.handed_over = self.handed_over
