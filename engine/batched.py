@@ -327,9 +327,9 @@ class BatchDomain:
         of = np.broadcast_to(np.asarray(self.of(s), dtype=np.int64), (width,))
         return rng.integers(0, 1 << self.players, width, dtype=np.int64) & of
 
-    def values(self, s: Rows) -> tuple[list[int], Callable[[int], Array | bool]]:
-        """Every value the domain takes in some game of the batch, and for a value the
-        games whose domain holds it."""
+    def values(self, s: Rows) -> tuple[list[int], Callable[[Array], Array | bool]]:
+        """Every value the domain takes in some game of the batch, and for a column of
+        values, which games' domains hold each (a value per row, a game per column)."""
         if self.kind in ("seat", "enum"):
             return list(range(self.players if self.kind == "seat" else self.count)), lambda value: True
         if self.kind == "range":
@@ -344,7 +344,7 @@ class BatchDomain:
         if self.kind == "tiles":
             length = self._length(s)
             codes = [code for k in np.unique(length).tolist() for code in range(1 << k, 2 << k)]
-            return codes, lambda value: length == value.bit_length() - 1
+            return codes, lambda value: length == _bitlen(value) - 1
         assert self.of is not None
         of = np.asarray(self.of(s), dtype=np.int64)
         return list(range(1 << self.players)), lambda value: (of & value) == value
@@ -414,6 +414,19 @@ def _domain(emitter: Emitter, domain: Domain, parts: dict[str, Callable[..., Any
 
 
 # ---------------------------------------------------------------------- the batched game
+
+@dataclass
+class Listing:
+    """Candidate moves listed for a batch: per move, the rule it is of (an index into
+    `rules`) and its parameters; kept per rule, so that the games choosing any move of a
+    rule are moved by one call of its effect, their parameters as arrays."""
+
+    rules: list[BatchRule] = field(default_factory=list)
+    owner: list[Array] = field(default_factory=list)        # per rule: its index, once per move
+    args: list[Array] = field(default_factory=list)         # per rule: a row of parameters per move
+
+    def __len__(self) -> int:
+        return sum(len(rows) for rows in self.args)
 
 @dataclass
 class BatchedPlay:
@@ -596,7 +609,7 @@ class BatchedGame:
         return pending
 
     def _candidates(self, rules: Sequence[BatchRule], sub: Rows, chance: bool,
-                    limit: int) -> tuple[list[tuple[BatchRule, tuple[int, ...]]], Array] | None:
+                    limit: int) -> tuple[Listing, Array] | None:
         """`_listed`, for chance computed once per distinct value of the fields its rules
         read: a draw reads the pile, so thousands of games share a few dozen values (the
         one-game engine memoizes chance outcomes alike). A seat's few candidates cost
@@ -617,39 +630,50 @@ class BatchedGame:
         return moves, weights[:, inverse]
 
     def _listed(self, rules: Sequence[BatchRule], sub: Rows, chance: bool,
-                    limit: int) -> tuple[list[tuple[BatchRule, tuple[int, ...]]], Array] | None:
+                limit: int) -> tuple[Listing, Array] | None:
         """Every move of the rules (chance's only, or every rule's) with its weight in each
         game of `sub`: rows are moves, 0 where the move is not legal in that game (its
         weight for chance, 1 for a seat's or the table's move). None when the rules have
-        more than `limit` candidate moves in the batch."""
+        more than `limit` candidate moves in the batch. A rule's candidates are judged in
+        one call: its parameters a column of values, the games a row, so the arrays
+        broadcast to a move per row."""
         width = sub.width
-        listed = []
+        chosen = []
         for rule in rules:
             if chance and rule.rule.actor != "chance":
                 continue
             ready = np.flatnonzero(np.broadcast_to(np.asarray(rule.ready(sub), dtype=bool), (width,)))
             if len(ready):
                 mine = sub if len(ready) == width else sub.subset(ready)
-                listed.append((rule, ready, mine, [domain.values(mine) for domain in rule.domains]))
-        if sum(math.prod(len(values) for values, _ in domains) for *_, domains in listed) > limit:
+                chosen.append((rule, ready, mine, [domain.values(mine) for domain in rule.domains]))
+        if sum(math.prod(len(values) for values, _ in domains) for *_, domains in chosen) > limit:
             return None
-        moves: list[tuple[BatchRule, tuple[int, ...]]] = []
+        listing = Listing()
         weights: list[Array] = []
-        for rule, ready, mine, domains in listed:
-            for args in product(*(values for values, _ in domains)):
-                legal: Any = np.asarray(rule.allowed(mine, *args), dtype=bool)
-                for (_, holds), arg in zip(domains, args):
-                    legal = legal & holds(arg)
-                if chance and rule.weight is not None:
-                    weight = np.asarray(rule.weight(mine, *args), dtype=np.int64)
-                    chances = np.where(legal & (weight > 0), weight, 0)
-                else:
-                    chances = np.asarray(legal, dtype=np.int64)
-                row = np.zeros(width, dtype=np.int64)
-                row[ready] = chances
-                weights.append(row)
-                moves.append((rule, args))
-        return moves, (np.array(weights, dtype=np.int64) if weights else np.zeros((0, width), dtype=np.int64))
+        for rule, ready, mine, domains in chosen:
+            grid = [axis.reshape(-1) for axis in np.meshgrid(*(np.array(values, dtype=np.int64)
+                                                              for values, _ in domains), indexing="ij")]
+            count = len(grid[0]) if grid else 1
+            if not count:
+                continue
+            columns = [axis.reshape(-1, 1) for axis in grid]
+            legal: Any = np.broadcast_to(np.asarray(rule.allowed(mine, *columns), dtype=bool), (count, mine.width))
+            for (_, holds), column in zip(domains, columns):
+                legal = legal & holds(column)
+            if chance and rule.weight is not None:
+                weight = np.asarray(rule.weight(mine, *columns), dtype=np.int64)
+                chances = np.broadcast_to(np.where(legal & (weight > 0), weight, 0), (count, mine.width))
+            else:
+                chances = np.broadcast_to(np.asarray(legal, dtype=np.int64), (count, mine.width))
+            rows = np.zeros((count, width), dtype=np.int64)
+            rows[:, ready] = chances
+            weights.append(rows)
+            listing.rules.append(rule)
+            listing.owner.append(np.full(count, len(listing.rules) - 1, dtype=np.int64))
+            listing.args.append(np.stack(grid, axis=1) if grid else np.zeros((count, 0), dtype=np.int64))
+        if not weights:
+            return listing, np.zeros((0, width), dtype=np.int64)
+        return listing, np.concatenate(weights)
 
     def _draw_listed(self, rules: Sequence[BatchRule], states: Array, games: Array, rng: np.random.Generator,
                      chance: bool, limit: int) -> Array | None:
@@ -661,19 +685,27 @@ class BatchedGame:
         self._draw_from(*listed, states, games, rng)
         return games[:0]
 
-    def _draw_from(self, moves: list[tuple[BatchRule, tuple[int, ...]]], weights: Array, states: Array,
-                   games: Array, rng: np.random.Generator) -> None:
-        """Each game's move, one of `moves` in proportion to its weight in that game."""
-        if not moves:
+    def _draw_from(self, listing: Listing, weights: Array, states: Array, games: Array,
+                   rng: np.random.Generator) -> None:
+        """Each game's move, one of the listed moves in proportion to its weight in that
+        game; the games are moved rule by rule, each with its own parameters."""
+        if not len(listing):
             self.deadlocked.extend(games.tolist())
             return
         bounds = np.cumsum(weights, axis=0)
         some = bounds[-1] > 0
         point = (rng.random(len(games)) * bounds[-1]).astype(np.int64)
-        picked = (bounds <= point).sum(axis=0)
-        for number in np.unique(picked[some]).tolist():
-            rule, args = moves[number]
-            self._apply(rule, states, games[some & (picked == number)], args)
+        picked = np.minimum((bounds <= point).sum(axis=0), len(bounds) - 1)
+        owner = np.concatenate(listing.owner)[picked]
+        widest = max(rows.shape[1] for rows in listing.args)
+        args = np.concatenate([np.pad(rows, ((0, 0), (0, widest - rows.shape[1]))) for rows in listing.args])
+        for number, rule in enumerate(listing.rules):
+            mine = some & (owner == number)
+            if not mine.any():
+                continue
+            chosen = picked[mine]
+            values = [args[chosen, k] for k in range(len(rule.domains))]
+            self._apply(rule, states, games if mine.all() else games[mine], values)
         self.deadlocked.extend(games[~some].tolist())
 
     def _weighted_chance(self, rules: tuple[BatchRule, ...], states: Array, games: Array,
@@ -691,9 +723,9 @@ class BatchedGame:
             if listed is None:
                 raise HandOver("too many chance outcomes to list")
             moves, weights = listed
-            chance = weights.sum(axis=0) > 0 if moves else np.zeros(len(games), dtype=bool)
+            chance = weights.sum(axis=0) > 0 if len(moves) else np.zeros(len(games), dtype=bool)
             if chance.any():
-                self._draw_from(moves, weights[:, chance], states, games[chance], rng)
+                self._draw_from(moves, weights[:, chance], states, games if chance.all() else games[chance], rng)
             games = games[~chance]
             if not len(games):
                 return games
