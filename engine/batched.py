@@ -506,7 +506,7 @@ class BatchedGame:
     def _phase_step(self, phase: int, states: Array, games: Array, rng: np.random.Generator,
                     fallback: Random) -> None:
         rules = self.by_phase[phase]
-        self._moved: list[Array] = []
+        self._moved = []
         stuck_before = len(self.deadlocked)
         try:
             actor = rules[0].rule.actor
@@ -582,15 +582,18 @@ class BatchedGame:
             # About one legal candidate per game in the first round; the few games left
             # after it get eight times as many, so that a round or two decide them all.
             tries = min(MAX_TRIES, max(1, math.ceil(1.0 / self._acceptance[phase])) * (8 if round_number else 1))
-            # Candidate c of game g sits at c * width + g.
-            owners = np.tile(np.arange(width), tries)
-            point = (rng.random(tries * width) * np.tile(bounds[-1], tries)).astype(np.int64)
-            picked = (bounds[:, owners] <= point).sum(axis=0)
+            # Candidate c of game g sits at row c, column g (flat: c * width + g); the
+            # rule it is of: how many of the rules' cumulative sizes its point passes.
+            point = (rng.random((tries, width)) * bounds[-1]).astype(np.int64)
+            picked = np.zeros((tries, width), dtype=np.int64)
+            for bound in bounds[:-1]:
+                picked += point >= bound
+            picked = picked.reshape(-1)
             legal = np.zeros(tries * width, dtype=bool)
             drawn: list[tuple[Array, list[Array]]] = []
             for number, rule in enumerate(rules):
-                mine = np.flatnonzero(picked == number)
-                candidates = Rows(states, pending[owners[mine]])
+                mine = np.flatnonzero(picked == number) if len(rules) > 1 else np.arange(tries * width)
+                candidates = Rows(states, pending[mine % width])
                 args = [domain.draw(candidates, rng) for domain in rule.domains]
                 legal[mine] = np.broadcast_to(np.asarray(rule.allowed(candidates, *args), dtype=bool), mine.shape)
                 drawn.append((mine, args))
@@ -604,7 +607,7 @@ class BatchedGame:
                 mine, args = drawn[number]
                 keep = winner[mine]
                 if keep.any():
-                    self._apply(rule, states, pending[owners[mine[keep]]], [arg[keep] for arg in args])
+                    self._apply(rule, states, pending[mine[keep] % width], [arg[keep] for arg in args])
             pending = pending[~found]
         return pending
 
