@@ -570,10 +570,12 @@ class BatchedGame:
             if not len(pending):
                 break
             sub = self._rows(states, pending)
-            sizes = np.array([np.prod([domain.size(sub) for domain in rule.domains], axis=0)
-                              if rule.domains else np.ones(len(pending), dtype=np.int64) for rule in rules],
-                             dtype=np.int64).reshape(len(rules), len(pending))
-            bounds = np.cumsum(sizes, axis=0)
+            bounds = np.empty((len(rules), len(pending)), dtype=np.int64)
+            for number, rule in enumerate(rules):
+                size: Any = 1
+                for domain in rule.domains:
+                    size = size * domain.size(sub)
+                bounds[number] = size if number == 0 else bounds[number - 1] + size
             empty = bounds[-1] <= 0                 # no candidate move at all: a deadlock
             self.deadlocked.extend(pending[empty].tolist())
             if empty.any():
@@ -582,32 +584,32 @@ class BatchedGame:
             # About one legal candidate per game in the first round; the few games left
             # after it get eight times as many, so that a round or two decide them all.
             tries = min(MAX_TRIES, max(1, math.ceil(1.0 / self._acceptance[phase])) * (8 if round_number else 1))
-            # Candidate c of game g sits at row c, column g (flat: c * width + g); the
+            # Candidate c of game g sits at row g, column c (flat: g * tries + c); the
             # rule it is of: how many of the rules' cumulative sizes its point passes.
-            point = (rng.random((tries, width)) * bounds[-1]).astype(np.int64)
-            picked = np.zeros((tries, width), dtype=np.int64)
+            point = (rng.random((width, tries)) * bounds[-1][:, None]).astype(np.int64)
+            picked = np.zeros((width, tries), dtype=np.int64)
             for bound in bounds[:-1]:
-                picked += point >= bound
+                picked += point >= bound[:, None]
             picked = picked.reshape(-1)
             legal = np.zeros(tries * width, dtype=bool)
             drawn: list[tuple[Array, list[Array]]] = []
             for number, rule in enumerate(rules):
                 mine = np.flatnonzero(picked == number) if len(rules) > 1 else np.arange(tries * width)
-                candidates = Rows(states, pending[mine % width])
+                candidates = Rows(states, pending[mine // tries])
                 args = [domain.draw(candidates, rng) for domain in rule.domains]
                 legal[mine] = np.broadcast_to(np.asarray(rule.allowed(candidates, *args), dtype=bool), mine.shape)
                 drawn.append((mine, args))
             self._acceptance[phase] = 0.5 * self._acceptance[phase] + 0.5 * max(float(legal.mean()), 1.0 / MAX_TRIES)
-            grid = legal.reshape(tries, width)
-            found = grid.any(axis=0)
-            first = np.argmax(grid, axis=0) * width + np.arange(width)       # each game's first legal candidate
+            grid = legal.reshape(width, tries)
+            found = grid.any(axis=1)
+            first = np.arange(width) * tries + np.argmax(grid, axis=1)       # each game's first legal candidate
             winner = np.zeros(tries * width, dtype=bool)
             winner[first[found]] = True
             for number, rule in enumerate(rules):
                 mine, args = drawn[number]
                 keep = winner[mine]
                 if keep.any():
-                    self._apply(rule, states, pending[mine[keep] % width], [arg[keep] for arg in args])
+                    self._apply(rule, states, pending[mine[keep] // tries], [arg[keep] for arg in args])
             pending = pending[~found]
         return pending
 
