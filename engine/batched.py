@@ -587,10 +587,10 @@ class BatchedGame:
             # Candidate c of game g sits at row g, column c (flat: g * tries + c); the
             # rule it is of: how many of the rules' cumulative sizes its point passes.
             point = (rng.random((width, tries)) * bounds[-1][:, None]).astype(np.int64)
-            picked = np.zeros((width, tries), dtype=np.int64)
+            passed = np.zeros((width, tries), dtype=np.int64)
             for bound in bounds[:-1]:
-                picked += point >= bound[:, None]
-            picked = picked.reshape(-1)
+                passed += point >= bound[:, None]
+            picked = passed.reshape(-1)
             legal = np.zeros(tries * width, dtype=bool)
             drawn: list[tuple[Array, list[Array]]] = []
             for number, rule in enumerate(rules):
