@@ -757,6 +757,20 @@ class BatchedGame:
 
     # -------------------------------------------------------------- many games
 
+    def _restart(self, states: Array, moves: Array, ended: Array, games: int | None,
+                 started: int) -> tuple[Array, Array, int]:
+        """New games in the columns of games that ended, while games are still to be
+        started; the other columns leave the batch, so that it only ever holds games in
+        play and a run's last games are not stepped among empty columns."""
+        fresh = len(ended) if games is None else max(0, min(len(ended), games - started))
+        states[:, ended[:fresh]] = self.initial[:, None]
+        moves[ended[:fresh]] = 0
+        if fresh < len(ended):
+            keep = np.ones(states.shape[1], dtype=bool)
+            keep[ended[fresh:]] = False
+            states, moves = states[:, keep], moves[keep]
+        return states, moves, started + fresh
+
     def play(self, games: int | None = None, seconds: float | None = None, seed: int = 0, batch: int = BATCH,
              max_moves: int = MAX_MOVES, finals: list[tuple[int, ...]] | None = None) -> BatchedPlay:
         """Play complete random games `batch` at a time: `games` of them, or as many as
@@ -771,7 +785,6 @@ class BatchedGame:
         width = batch if games is None else max(1, min(batch, games))
         states = np.repeat(self.initial[:, None], width, axis=1)
         moves = np.zeros(width, dtype=np.int64)
-        live = np.ones(width, dtype=bool)
         started = width
         winner_row = game.field_names.index("winner") if "winner" in game.field_names else None
         how_row = game.field_names.index("how") if "how" in game.field_names else None
@@ -779,11 +792,10 @@ class BatchedGame:
         deadline = None if seconds is None else start + seconds
         self.handed_over = 0
         with np.errstate(all="ignore"):
-            everyone = True                               # every column holds a game in play
             while True:
                 phases = states[self.phase_index]
-                over = live & self.over[phases]
-                cut = live & ~over & (moves >= max_moves)
+                over = self.over[phases]
+                cut = ~over & (moves >= max_moves)
                 ended = np.flatnonzero(over | cut)
                 if len(ended):
                     done = np.flatnonzero(over)
@@ -796,40 +808,23 @@ class BatchedGame:
                         pairs = Counter(zip(states[winner_row, done].tolist(), states[how_row, done].tolist()))
                         for (winner, how), count in pairs.items():
                             figure.outcomes[(_named(game, "team", winner), _named(game, "how", how))] += count
-                    fresh = len(ended) if games is None else min(len(ended), games - started)
-                    states[:, ended[:fresh]] = self.initial[:, None]
+                    states, moves, started = self._restart(states, moves, ended, games, started)
                     phases = states[self.phase_index]
-                    moves[ended] = 0
-                    live[ended[fresh:]] = False
-                    everyone = everyone and fresh == len(ended)
-                    started += fresh
-                if not everyone and not live.any():
+                if not states.shape[1]:
                     break
                 if deadline is not None and games is None and time.process_time() >= deadline:
                     # Start no more games; those in flight are played out and counted, so
                     # the figure is not biased towards the games that end soonest.
                     games = started
-                stepped = ~self.over[phases] if everyone else live & ~self.over[phases]
+                stepped = ~self.over[phases]
                 figure.choices += int(np.count_nonzero(self.choice[phases] & stepped))
                 moves += stepped
-                if everyone:
-                    states, order = self.step(states, rng, fallback)   # a game that is over is not moved
-                    moves = moves[order]
-                    columns = np.arange(width)
-                else:
-                    columns = np.flatnonzero(live)
-                    moved, order = self.step(states[:, columns], rng, fallback)
-                    states[:, columns] = moved
-                    moves[columns] = moves[columns][order]
+                states, order = self.step(states, rng, fallback)      # a game that is over is not moved
+                moves = moves[order]
                 if self.deadlocked:
-                    stuck = columns[self.deadlocked]
-                    figure.deadlocks += len(stuck)
-                    fresh = len(stuck) if games is None else min(len(stuck), games - started)
-                    states[:, stuck[:fresh]] = self.initial[:, None]
-                    moves[stuck] = 0
-                    live[stuck[fresh:]] = False
-                    everyone = everyone and fresh == len(stuck)
-                    started += fresh
+                    figure.deadlocks += len(self.deadlocked)
+                    stuck = np.array(self.deadlocked, dtype=np.int64)
+                    states, moves, started = self._restart(states, moves, stuck, games, started)
         figure.seconds = time.process_time() - start
         figure.handed_over = self.handed_over
         return figure
