@@ -136,6 +136,26 @@ def test_generated_code_is_made_of_slots_and_fixed_words() -> None:
                 assert re.fullmatch(r"_\w+|[pl]\d+", word) or word in GENERATED_WORDS, (compiled.rule.name, word)
 
 
+BATCHED_WORDS = {"s", "allowed", "ready", "effect", "weight", "low0", "high0", "length0", "of0", "low1", "high1",
+                 "length1", "of1", "bool"}
+"""The fixed vocabulary of engine/batched.py's output, besides `_helpers` and the slots."""
+
+
+def test_batched_code_is_made_of_slots_and_fixed_words() -> None:
+    import ast
+    import re
+
+    from engine.batched import BatchedGame
+
+    for rules in ("standard", "no_topdecking", "veto_chaos_first"):
+        for compiled in BatchedGame(compiled_game(10, rules)).rules:
+            for node in ast.walk(ast.parse(compiled.source)):
+                word = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else \
+                    node.name if isinstance(node, ast.FunctionDef) else None
+                if word is not None:
+                    assert re.fullmatch(r"_\w+|[pl]\d+", word) or word in BATCHED_WORDS, (compiled.rule.name, word)
+
+
 def test_names_that_match_the_generated_words_change_nothing(tmp_path: Path) -> None:
     """Constants, lets and definitions named like the slots and the generated functions'
     own variables: if a name reached the code it would shadow them and change the game."""
@@ -147,6 +167,11 @@ def test_names_that_match_the_generated_words_change_nothing(tmp_path: Path) -> 
         plain = random_game(compiled_game(5, "standard"), seed=seed)
         named = random_game(compiled_game(5, str(path)), seed=seed)
         assert [step[0] for step in plain.steps] == [step[0] for step in named.steps]
+    from engine.batched import BatchedGame
+
+    plain_batch = BatchedGame(compiled_game(5, "standard")).play(games=60, seed=1, batch=30)
+    named_batch = BatchedGame(compiled_game(5, str(path))).play(games=60, seed=1, batch=30)
+    assert (plain_batch.moves, plain_batch.outcomes) == (named_batch.moves, named_batch.outcomes)
 
 
 def test_rules_where_no_game_can_start_are_refused(tmp_path: Path) -> None:
