@@ -147,7 +147,9 @@ def _stand_in_for_pillow() -> None:
 def veto_zone_of(players: int) -> int:
     """The veto gate the peer lacks: the standard rules' own `veto_zone` (R-V1), read from
     the spec, so the driver offers the veto exactly where our engine does."""
-    return int(load_spec("standard").values_for(players)["veto_zone"])
+    zone = load_spec("standard").values_for(players)["veto_zone"]
+    assert isinstance(zone, int), "veto_zone is a number of the game, not a table"
+    return zone
 
 
 def play_peer_game(module: types.ModuleType, players: int, rng: Random, veto_zone: int | None = None) -> int:
