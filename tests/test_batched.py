@@ -215,3 +215,36 @@ def test_bench_prints_one_game_at_a_time_and_batched_side_by_side() -> None:
     assert 40 < row["batched_moves_per_game"] < 200
     result = CliRunner().invoke(main, ["bench", "-n", "5", "--seconds", "0.3"])
     assert "one game at a time" in result.stdout and "batched" in result.stdout
+
+
+def test_play_many_games_prints_how_often_each_side_wins() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from verify.cli import main
+
+    result = CliRunner().invoke(main, ["play", "-n", "7", "--games", "3000", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["games"] == 3000 and figures["deadlocks"] == figures["unfinished"] == 0
+    assert sum(row["games"] for row in figures["outcomes"]) == 3000
+    assert abs(sum(figures["sides"].values()) - 1) < 1e-9 and figures["sides"]["fascist"] > 0.5
+    assert all(0 < row["interval"] < 0.05 for row in figures["outcomes"])
+    text = CliRunner().invoke(main, ["play", "-n", "7", "--games", "3000", "--seed", "4"]).stdout
+    assert text.startswith("3,000 random games of 7 players under the standard rules, seed 4")
+    assert "liberal win" in text and "% ±" in text and "moves per game" in text
+    german = CliRunner().invoke(main, ["play", "-n", "7", "--games", "300", "--lang", "de"]).stdout
+    assert "zufällige Spiele" in german and "die Faschisten gewinnen" in german
+
+
+def test_play_many_games_exits_1_when_some_game_deadlocks() -> None:
+    from click.testing import CliRunner
+
+    from verify.cli import main
+
+    result = CliRunner().invoke(main, ["play", "-n", "5", "--games", "400", "--rules", "strict_term_limits"])
+    assert result.exit_code == 1 and "reached a state with no legal move (a deadlock)" in result.stdout
+    for args, words in ((["--games", "5", "--trace", "t.json"], "not with --games"), (["--json"], "--json goes with")):
+        refused = CliRunner().invoke(main, ["play", *args])
+        assert refused.exit_code == 2 and words in refused.stderr

@@ -1,12 +1,16 @@
-"""`shrules play`: a complete game of random legal moves, round by round with rule IDs."""
+"""`shrules play`: a complete game of random legal moves, round by round with rule IDs;
+with `--games N`, N games played at once (batched) and how often each side wins."""
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 import click
 
-from engine.game import Game, compiled_game
+from engine.batched import BATCH, BatchedGame, BatchedPlay
+from engine.game import MAX_MOVES, Game, compiled_game
 from engine.play import Deadlock, Unfinished, random_game
 from engine.words import english, named, word
 
@@ -23,14 +27,28 @@ from .outputs import writable
               help="Save the game as an ITF JSON trace.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the outcome.")
 @click.option("--no-changes", is_flag=True, help="Do not print the fields each move changed.")
+@click.option("--games", type=click.IntRange(1, 10_000_000), metavar="N",
+              help="Play N games at once (batched, the same moves and chances as one at a time) and print how "
+                   "often each side wins and how, with 95% intervals, instead of one game.")
+@click.option("--json", "as_json", is_flag=True, help="With --games: the figures as JSON.")
 @lang_option()
 def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool,
-         lang: str) -> None:
+         lang: str, games: int | None = None, as_json: bool = False) -> None:
     """Play a complete game with uniformly random legal moves and print it round by round.
 
-    Exit status: 0 the game ended; 1 it reached a position with no legal move (a
-    deadlock: the phase and the rules that block every move are named); 3 it had not
-    ended after the move limit."""
+    With --games N, play N games and print the share of each way of winning: a quick
+    look at a variant's balance.
+
+    Exit status: 0 the game ended (with --games: every game did); 1 it reached a
+    position with no legal move (a deadlock: the phase and the rules that block every
+    move are named); 3 it had not ended after the move limit."""
+    if games is None and as_json:
+        raise click.UsageError("--json goes with --games")
+    if games is not None:
+        if trace_path:
+            raise click.UsageError("--trace saves one game: not with --games")
+        many(compiled_game(players, rules), games, seed, as_json, lang)
+        return
     writable(trace_path, "--trace")
     game = compiled_game(players, rules)
     stuck: Deadlock | None = None
@@ -54,6 +72,57 @@ def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: boo
         click.echo(word(lang, "saved", path=trace_path))
     if stuck is not None:
         raise SystemExit(EXIT_FAILED)
+
+
+def interval(share: float, games: int) -> float:
+    """Half the width of the 95% (normal approximation) interval of a share of `games`."""
+    return 1.96 * math.sqrt(share * (1 - share) / games) if games else 0.0
+
+
+def many(game: Game, games: int, seed: int, as_json: bool, lang: str) -> None:
+    """`play --games N`: N batched games, the share of each outcome and of each side."""
+    figure = BatchedGame(game).play(games=games, seed=seed, batch=min(games, BATCH))
+    played = figure.games + figure.deadlocks + figure.unfinished        # the shares are of every game played
+    rows = [(winner, how, count, count / played, interval(count / played, played))
+            for (winner, how), count in sorted(figure.outcomes.items(), key=lambda item: -item[1])]
+    sides: dict[str, int] = {}
+    for (winner, _), count in figure.outcomes.items():
+        if winner is not None:
+            sides[winner] = sides.get(winner, 0) + count
+    if as_json:
+        click.echo(json.dumps({"players": game.players, "rules": game.spec.name, "seed": seed, "games": played,
+                               "outcomes": [{"winner": winner, "how": how, "games": count, "share": share,
+                                             "interval": half} for winner, how, count, share, half in rows],
+                               "sides": {side: count / played for side, count in sides.items()},
+                               "moves_per_game": round(figure.moves_per_game, 2), "deadlocks": figure.deadlocks,
+                               "unfinished": figure.unfinished, "cpu_seconds": round(figure.seconds, 2)}))
+    else:
+        show = _number(lang)
+        click.echo(word(lang, "many_header", games=f"{played:,}", players=game.players, rules=game.spec.name,
+                        seed=seed, seconds=show(figure.seconds)))
+        for winner, how, _, share, half in rows:
+            text = (word(lang, "outcome", winner=named(lang, "team", winner), how=named(lang, "how", how or "the rules"))
+                    if winner is not None else word(lang, "no_winner"))
+            click.echo("  " + word(lang, "many_share", outcome=text, share=show(100 * share), interval=show(100 * half)))
+        for side, count in sorted(sides.items()):
+            share = count / played
+            click.echo("  " + word(lang, "many_sides", side=named(lang, "team", side), share=show(100 * share),
+                                   interval=show(100 * interval(share, played))))
+        if figure.games:
+            click.echo("  " + word(lang, "many_length", moves=show(figure.moves_per_game)))
+        if figure.deadlocks:
+            click.echo(word(lang, "many_deadlocks", count=f"{figure.deadlocks:,}"))
+        if figure.unfinished:
+            click.echo(word(lang, "many_unfinished", count=f"{figure.unfinished:,}", limit=f"{MAX_MOVES:,}"))
+    if figure.deadlocks:
+        raise SystemExit(EXIT_FAILED)
+    if figure.unfinished:
+        raise SystemExit(EXIT_LIMIT)
+
+
+def _number(lang: str) -> Any:
+    """One decimal, with the language's decimal sign."""
+    return (lambda value: f"{value:.1f}") if lang == "en" else (lambda value: f"{value:.1f}".replace(".", ","))
 
 
 def outcome(game: Game, end: Any, lang: str = "en") -> str:
