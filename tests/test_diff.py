@@ -212,3 +212,19 @@ def test_rebalanced_seven_players_part_on_a_draw_the_smaller_deck_cannot_give() 
     parting = difference.parting
     assert parting.kind == "legality" and parting.legal_under == "a"
     assert parting.under_b.startswith("illegal — R-L1: the draw pile cannot give 3 Fascist tiles")
+
+
+def test_balance_compares_how_often_each_side_wins() -> None:
+    """Rebalancing the 7-player deck (one Fascist tile fewer) makes the Liberals win
+    more often; the same rules on both sides give the same games and no difference."""
+    args = ["-n", "7", "--no-properties", "--time-limit", "5", "--random-time", "1", "--balance", "6000", "--json"]
+    result = CliRunner().invoke(main, ["diff", "standard", "rebalance", *args])
+    assert result.exit_code == 1, result.output
+    rows = {row["side"]: row for row in json.loads(result.stdout)["balance"]}
+    assert set(rows) == {"liberal", "fascist"}
+    assert rows["liberal"]["difference"] > 0 and rows["liberal"]["differs"]
+    assert abs(rows["liberal"]["a"] + rows["fascist"]["a"] - 1) < 1e-9
+    same = CliRunner().invoke(main, ["diff", "standard", "standard", *args])
+    assert all(row["difference"] == 0 and not row["differs"] for row in json.loads(same.stdout)["balance"])
+    text = CliRunner().invoke(main, ["diff", "standard", "rebalance", *args[:-1]]).stdout
+    assert "Balance (6,000 random games" in text and "liberal wins: standard" in text

@@ -13,11 +13,14 @@ nothing found to differ but a limit left the comparison incomplete.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import click
 
+from engine.batched import BATCH, BatchedGame
+from engine.game import Game
 from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
@@ -141,6 +144,38 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
     return out
 
 
+def balance(a: Spec, b: Spec, counts: list[int], games: int, seed: int) -> list[dict[str, Any]]:
+    """Per player count, `games` batched random games under each rule set: each side's
+    share of wins under A and under B, their difference and its 95% interval. A balance
+    is a matter of degree, not of legality: it never changes the exit status."""
+    rows = []
+    for players in counts:
+        figures = [BatchedGame(Game(spec, players)).play(games=games, seed=seed, batch=min(games, BATCH))
+                   for spec in (a, b)]
+        played = [f.games + f.deadlocks + f.unfinished for f in figures]
+        sides = sorted({winner for f in figures for winner, _ in f.outcomes if winner is not None})
+        for side in sides:
+            share = [sum(count for (winner, _), count in f.outcomes.items() if winner == side) / n
+                     for f, n in zip(figures, played)]
+            half = 1.96 * math.sqrt(sum(p * (1 - p) / n for p, n in zip(share, played)))
+            rows.append({"players": players, "side": side, "a": share[0], "b": share[1],
+                         "difference": share[1] - share[0], "interval": half,
+                         "differs": abs(share[1] - share[0]) > half, "games": games})
+    return rows
+
+
+def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
+    """The balance table: a row per count and side, `*` where the shares differ beyond
+    their 95% interval."""
+    lines = [f"Balance ({rows[0]['games']:,} random games per rule set and count; * where B differs from A "
+             f"beyond the 95% interval):"]
+    for row in rows:
+        lines.append(f"  {row['players']} players, {row['side']} wins: {a.name} {100 * row['a']:.1f}%, "
+                     f"{b.name} {100 * row['b']:.1f}% ({100 * row['difference']:+.1f} ± {100 * row['interval']:.1f})"
+                     + (" *" if row["differs"] else ""))
+    return lines
+
+
 # ---------------------------------------------------------------------- the command
 
 
@@ -167,17 +202,21 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
               help="Seconds per player count and rule set for the property verdicts.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Processes for the property verdicts.")
+@click.option("--balance", "balance_games", type=click.IntRange(0, 10_000_000), default=0, metavar="N",
+              help="Also play N random games per player count under each rule set (batched) and compare how "
+                   "often each side wins, with 95% intervals (0: not).")
 @click.option("--json", "json_output", is_flag=True, help="Print the comparison as JSON.")
 @variant_options
 def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs: int, time_limit: float,
                  random_games: int, random_time: float, seed: int, odds: bool, trace_path: str | None, properties: bool,
                  property_time: float, workers: int, json_output: bool, sets: tuple[str, ...],
-                 settings_file: str | None) -> None:
+                 settings_file: str | None, balance_games: int = 0) -> None:
     """Compare rule sets RULES_A and RULES_B (names, paths, or NAME[setting=value; ...]).
 
     Finds the shortest game that is legal under one and not under the other, or whose
     outcome, forced moves, revelations or odds differ, and every property whose verdict
-    differs. --set and --settings apply to RULES_B.
+    differs; with --balance N, how often each side wins under each. --set and
+    --settings apply to RULES_B.
 
     Exit status: 0 nothing differs, 1 something differs, 2 bad input, 3 a limit was hit
     before the comparison was complete.
@@ -194,10 +233,14 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     result = diff(a, b, counts, budget)
     rows = compare_verdicts(rules_a, rules_b, counts or both, property_time, workers) if properties else None
     differing_rows = [row for row in rows or [] if row[2] != row[3] and "unknown" not in row[2:]]
+    balanced = balance(a, b, counts or both, balance_games, seed) if balance_games else []
     if trace_path and result.differences:
         save_trace(result.differences[0], trace_path, a, b)
     if json_output:
-        click.echo(json.dumps(result_json(result, rows), indent=1))
+        out = result_json(result, rows)
+        if balance_games:
+            out["balance"] = balanced
+        click.echo(json.dumps(out, indent=1))
     else:
         click.echo(f"A: {a.name} ({a.source})")
         click.echo(f"B: {b.name} ({b.source})")
@@ -221,6 +264,10 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
                 click.echo("  " + line)
             if differing_rows:
                 click.echo(f"{len(differing_rows)} verdict(s) differ.")
+        if balanced:
+            click.echo("")
+            for line in balance_lines(balanced, a, b):
+                click.echo(line)
         if trace_path and result.differences:
             click.echo(f"trace saved to {trace_path}")
     if result.differences or differing_rows:
