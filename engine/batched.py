@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spec.lang import nodes as n
-from spec.lang.limits import check_combinatoric, check_domain_size, check_tiles_length
+from spec.lang.limits import EvaluationLimit, check_combinatoric, check_domain_size, check_tiles_length
 from spec.model import Domain, Rule
 
 from .game import MAX_MOVES, Game, PhaseKind, compiled_game
@@ -107,6 +107,16 @@ class Rows:
 
 # ---------------------------------------------------------------------- array helpers
 
+def _bounded(check: Callable[..., None], *args: Any) -> None:
+    """A bound of the language, checked as the one-game engine checks it: past it the
+    group is handed over, and the one-game engine reports the limit with the location of
+    the rule (a batch has no single rule to name)."""
+    try:
+        check(*args)
+    except EvaluationLimit as error:
+        raise HandOver(str(error)) from None
+
+
 def _count(mask: Any) -> Any:
     """Seats in each set (popcount), as int64 so that arithmetic on it cannot wrap."""
     return np.bitwise_count(np.asarray(mask, dtype=np.int64)).astype(np.int64)
@@ -149,7 +159,7 @@ def _table(name: str, total: Any, k: Any) -> Any:
     """`choose`/`perm` of each pair through a table of exact values, bounded like the
     one-game engine's."""
     top = int(np.max(total)) if np.size(total) else 0
-    check_combinatoric(name, top)
+    _bounded(check_combinatoric, name, top)
     top = max(top, 0)
     values = _exact_table(name, top)
     total_a, k_a = np.broadcast_arrays(np.asarray(total, dtype=np.int64), np.asarray(k, dtype=np.int64))
@@ -289,7 +299,7 @@ class BatchDomain:
         assert self.length is not None
         length = np.broadcast_to(np.asarray(self.length(s), dtype=np.int64), (s.width,))
         for value in np.unique(length):
-            check_tiles_length(int(value))
+            _bounded(check_tiles_length, int(value))
         return length
 
     def size(self, s: Rows) -> Array:
@@ -302,7 +312,7 @@ class BatchDomain:
             low, high = np.broadcast_arrays(np.asarray(self.low(s), dtype=np.int64),
                                             np.asarray(self.high(s), dtype=np.int64))
             if high.size:
-                check_domain_size(int(np.min(low)), int(np.max(high)))
+                _bounded(check_domain_size, int(np.min(low)), int(np.max(high)))
             return np.broadcast_to(np.maximum(0, high - low + 1), (width,)).copy()
         if self.kind == "tiles":
             return np.int64(1) << self._length(s)
@@ -339,7 +349,7 @@ class BatchDomain:
             if not high.size:
                 return [], lambda value: True
             first, last = int(np.min(low)), int(np.max(high))
-            check_domain_size(first, last)
+            _bounded(check_domain_size, first, last)
             return list(range(first, last + 1)), lambda value: (low <= value) & (value <= high)
         if self.kind == "tiles":
             length = self._length(s)

@@ -248,3 +248,20 @@ def test_play_many_games_exits_1_when_some_game_deadlocks() -> None:
     for args, words in ((["--games", "5", "--trace", "t.json"], "not with --games"), (["--json"], "--json goes with")):
         refused = CliRunner().invoke(main, ["play", *args])
         assert refused.exit_code == 2 and words in refused.stderr
+
+
+def test_a_bound_of_the_language_is_reported_as_the_one_game_engine_reports_it(tmp_path: Any) -> None:
+    """A weight past `choose`'s bound: the arrays hand the games over, and the one-game
+    engine names the file, line and rule, exit status 2, as for a single game."""
+    from click.testing import CliRunner
+
+    from verify.cli import main
+
+    rules = tmp_path / "huge_weight.toml"
+    rules.write_text('extends = "standard"\nname = "huge_weight"\n\n[[rule]]\nname = "draw_hand"\n'
+                     'weight = "choose(draw_fascist * 200, new_fascist) * choose(draw_liberal, new_liberal)"\n',
+                     encoding="utf-8")
+    for extra in ((), ("--games", "40")):
+        result = CliRunner().invoke(main, ["play", "--rules", str(rules), "-n", "5", "-q", *extra])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1 and f"{rules}:5 rule 'draw_hand': choose() with n = 2200" in result.stderr
