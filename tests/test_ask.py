@@ -623,3 +623,20 @@ explanation = "."
             assert solver.asked == [("check", False), ("check", True)]
         else:
             assert solver.asked == [("never", False), ("never", True)]
+
+
+@pytest.mark.parametrize("lang,words", [("en", "A game where it does, not proved the shortest (5 players"),
+                                        ("de", "Ein Spiel, in dem es passiert, nicht als das kürzeste bewiesen (5 ")])
+def test_a_witness_not_proved_the_shortest_is_not_called_the_shortest(lang: str, words: str) -> None:
+    """A game found by random play beyond the depth the solver proved: the answer says
+    it is a game where it happens, never that it is the shortest."""
+    import dataclasses
+
+    answer = ad_hoc("liberal_policies == 2", "sometimes", (5,))
+    assert answer.verdict == YES and "The shortest game where it does" in render(answer)
+    witness = answer.witness
+    assert witness is not None and isinstance(witness.verdict, Witnessed)
+    loose = dataclasses.replace(witness, verdict=dataclasses.replace(witness.verdict, lower_bound=3))
+    looser = dataclasses.replace(answer, results=tuple(loose if r is witness else r for r in answer.results))
+    text = render(looser, lang=lang)
+    assert words in text and "shortest game where" not in text and "kürzeste Spiel, in dem" not in text
