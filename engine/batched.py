@@ -3,22 +3,24 @@
 The typed tree that engine/pycompile.py turns into Python functions over one state tuple
 is turned here into the same functions over a batch of states, one numpy row per field
 (`s[i]` is field i of every game in the batch). A global step moves every game of the
-batch once: the games are grouped by phase and each group takes its phase's move with
-a few dozen array operations instead of a few dozen Python calls per game.
+batch once: the games are sorted by phase, and each phase's games, side by side, take
+their move with a few dozen array operations instead of a few dozen Python calls each.
 
-The moves are drawn exactly as the one-game engine draws them (engine/game.py):
+The moves are drawn with the one-game engine's probabilities (engine/game.py):
 - the game's forced move: the first rule whose requirements hold;
 - chance with equal weights (the deal): the parameters drawn uniformly until the
-  requirements hold; chance with weights (a draw, a peek, chaos): every outcome's exact
-  weight, one drawn in proportion;
-- a seat's or the table's choice: a (rule, parameters) pair drawn uniformly from the
-  union of the phase's parameter domains, kept when the requirements hold.
+  requirements hold; chance with weights (a draw, a peek, chaos): every outcome listed
+  with its exact weight, one drawn in proportion;
+- a seat's or the table's choice: uniform over the legal (rule, parameters) pairs; a few
+  candidates (a nomination) are listed and one legal one drawn, many (a vote's Ja sets)
+  are sampled from the union of the domains until a legal one comes up.
 
-What the arrays cannot do cheaply is handed to the one-game engine, game by game, so a
-batched game is never a different game: a rejection loop that has not found a legal
-move after `ROUNDS` tries, a chance domain of more than `MAX_OUTCOMES` outcomes, a
-`choose`/`perm` past 64-bit integers, and any state where no move is legal (the engine
-then names the deadlock). `BatchedPlay.handed_over` counts those moves.
+What the arrays cannot do exactly is handed to the one-game engine, game by game, so a
+batched game is never a different game: a rejection loop still undecided after `ROUNDS`
+rounds, more than `MAX_OUTCOMES` chance outcomes, a `choose`/`perm` past 2**53, a value
+past a bound of the language (which the one-game engine then reports with its rule). A
+state with no legal move is a deadlock, counted apart. `BatchedPlay.handed_over` counts
+the moves handed over.
 
 As in pycompile, no name from the spec reaches the emitted text: fields are row indexes,
 parameters and lets positional slots, constants inlined numbers (SECURITY.md).
