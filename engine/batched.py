@@ -803,6 +803,7 @@ class BatchedGame:
         start = time.process_time()
         deadline = None if seconds is None else start + seconds
         self.handed_over = 0
+        self._acceptance = [1.0] * len(self.by_phase)        # the same seed plays the same games, run after run
         with np.errstate(all="ignore"):
             while True:
                 phases = states[self.phase_index]

@@ -171,6 +171,9 @@ def test_the_same_seed_plays_the_same_games() -> None:
     first, second = (batched_game(6).play(games=200, seed=5, batch=100) for _ in range(2))
     assert first.outcomes == second.outcomes and first.moves == second.moves
     assert batched_game(6).play(games=200, seed=6, batch=100).moves != first.moves
+    again = batched_game(6)
+    again.play(games=100, seed=9, batch=50)
+    assert again.play(games=200, seed=5, batch=100).moves == first.moves      # nothing carried over
 
 
 def test_final_states_are_games_that_are_over() -> None:
