@@ -440,6 +440,7 @@ class Listing:
     def __len__(self) -> int:
         return sum(len(rows) for rows in self.args)
 
+
 @dataclass
 class BatchedPlay:
     """What a run of batched random play made: complete games, their moves and outcomes."""
