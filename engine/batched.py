@@ -883,6 +883,13 @@ def batched_game(players: int, rules: str = "standard") -> BatchedGame:
     return BatchedGame(compiled_game(players, rules))
 
 
+def share_interval(share: float, games: int) -> float:
+    """Half the width of the 95% interval (normal approximation) of a share of `games`
+    random games; two independent shares differ beyond chance when their difference
+    exceeds the root of the sum of their squared half-widths."""
+    return 1.96 * math.sqrt(share * (1 - share) / games) if games else 0.0
+
+
 def bench_batched_play(players: int, seconds: float = 3.0, seed: int = 0, rules: str = "standard") -> BatchedPlay:
     """Batched random play for about `seconds` of CPU time, the games in flight then
     played out and counted. Fewer games are in flight for a short run, so that playing

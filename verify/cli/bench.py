@@ -8,8 +8,8 @@ import json
 import click
 from click.core import ParameterSource
 
-from engine.judge import judge_benchmark
 from engine.batched import bench_batched_play
+from engine.judge import judge_benchmark
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
@@ -32,7 +32,9 @@ QUESTION_SECONDS = Budget().seconds
 @click.command()
 @click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
               help="Player counts, e.g. 5,7,10 or 5-7.")
-@click.option("--seconds", type=SECONDS, default=3.0, show_default=True, help="CPU seconds per player count.")
+@click.option("--seconds", type=SECONDS, default=3.0, show_default=True,
+              help="CPU seconds per player count and engine (batched play then plays out the games in flight, "
+                   "and counts them with their CPU time).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "

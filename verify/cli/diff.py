@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from engine.batched import BATCH, BatchedGame
+from engine.batched import BATCH, BatchedGame, share_interval
 from engine.game import Game
 from spec.errors import SpecError
 from spec.loader import SETTINGS_NAME, load_spec, resolve
@@ -157,7 +157,7 @@ def balance(a: Spec, b: Spec, counts: list[int], games: int, seed: int) -> list[
         for side in sides:
             share = [sum(count for (winner, _), count in f.outcomes.items() if winner == side) / n
                      for f, n in zip(figures, played)]
-            half = 1.96 * math.sqrt(sum(p * (1 - p) / n for p, n in zip(share, played)))
+            half = math.hypot(*(share_interval(p, n) for p, n in zip(share, played)))
             rows.append({"players": players, "side": side, "a": share[0], "b": share[1],
                          "difference": share[1] - share[0], "interval": half,
                          "differs": abs(share[1] - share[0]) > half, "games": games})

@@ -4,12 +4,12 @@ with `--games N`, N games played at once (batched) and how often each side wins.
 from __future__ import annotations
 
 import json
-import math
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from engine.batched import BATCH, BatchedGame, BatchedPlay
+from engine.batched import BATCH, BatchedGame, share_interval
 from engine.game import MAX_MOVES, Game, compiled_game
 from engine.play import Deadlock, Unfinished, random_game
 from engine.words import english, named, word
@@ -74,16 +74,11 @@ def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: boo
         raise SystemExit(EXIT_FAILED)
 
 
-def interval(share: float, games: int) -> float:
-    """Half the width of the 95% (normal approximation) interval of a share of `games`."""
-    return 1.96 * math.sqrt(share * (1 - share) / games) if games else 0.0
-
-
 def many(game: Game, games: int, seed: int, as_json: bool, lang: str) -> None:
     """`play --games N`: N batched games, the share of each outcome and of each side."""
     figure = BatchedGame(game).play(games=games, seed=seed, batch=min(games, BATCH))
     played = figure.games + figure.deadlocks + figure.unfinished        # the shares are of every game played
-    rows = [(winner, how, count, count / played, interval(count / played, played))
+    rows = [(winner, how, count, count / played, share_interval(count / played, played))
             for (winner, how), count in sorted(figure.outcomes.items(), key=lambda item: -item[1])]
     sides: dict[str, int] = {}
     for (winner, _), count in figure.outcomes.items():
@@ -98,7 +93,7 @@ def many(game: Game, games: int, seed: int, as_json: bool, lang: str) -> None:
                                "unfinished": figure.unfinished, "cpu_seconds": round(figure.seconds, 2)}))
     else:
         show = _number(lang)
-        click.echo(word(lang, "many_header", games=f"{played:,}", players=game.players, rules=game.spec.name,
+        click.echo(word(lang, "many_header", games=_whole(lang, played), players=game.players, rules=game.spec.name,
                         seed=seed, seconds=show(figure.seconds)))
         for winner, how, _, share, half in rows:
             text = (word(lang, "outcome", winner=named(lang, "team", winner), how=named(lang, "how", how or "the rules"))
@@ -107,22 +102,28 @@ def many(game: Game, games: int, seed: int, as_json: bool, lang: str) -> None:
         for side, count in sorted(sides.items()):
             share = count / played
             click.echo("  " + word(lang, "many_sides", side=named(lang, "team", side), share=show(100 * share),
-                                   interval=show(100 * interval(share, played))))
+                                   interval=show(100 * share_interval(share, played))))
         if figure.games:
             click.echo("  " + word(lang, "many_length", moves=show(figure.moves_per_game)))
         if figure.deadlocks:
-            click.echo(word(lang, "many_deadlocks", count=f"{figure.deadlocks:,}"))
+            click.echo(word(lang, "many_deadlocks", count=_whole(lang, figure.deadlocks)))
         if figure.unfinished:
-            click.echo(word(lang, "many_unfinished", count=f"{figure.unfinished:,}", limit=f"{MAX_MOVES:,}"))
+            click.echo(word(lang, "many_unfinished", count=_whole(lang, figure.unfinished),
+                            limit=_whole(lang, MAX_MOVES)))
     if figure.deadlocks:
         raise SystemExit(EXIT_FAILED)
     if figure.unfinished:
         raise SystemExit(EXIT_LIMIT)
 
 
-def _number(lang: str) -> Any:
+def _number(lang: str) -> Callable[[float], str]:
     """One decimal, with the language's decimal sign."""
     return (lambda value: f"{value:.1f}") if lang == "en" else (lambda value: f"{value:.1f}".replace(".", ","))
+
+
+def _whole(lang: str, value: int) -> str:
+    """A count with the language's thousands separator (3,000; 3.000)."""
+    return f"{value:,}" if lang == "en" else f"{value:,}".replace(",", ".")
 
 
 def outcome(game: Game, end: Any, lang: str = "en") -> str:
