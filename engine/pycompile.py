@@ -407,7 +407,9 @@ def _weighted_chance_step(rules: "tuple[CompiledRule, ...]") -> list[str]:
     lines = ["    outcomes = []"]
     for number in range(len(rules)):
         lines.append(f"    outcomes += [(_effect{number}, args, w) for args, w in _outcomes{number}(s)]")
-    lines += ["    point = random() * sum(w for _, _, w in outcomes)",
+    lines += ["    if not outcomes:",
+              "        raise AssertionError('no chance outcome (deadlock)')",
+              "    point = random() * sum(w for _, _, w in outcomes)",
               "    for effect, args, w in outcomes:",
               "        if point < w: return effect(s, *args)",
               "        point -= w",

@@ -268,3 +268,21 @@ def test_a_bound_of_the_language_is_reported_as_the_one_game_engine_reports_it(t
         result = CliRunner().invoke(main, ["play", "--rules", str(rules), "-n", "5", "-q", *extra])
         assert result.exit_code == 2, result.output
         assert result.stderr.count("\n") == 1 and f"{rules}:5 rule 'draw_hand': choose() with n = 2200" in result.stderr
+
+
+def test_the_fast_random_step_calls_a_draw_with_no_outcome_a_deadlock() -> None:
+    """A rule set that reshuffles only when the pile is empty can reach a draw with no
+    possible hand. The one-game engine's fast step (which batched play, the playouts and
+    the benchmark use) says so as the deadlock it is (AssertionError, which they catch),
+    not with an IndexError that would crash them; batched play counts those games."""
+    game = compiled_game(8, "mistakes/reshuffle_when_empty")
+    phases: Counter[str] = Counter()
+    for seed in range(12):
+        rng, state = Random(seed), game.initial_state()
+        try:
+            while state is not None:
+                state = game.random_step(state, rng)
+        except AssertionError:
+            phases[game.phase(state)] += 1
+    assert phases["draw"] > 0
+    assert BatchedGame(game).play(games=200, seed=1, batch=64).deadlocks > 0
