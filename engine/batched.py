@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spec.lang import nodes as n
-from spec.lang.limits import EvaluationLimit, check_combinatoric, check_domain_size, check_tiles_length
+from spec.lang.limits import MAX_TILES, EvaluationLimit, check_combinatoric, check_domain_size, check_tiles_length
 from spec.model import Domain, Rule
 
 from .game import MAX_MOVES, Game, PhaseKind, compiled_game
@@ -333,11 +333,19 @@ class BatchDomain:
             return low + (rng.random(width) * self.size(s)).astype(np.int64)
         if self.kind == "tiles":
             length = self._length(s)
-            bits = rng.integers(0, 1 << 16, width, dtype=np.int64)
+            bits = rng.integers(0, 1 << MAX_TILES, width, dtype=np.int64)    # masked to each length below
             return (np.int64(1) << length) | (bits & ((np.int64(1) << length) - 1))
         assert self.of is not None
         of = np.broadcast_to(np.asarray(self.of(s), dtype=np.int64), (width,))
         return rng.integers(0, 1 << self.players, width, dtype=np.int64) & of
+
+    def most(self) -> int | None:
+        """How many values the domain can hold, known without the state (None: a range or
+        a tile length read from it): a vote's 1,024 Ja sets need not be listed to be
+        too many to list."""
+        if self.kind in ("seat", "enum"):
+            return self.players if self.kind == "seat" else self.count
+        return 1 << self.players if self.kind == "subset" else None
 
     def values(self, s: Rows) -> tuple[list[int], Callable[[Array], Array | bool]]:
         """Every value the domain takes in some game of the batch, and for a column of
@@ -660,6 +668,8 @@ class BatchedGame:
         for rule in rules:
             if chance and rule.rule.actor != "chance":
                 continue
+            if math.prod(domain.most() or 1 for domain in rule.domains) > limit:
+                return None
             ready = np.flatnonzero(np.broadcast_to(np.asarray(rule.ready(sub), dtype=bool), (width,)))
             if len(ready):
                 mine = sub if len(ready) == width else sub.subset(ready)
