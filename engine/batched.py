@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from spec.lang import nodes as n
 from spec.lang.limits import MAX_TILES, EvaluationLimit, check_combinatoric, check_domain_size, check_tiles_length
-from spec.model import Domain, Rule
+from spec.model import Domain, Rule, Spec
 
 from .game import MAX_MOVES, Game, PhaseKind, compiled_game
 from .pycompile import Emitter, load_source
@@ -425,6 +425,17 @@ def compile_batch_rule(emitter: BatchEmitter, rule: Rule, index: int) -> BatchRu
     reads = tuple(sorted(bound.fields[name] for name in n.fields_read(roots, emitter.spec.definitions)))
     return BatchRule(rule, index, namespace["allowed"], namespace["ready"], namespace["effect"], writes,
                      namespace.get("weight"), domains, reads, "\n".join(source))
+
+
+def compile_batch_expression(spec: Spec, players: int, node: n.Node) -> Callable[[Rows], Any]:
+    """A state expression (a ranking, a property) as an array function of a batch of
+    states, `f(s)`: the batched twin of pycompile's `compile_expression`."""
+    emitter = BatchEmitter(spec, players)
+    namespace = dict(HELPERS)
+    namespace["_next_in"] = _next_in(players)
+    load_source(f"def f(s):\n    return {emitter.emit(node)}\n", "batched expression", namespace)
+    function: Callable[[Rows], Any] = namespace["f"]
+    return function
 
 
 def _domain(emitter: Emitter, domain: Domain, parts: dict[str, Callable[..., Any]]) -> BatchDomain:

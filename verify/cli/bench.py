@@ -25,6 +25,10 @@ from ..results import EXIT_FAILED
 from ..scale.bench import bench_sweep, estimate
 from .options import SECONDS, parse_counts
 
+EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs": ("bfs",), "sweep": ("sweep",),
+                 "both": ("bfs", "sweep")}
+"""--explorer's choices: the searches each names, the headline one first."""
+
 QUESTION_SECONDS = Budget().seconds
 """The time each question gets with --questions: `shrules ask`'s own default budget."""
 
@@ -53,9 +57,11 @@ QUESTION_SECONDS = Budget().seconds
               help="Random play beside a peer engine run in the same session: DIR is a checkout of "
                    "lphillips/SecretHitlerDiscord, driven as shared/bench/PEERS.md describes (--seconds defaults "
                    "to 10 CPU seconds per count and engine).")
-@click.option("--explorer", type=click.Choice(("both", "bfs", "sweep")), default="both", show_default=True,
-              help="With --explore: the searches measured side by side, each in a fresh process (breadth-first, "
-                   "sweep-line by the ranking, or both); the headline figures and the catalogue are the first's.")
+@click.option("--explorer", type=click.Choice(tuple(EXPLORER_SETS)), default="all", show_default=True,
+              help="With --explore: the searches measured side by side, each in a fresh process: 'layers' (the "
+                   "sweep-line search over arrays, a whole layer at once), 'bfs' (breadth-first, one state at a "
+                   "time), 'sweep' (sweep-line, one state at a time), 'both' (bfs and sweep) or 'all'; the "
+                   "headline figures are the first's, the catalogue is decided by bfs or sweep.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
@@ -75,7 +81,7 @@ QUESTION_SECONDS = Budget().seconds
                    f"(default: ask's {QUESTION_SECONDS:.0f}), with its answer, how it was decided, wall and CPU seconds.")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
           catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,
-          explorer: str = "both", sweep: bool = False, sample: int = 4, no_scaling: bool = False,
+          explorer: str = "all", sweep: bool = False, sample: int = 4, no_scaling: bool = False,
           questions: bool = False) -> None:
     """Measure random play: complete games per CPU second and moves per game, one game
     at a time and batched (many games moving at once as arrays).
@@ -128,7 +134,7 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
         if not_run:
             click.echo(f"SPIN not run: {not_run}", err=True)
         differ = False
-        explorers = ("bfs", "sweep") if explorer == "both" else (explorer,)
+        explorers = EXPLORER_SETS[explorer]
         for players in numbers:
             pair = side_by_side(players, seconds, folder, not_run, catalogue,
                                 lambda line: click.echo(line, err=True), explorers)

@@ -24,7 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from engine.game import Game
+
+from .codec import field_bounds
+from .keys import pack
 
 SPIN_STATES = {5: 971_147, 6: 2_089_047, 7: 33_971_081, 8: 73_626_898}
 """SPIN's abstract state counts for sh.pml (shared/bench/spin/README.md, "states (abstract)")."""
@@ -99,3 +104,71 @@ def count_projection(exploration: Any) -> int:
         if image is not None:
             seen.add(image)
     return len(seen)
+
+
+def batch_projector(game: Game) -> Callable[[Any], Any]:
+    """`projector` over a batch of states (a numpy column per state): the abstract states
+    of the states in SPIN's phases, packed into key words (layers.pack), or None when no
+    state of the batch is in one."""
+    phases = game.phase_names
+    index = {name: game.field_names.index(name) for name in PROJECTION_FIELDS + ("phase",)}
+    players = game.players
+    full = (1 << players) - 1
+    codes = np.full(len(phases), -1, dtype=np.int64)
+    for number, name in enumerate(SPIN_PHASES):
+        codes[phases.index(name)] = number
+    hands = np.full(len(phases), -1, dtype=np.int64)
+    for name, hand in (("president_discard", "president_hand"), ("chancellor_enact", "chancellor_hand"),
+                       ("veto", "chancellor_hand")):
+        hands[phases.index(name)] = index[hand]
+    chancellor_enact, power_phase, over = (phases.index(name) for name in ("chancellor_enact", "power", "over"))
+    execution = game.spec.enums["how"].index("execution")
+    seat_fields = [index[name] for name in ("president", "nominee", "last_president", "last_chancellor",
+                                            "special_return")]
+    plain_fields = [index[name] for name in ("liberal_policies", "fascist_policies", "election_tracker",
+                                             "draw_liberal", "draw_fascist", "known_top", "discard_liberal",
+                                             "discard_fascist")]
+    plain_bounds = [field_bounds(game, field) for field in plain_fields]
+    parameter_bits = max((high - low).bit_length() for low, high in (
+        field_bounds(game, index[name]) for name in ("president_hand", "chancellor_hand", "power", "winner")))
+    how_bits = max(1, (field_bounds(game, index["how"])[1] + 1).bit_length())
+    seat_bits = players.bit_length()
+
+    def project(states: Any) -> Any:
+        code = codes[states[index["phase"]]]
+        inside = code >= 0
+        if not inside.any():
+            return None
+        states = states[:, inside]
+        code = code[inside]
+        phase = states[index["phase"]]
+        shift = states[index["hitler"]]
+
+        def rotated(mask: Any) -> Any:
+            return ((mask >> shift) | (mask << (players - shift))) & full
+
+        alive, investigated = rotated(states[index["alive"]]), rotated(states[index["investigated"]])
+        seats = [np.where(states[field] < 0, 0, (states[field] - shift) % players + 1) for field in seat_fields]
+        first = np.zeros(len(phase), dtype=np.int64)
+        second = np.zeros(len(phase), dtype=np.int64)
+        hand = hands[phase]
+        holding = hand >= 0
+        if holding.any():
+            at = np.flatnonzero(holding)
+            first[at] = states[hand[at], at]
+            enact = holding & (phase == chancellor_enact)
+            second[enact] = states[index["veto_refused"], enact]
+        powered = phase == power_phase
+        first[powered] = states[index["power"], powered]
+        ended = phase == over
+        first[ended] = states[index["winner"], ended] + 1
+        second[ended] = states[index["how"], ended] + 1
+        alive = np.where(ended & (states[index["how"]] == execution), alive | 1, alive)  # as projector does
+        columns = [(code, 3), (alive, players), (investigated, players)]
+        columns += [(seat, seat_bits) for seat in seats]
+        columns += [(states[field] - low, (high - low).bit_length()) for field, (low, high) in
+                    zip(plain_fields, plain_bounds)]
+        columns += [(first, parameter_bits + 1), (second, how_bits + 1)]
+        return pack(columns)
+
+    return project

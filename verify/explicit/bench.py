@@ -25,6 +25,7 @@ from ..results import Limits
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from .check import check_players, materialise, select
 from .explore import Exploration, explore
+from .layers import LayeredSearch
 from .model import Model
 from .sweep import sweep
 
@@ -41,23 +42,37 @@ class SearchFigure:
     seconds: float
     cpu_seconds: float
     peak_mib: float             # the process's peak resident memory (imports included)
-    largest_layer: int          # most states in the index at once
+    largest_layer: int          # most states in the index (or pending, for layers) at once
     projected: int | None
+    projection_seconds: float = 0.0     # CPU spent projecting onto SPIN's abstraction, not in cpu_seconds
 
     def line(self) -> str:
         """The figures in words."""
-        return (f"{self.explorer}: {self.states:,} states, {self.transitions:,} transitions in {self.seconds:.1f} s ({self.cpu_seconds:.1f} s CPU), "
+        projecting = f" (+{self.projection_seconds:.1f} s CPU projecting)" if self.projection_seconds else ""
+        return (f"{self.explorer}: {self.states:,} states, {self.transitions:,} transitions in {self.seconds:.1f} s "
+                f"({self.cpu_seconds:.1f} s CPU{projecting}), "
                 f"peak {self.peak_mib:,.0f} MiB, at most {self.largest_layer:,} states held"
                 + ("" if self.complete else f" (incomplete: {self.limit})"))
 
 
 def search_figure(players: int, explorer: str, time_limit: float | None, project: bool = True,
                   rules: str = "standard") -> SearchFigure:
-    """Search the whole graph of `players` with `explorer` (bfs | sweep) in this process."""
+    """Search the whole graph of `players` with `explorer` (layers | bfs | sweep) in this
+    process. The layered search projects as it goes and times that apart: its CPU
+    seconds are the search's alone, as the others' are (they project afterwards)."""
     game = compiled_game(players, rules)
     model = Model(game, keep=frozenset(PROJECTION_FIELDS) if project else frozenset())
-    cpu = time.process_time()
     limits = Limits(time_limit=time_limit)
+    if explorer == "layers":
+        search = LayeredSearch(model)       # compiled before the clock starts, as Model is
+        cpu = time.process_time()
+        found = search.run(limits, project=project)
+        cpu = time.process_time() - cpu - found.projection_seconds
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return SearchFigure(explorer, found.states, found.transitions, found.complete, found.limit,
+                            round(found.seconds - found.projection_seconds, 2), round(cpu, 2), round(peak, 1),
+                            found.largest_layer, found.projected, round(found.projection_seconds, 2))
+    cpu = time.process_time()
     exploration: Exploration = (sweep(model, (), limits, deadlocks=False) if explorer == "sweep" else
                                 explore(model, (), limits, deadlocks=False, stop_when_decided=False))
     cpu = time.process_time() - cpu
@@ -117,10 +132,11 @@ class ExploreFigure:
 
 def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: bool = True,
                   project: bool = True, rules: str = "standard",
-                  explorers: tuple[str, ...] = ("bfs", "sweep")) -> ExploreFigure:
+                  explorers: tuple[str, ...] = ("layers", "bfs", "sweep")) -> ExploreFigure:
     """Search the complete graph of `players` with each of `explorers`, each in a fresh
-    process (and, if asked, decide the catalogue); the headline figures are the first
-    explorer's."""
+    process (and, if asked, decide the catalogue, by the first explorer that checks
+    properties: the layered search counts and checks the graph itself only); the
+    headline figures are the first explorer's."""
     searches = tuple(search_apart(players, explorer, time_limit, project, rules) for explorer in explorers)
     first = searches[0]
     figure = ExploreFigure(players, first.states, first.transitions, first.complete, first.seconds,
@@ -131,7 +147,8 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     started = time.perf_counter()
     by_name = {prop.name: prop for prop in select(rules)}
     results = [materialise(raw, rules, by_name)
-               for raw in check_players(rules, players, None, Limits(time_limit=time_limit), explorer=explorers[0])]
+               for raw in check_players(rules, players, None, Limits(time_limit=time_limit),
+                                        explorer=next((name for name in explorers if name != "layers"), "bfs"))]
     seconds = time.perf_counter() - started
     expected = None if any(r.as_expected is None for r in results) else all(r.as_expected for r in results)
     return replace(figure, catalogue_seconds=round(seconds, 2), catalogue_as_expected=expected)

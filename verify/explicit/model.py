@@ -23,7 +23,7 @@ from engine.pycompile import CompiledRule, compile_expression
 from spec.properties import Property
 
 from .codec import Codec
-from .reductions import Plan, Reductions, pivot_field, plan, representatives
+from .reductions import Plan, Reductions, Representative, pivot_field, plan, representatives
 
 ARG_BITS = 16
 """Bits per parameter value in an encoded move (seat sets of 10 seats need 10)."""
@@ -60,6 +60,11 @@ class Model:
         self.phase_index = game.phase_index
         self.over_phase = game.over_phase
         self.game_phase = [bool(rules) and all(c.rule.actor == "game" for c in rules) for rules in game.by_phase]
+        # The subset parameters tried one value per size, per rule (reductions.py (b)):
+        # the batched search (layers.py) lists the same values as `_arguments`.
+        self.representatives: tuple[dict[int, Representative], ...] = tuple(
+            representatives(compiled.rule, properties) if reductions.representatives else {}
+            for compiled in game.rules)
         self._choices: list[list[tuple[CompiledRule, Callable[[Any], Iterator[tuple[int, ...]]]]]] = []
         for rules in game.by_phase:
             self._choices.append([(compiled, self._arguments(compiled, properties, reductions.representatives))

@@ -68,7 +68,7 @@ class SideBySide:
 
 def side_by_side(players: int, limit: float, spin_folder: Path | None, not_run: str | None,
                  catalogue: bool = True, progress: Callable[[str], None] = lambda line: None,
-                 explorers: tuple[str, ...] = ("bfs", "sweep")) -> SideBySide:
+                 explorers: tuple[str, ...] = ("layers", "bfs", "sweep")) -> SideBySide:
     """SPIN's run of `players` (when `spin_folder` is given) and then ours with each of
     `explorers`, one after the other so that none takes CPU from another; `limit` caps
     every search. The headline figures and the ratio are the first explorer's."""

@@ -1,0 +1,98 @@
+"""States as keys of a few 64-bit words, and the distinct ones of a batch, over numpy.
+
+The layered search (layers.py) removes a layer's duplicates and counts the distinct
+states projected onto SPIN's abstraction a batch at a time: a key is a column of
+unsigned words, each field in the bits its declared range needs (as the codec packs one
+state into one int, codec.py), so that equal states are equal columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.int64]
+Words = npt.NDArray[np.uint64]
+
+WORD_BITS = 63
+"""Bits of a key word (unsigned 64-bit words, one bit spare)."""
+
+
+def pack(columns: list[tuple[Array, int]]) -> Words:
+    """Values (each ≥ 0 and below 2**bits) packed into key words, a column per state:
+    fields fill a word in order, and one that would not fit starts the next."""
+    width = len(columns[0][0]) if columns else 0
+    words: list[Words] = []
+    used = WORD_BITS
+    for values, bits in columns:
+        if bits == 0:
+            continue
+        if used + bits > WORD_BITS:
+            words.append(np.zeros(width, dtype=np.uint64))
+            used = 0
+        words[-1] |= values.astype(np.uint64) << np.uint64(used)
+        used += bits
+    return np.stack(words) if words else np.zeros((1, width), dtype=np.uint64)
+
+
+def _mixed(words: Words) -> Words:
+    """A 64-bit hash of each column's words, every bit of every word reaching the top
+    bits (the ones `distinct` keeps): the words are chained by multiplication, then
+    finished as splitmix64 finishes."""
+    mixed: Words = words[0].copy()
+    for row in range(1, len(words)):
+        mixed = mixed * np.uint64(0x9E3779B97F4A7C15) ^ words[row]
+    mixed ^= mixed >> np.uint64(30)
+    mixed *= np.uint64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> np.uint64(27)
+    mixed *= np.uint64(0x94D049BB133111EB)
+    mixed ^= mixed >> np.uint64(31)
+    return mixed
+
+
+def distinct(words: Words, priority: Array | None = None) -> Array:
+    """One column per distinct key, in column order: of equal keys, the one of lowest
+    `priority` (the fewest moves from the start), the first of those on a tie.
+
+    The words are hashed into one, and the hash's top bits, the priority and the column
+    are packed into one 64-bit value per column: numpy sorts plain values several times
+    faster than it sorts indexes (argsort), and the column comes out of the low bits.
+    Equal keys end up side by side, their best first. Every column is then checked
+    against the first of its group; the rare group whose hashes agree but keys do not is
+    sorted again by its words."""
+    width = words.shape[1]
+    if not width:
+        return np.zeros(0, dtype=np.int64)
+    rank = np.zeros(width, dtype=np.int64) if priority is None else priority.astype(np.int64)
+    column_bits = max(1, (width - 1).bit_length())
+    low = column_bits + max(1, int(rank.max()).bit_length())
+    if low > 40 or int(rank.min()) < 0:
+        return _distinct_exactly(words, rank)
+    hashed = _mixed(words)
+    packed = (hashed >> np.uint64(low) << np.uint64(low)) | (rank.astype(np.uint64) << np.uint64(column_bits)) \
+        | np.arange(width, dtype=np.uint64)
+    packed.sort()
+    column = (packed & np.uint64((1 << column_bits) - 1)).astype(np.int64)
+    top = packed >> np.uint64(low)
+    leads = np.concatenate(([True], top[1:] != top[:-1]))
+    group = np.cumsum(leads) - 1
+    leader = column[leads]
+    wrong = np.zeros(width, dtype=bool)
+    for row in words:
+        wrong |= row[column] != row[leader[group]]
+    if not wrong.any():
+        return np.sort(leader)
+    # Different keys under one hash prefix: those groups again, exactly.
+    bad = np.zeros(len(leader), dtype=bool)
+    bad[group[wrong]] = True
+    again = column[bad[group]]
+    exact = again[_distinct_exactly(words[:, again], rank[again])]
+    return np.sort(np.concatenate([leader[~bad], exact]))
+
+
+def _distinct_exactly(words: Words, rank: Array) -> Array:
+    """`distinct` by sorting the words themselves (after a collision of the hash)."""
+    order = np.lexsort((np.arange(words.shape[1]), rank, *words[::-1]))
+    ordered = words[:, order]
+    first = np.concatenate(([True], np.any(ordered[:, 1:] != ordered[:, :-1], axis=0)))
+    return np.sort(order[first])

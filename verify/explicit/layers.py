@@ -1,0 +1,474 @@
+"""The sweep-line search over numpy: every state of one rank expanded at once.
+
+The search of sweep.py takes its states one at a time through the engine's compiled
+Python; this one takes a whole layer through the rules compiled to array operations
+(engine/batched.py), so that a rule costs a few dozen numpy calls per layer instead of a
+few dozen Python calls per state. The walk is the same: the model's reductions
+(symmetry, vote representatives, cone of influence, fused forced moves; reductions.py),
+the moves of `Model.steps` and the states of `Model.codec`, in the order of the spec's
+ranking (spec/invariants.toml `[ranking]`).
+
+Why by rank. Every move lowers the ranking, so once the states of the highest pending
+rank are taken, nothing can generate them again: they are complete and free of
+duplicates after one sort, with no set of every state seen (which a breadth-first
+search needs, and which costs a random memory access per successor). A layer is all
+the pending states of one rank: the ranking counts progress and the stage of the round,
+so a layer is a few phases' states, and its successors fall into a few lower ranks.
+Memory is the pending layers, not the graph (Christensen, Kristensen & Mailund 2001).
+
+Each state's fewest decisions from the start is final when its layer is taken (every
+predecessor was expanded before), so the duplicates keep the shortest; with `paths` the
+search keeps every state's key, parent and move, for traces, as sweep.py does.
+
+What it checks as it goes: a move that does not lower the ranking stops the search
+(`NOT_DECREASING`, incomplete, as in sweep.py); a value outside its declared range stops
+it (incomplete: the reference searches report where); a state that is not over and has
+no move is a deadlock, counted. Nothing is reported complete unless every layer was
+expanded within the limits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.batched import BatchedGame, BatchRule, HandOver, Rows, compile_batch_expression
+from engine.game import MAX_FORCED
+from spec.invariants import Measure, load_invariants
+
+from ..results import Limits
+from .abstraction import batch_projector
+from .explore import resident_mib
+from .keys import Words, distinct, pack
+from .model import ARG_BITS, RULE_BITS, Model
+from .sweep import NOT_DECREASING, ranking_of
+
+Array = npt.NDArray[np.int64]
+
+CELLS = 1 << 22
+"""Most candidate moves judged in one call (candidates × states): a vote's Ja sets at 10
+players are 1,024 per state when listed one by one."""
+
+
+# ---------------------------------------------------------------------- result
+
+@dataclass(slots=True)
+class Layered:
+    """What a layered search found: counts, deadlocks, and whether it was complete.
+
+    `largest_layer` is the most states held at once (the pending layers, duplicates
+    included); `projected` the distinct states on SPIN's abstraction when asked for and
+    complete."""
+
+    players: int
+    states: int = 0
+    transitions: int = 0
+    layers: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    complete: bool = False
+    limit: str = ""
+    deadlocks: int = 0
+    largest_layer: int = 0
+    peak_mib: float = 0.0
+    projected: int | None = None
+    projection_seconds: float = 0.0                             # CPU of projecting, within `seconds`
+    per_depth: dict[int, int] = field(default_factory=dict)     # states by fewest decisions
+    keys: list[Words] = field(default_factory=list)             # with `paths`: per layer
+    parent: list[Array] = field(default_factory=list)
+    parent_move: list[Array] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """Successors waiting for their rank's turn: states (compact), parents, moves, depths."""
+
+    states: list[npt.NDArray[Any]] = field(default_factory=list)
+    parent: list[Array] = field(default_factory=list)
+    move: list[Array] = field(default_factory=list)
+    depth: list[Array] = field(default_factory=list)
+    size: int = 0
+
+
+# ---------------------------------------------------------------------- the search
+
+class LayeredSearch:
+    """One game under the model's reductions, searched layer by layer over arrays."""
+
+    def __init__(self, model: Model, measure: Measure | None = None) -> None:
+        game = model.game
+        self.model = model
+        self.game = game
+        self.players = game.players
+        self.batched = BatchedGame(game)
+        measure = measure or ranking_of(game)
+        spec = load_invariants(game.spec).spec
+        self.rank: Callable[[Rows], Any] | None = (
+            None if measure is None else compile_batch_expression(spec, game.players, measure.measure))
+        self.phase = game.phase_index
+        self.over = game.over_phase
+        self.game_phase = np.array(model.game_phase, dtype=bool)
+        codec = model.codec
+        self.pivot = codec.pivot
+        stored = [layout for layout in codec.layouts if layout.bits]
+        self.stored = [(layout.index, layout.low, layout.bits) for layout in stored]
+        self.seat_rows = [layout.index for layout in stored if layout.kind == "seat"]
+        self.seats_rows = [layout.index for layout in stored if layout.kind == "seats"]
+        self.fixed = [(layout.index, 0 if layout.index == codec.pivot else layout.default)
+                      for layout in codec.layouts if not layout.bits]
+        kinds = [game.spec.fields[layout.index].type.kind for layout in stored]
+        self.checked = [(layout.index, layout.low, layout.high, layout.name)
+                        for layout, kind in zip(stored, kinds) if kind in ("int", "tiles")]
+        lows = [layout.low for layout in codec.layouts] + [-1]
+        highs = [layout.high for layout in codec.layouts] + [1]
+        self.dtype = np.int16 if min(lows) >= -(1 << 15) and max(highs) < 1 << 15 else np.int64
+        players = game.players
+        seats = np.arange(-1, players)
+        by = np.arange(players)[:, None]
+        self._seat_table = np.where(seats >= 0, (seats - by) % players, seats)
+        sets = np.arange(1 << players)
+        self._seats_table = ((sets >> by) | (sets << (players - by))) & ((1 << players) - 1)
+        self.representatives = model.representatives
+        self.fuse = model.fuse
+        self.initial = np.array(model.initial(), dtype=np.int64)[:, None]
+
+    # -------------------------------------------------------------- moves of a layer
+
+    def successors(self, states: Array) -> tuple[Array, Array, Array]:
+        """Every stored transition from the states (a column each): the final states
+        (forced chains fused, not yet canonical), the column each came from, the move."""
+        phases = states[self.phase]
+        order = np.argsort(phases.astype(np.int16), kind="stable")
+        counts = np.bincount(phases, minlength=len(self.batched.by_phase))
+        finals: list[Array] = []
+        origins: list[Array] = []
+        moves: list[Array] = []
+        start = 0
+        for phase, count in enumerate(counts.tolist()):
+            columns = order[start:start + count]
+            start += count
+            for rule in self.batched.by_phase[phase] if count else ():
+                for chunk in self._chunks(rule, columns):
+                    made = self._moves(rule, states, chunk)
+                    if made is not None:
+                        finals.append(made[0])
+                        origins.append(made[1])
+                        moves.append(made[2])
+        if not finals:
+            empty = np.zeros(0, dtype=np.int64)
+            return np.zeros((len(states), 0), dtype=np.int64), empty, empty
+        after, origin, move = np.concatenate(finals, axis=1), np.concatenate(origins), np.concatenate(moves)
+        if self.fuse:
+            after, origin, move = self._fused(after, origin, move)
+        return after, origin, move
+
+    def _chunks(self, rule: BatchRule, columns: Array) -> list[Array]:
+        listed = 1
+        for position, domain in enumerate(rule.domains):
+            most = domain.most()
+            listed *= (self.players + 1 if position in self.representatives[rule.index]
+                       else most if most is not None else 64)
+        step = max(1, CELLS // max(listed, 1))
+        return [columns[at:at + step] for at in range(0, len(columns), step)]
+
+    def _moves(self, rule: BatchRule, states: Array, columns: Array) -> tuple[Array, Array, Array] | None:
+        """The moves of one rule from the given columns: the states right after them,
+        the columns they came from, and their codes (Model.encode_move)."""
+        rows = Rows(states, columns)
+        ready = np.broadcast_to(np.asarray(rule.ready(rows), dtype=bool), (len(columns),))
+        if not ready.all():
+            columns = columns[ready]
+            rows = Rows(states, columns)
+        width = len(columns)
+        if not width:
+            return None
+        args: list[Array] = []
+        if not rule.domains:
+            legal = np.broadcast_to(np.asarray(rule.allowed(rows), dtype=bool), (width,))
+            if rule.weight is not None:
+                legal = legal & (np.asarray(rule.weight(rows)) > 0)
+            picked = np.flatnonzero(legal)
+        else:
+            grid, inside = self._candidates(rule, rows, width)
+            legal = inside & np.asarray(rule.allowed(rows, *grid), dtype=bool)
+            if rule.weight is not None:
+                legal &= np.asarray(rule.weight(rows, *grid)) > 0
+            reps = self.representatives[rule.index]
+            if reps and len(reps) == len(rule.domains) and all(rep.one for rep in reps.values()):
+                # One satisfying value suffices (reductions.py (b)): the first, as Model lists them.
+                first = np.argmax(legal, axis=0)
+                picked = np.flatnonzero(legal[first, np.arange(width)])
+                chosen = first[picked]
+            else:
+                chosen, picked = np.nonzero(legal)
+            args = [np.broadcast_to(values, legal.shape)[chosen, picked] for values in grid]
+        if not len(picked):
+            return None
+        origin = columns[picked]
+        values = rule.effect(Rows(states, origin), *args)
+        after = states[:, origin]
+        for row, value in zip(rule.writes, values):
+            after[row] = value
+        move = np.full(len(origin), rule.index, dtype=np.int64)
+        for position, value in enumerate(args):
+            move |= (value + 1) << (RULE_BITS + ARG_BITS * position)
+        return after, origin, move
+
+    def _candidates(self, rule: BatchRule, rows: Rows, width: int) -> tuple[list[Array], npt.NDArray[np.bool_]]:
+        """Every parameter tuple to try, as a grid (a candidate per row, a state per
+        column) in the order of `product` over the parameters, and where each lies in
+        its domain. A representative parameter takes the lowest k seats of its set, for
+        each k (reductions.py (b))."""
+        pools: list[tuple[Array, npt.NDArray[np.bool_]]] = []
+        for position, domain in enumerate(rule.domains):
+            if position in self.representatives[rule.index]:
+                assert domain.of is not None
+                rest = np.broadcast_to(np.asarray(domain.of(rows), dtype=np.int64), (width,)).copy()
+                values = np.zeros((self.players + 1, width), dtype=np.int64)
+                inside = np.ones((self.players + 1, width), dtype=bool)
+                for size in range(1, self.players + 1):
+                    lowest = rest & -rest
+                    inside[size] = lowest != 0
+                    values[size] = values[size - 1] | lowest
+                    rest ^= lowest
+                pools.append((values, inside))
+            else:
+                listed, holds = domain.values(rows)
+                column = np.array(listed, dtype=np.int64)[:, None]
+                pools.append((column, np.broadcast_to(np.asarray(holds(column), dtype=bool),
+                                                      (len(listed), width))))
+        sizes = [len(values) for values, _ in pools]
+        grid: list[Array] = []
+        inside_all = np.ones((*sizes, width), dtype=bool)
+        for position, (values, inside) in enumerate(pools):
+            shape = [1] * len(pools) + [values.shape[1]]
+            shape[position] = sizes[position]
+            grid.append(values.reshape(shape))
+            inside_all &= inside.reshape([*shape[:-1], width])
+        total = int(np.prod(sizes))
+        flat = [np.broadcast_to(values, (*sizes, values.shape[-1])).reshape(total, values.shape[-1])
+                for values in grid]
+        return flat, inside_all.reshape(total, width)
+
+    def _fused(self, after: Array, origin: Array, move: Array) -> tuple[Array, Array, Array]:
+        """Each successor in a game phase taken through its forced moves (Model.chains),
+        in place: a chain ends where no game rule holds (stored, found as a deadlock),
+        at a move that leaves the state as it was, or past MAX_FORCED moves; where two
+        game rules hold the chain branches, and each branch gets a column of its own."""
+        active = np.flatnonzero(self.game_phase[after[self.phase]])
+        for _ in range(MAX_FORCED):
+            if not active.size:
+                break
+            phases = after[self.phase, active]
+            onward: list[Array] = []
+            for phase in np.unique(phases).tolist():
+                columns = active[phases == phase]
+                rules = self.batched.by_phase[phase]
+                enabled = np.array([np.broadcast_to(np.asarray(rule.allowed(Rows(after, columns)), dtype=bool),
+                                                    (len(columns),)) for rule in rules], dtype=bool)
+                if not len(rules):
+                    continue
+                branching = enabled.sum(axis=0) > 1
+                if branching.any():
+                    after, origin, move, columns, enabled = self._branch(after, origin, move, columns, enabled)
+                for rule, holds in zip(rules, enabled):
+                    taken = columns[holds]
+                    if not len(taken):
+                        continue
+                    values = rule.effect(Rows(after, taken))
+                    changed = np.zeros(len(taken), dtype=bool)
+                    for row, value in zip(rule.writes, values):
+                        value = np.broadcast_to(np.asarray(value, dtype=np.int64), (len(taken),))
+                        changed |= value != after[row, taken]
+                        after[row, taken] = value
+                    onward.append(taken[changed & self.game_phase[after[self.phase, taken]]])
+            active = np.concatenate(onward) if onward else active[:0]
+        return after, origin, move
+
+    @staticmethod
+    def _branch(after: Array, origin: Array, move: Array, columns: Array,
+                enabled: npt.NDArray[np.bool_]) -> tuple[Array, Array, Array, Array, npt.NDArray[np.bool_]]:
+        """Columns where several game rules hold, copied so that each copy takes one:
+        the original keeps its first rule, a new column at the end each further one."""
+        rule, position = np.nonzero(enabled)
+        order = np.lexsort((rule, position))
+        rule, position = rule[order], position[order]
+        later = np.ones(len(position), dtype=bool)
+        later[np.unique(position, return_index=True)[1]] = False
+        copies = columns[position[later]]
+        added = np.arange(after.shape[1], after.shape[1] + len(copies))
+        after = np.concatenate([after, after[:, copies]], axis=1)
+        origin = np.concatenate([origin, origin[copies]])
+        move = np.concatenate([move, move[copies]])
+        kept = enabled.copy()
+        kept[rule[later], position[later]] = False
+        grown = np.zeros((len(enabled), len(added)), dtype=bool)
+        grown[rule[later], np.arange(len(added))] = True
+        return after, origin, move, np.concatenate([columns, added]), np.concatenate([kept, grown], axis=1)
+
+    # -------------------------------------------------------------- states
+
+    def out_of_range(self, states: Array) -> str:
+        """The first stored field outside its declared range, in words ('' if none)."""
+        if not self.checked:
+            return ""
+        rows = [index for index, _, _, _ in self.checked]
+        lows = np.array([low for _, low, _, _ in self.checked], dtype=np.int64)[:, None]
+        spans = np.array([high - low for _, low, high, _ in self.checked], dtype=np.uint64)[:, None]
+        bad = (states[rows] - lows).view(np.uint64) > spans
+        if not bad.any():
+            return ""
+        at, column = np.argwhere(bad)[0]
+        index, low, high, name = self.checked[at]
+        return f"field '{name}' = {int(states[index, column])} is outside its declared range {low}..{high}"
+
+    def canonical(self, states: Array) -> None:
+        """The states in place as the codec stores them: rotated so that the pivot seat
+        field is seat 0, the fields the reductions drop at their fixed value. Rotations
+        are looked up in tables (a seat, or a set of seats, by the pivot's seat)."""
+        if self.pivot is not None:
+            shift = states[self.pivot]
+            for row in self.seat_rows:
+                states[row] = self._seat_table[shift, states[row] + 1]
+            for row in self.seats_rows:
+                states[row] = self._seats_table[shift, states[row]]
+        for row, value in self.fixed:
+            states[row] = value
+
+    def keys(self, states: Array) -> Words:
+        """The codec's stored fields, packed into words (a column per state)."""
+        return pack([(states[index] - low, bits) for index, low, bits in self.stored])
+
+    # -------------------------------------------------------------- the sweep
+
+    def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False,
+            progress: Callable[[int, int, int], object] | None = None) -> Layered:
+        """Sweep every layer, highest rank first, within `limits` (seconds, states,
+        resident memory); `progress(states, layers, pending)` after each layer."""
+        started = time.perf_counter()
+        deadline = None if limits.time_limit is None else started + limits.time_limit
+        result = Layered(self.players)
+        if self.rank is None:
+            result.limit = "limit: no ranking to sweep by"
+            return result
+        projector = batch_projector(self.game) if project else None
+        projected: list[Words] = []
+        projected_size = 0
+        pending: dict[int, _Pending] = {}
+        initial_rank = int(np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
+        first = _Pending([self.initial.astype(self.dtype)], [np.full(1, -1, dtype=np.int64)],
+                         [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)], 1)
+        pending[initial_rank] = first
+        held = 1
+        try:
+            while pending:
+                if deadline is not None and time.perf_counter() > deadline:
+                    result.limit = f"limit: time {limits.time_limit:g} s"
+                    break
+                if limits.max_states is not None and result.states > limits.max_states:
+                    result.limit = f"limit: {limits.max_states:,} states"
+                    break
+                resident = resident_mib()
+                result.peak_mib = max(result.peak_mib, resident)
+                if limits.memory_limit is not None and resident > limits.memory_limit:
+                    result.limit = f"limit: memory {limits.memory_limit:,} MiB"
+                    break
+                rank = max(pending)
+                layer = pending.pop(rank)
+                held -= layer.size
+                states, parent, move, depth = self._layer(layer)
+                base = result.states
+                result.states += states.shape[1]
+                result.layers += 1
+                if paths:
+                    result.keys.append(self.keys(states))
+                    result.parent.append(parent)
+                    result.parent_move.append(move)
+                for value, count in enumerate(np.bincount(depth).tolist()):
+                    if count:
+                        result.per_depth[value] = result.per_depth.get(value, 0) + count
+                result.depth = max(result.depth, int(depth.max()))
+                if projector is not None:
+                    clock = time.process_time()
+                    image = projector(states)
+                    if image is not None:
+                        projected.append(image)
+                        projected_size += image.shape[1]
+                        if projected_size > 4 * (1 << 20) and len(projected) > 1:
+                            merged = np.concatenate(projected, axis=1)
+                            projected = [merged[:, distinct(merged)]]
+                            projected_size = projected[0].shape[1]
+                    result.projection_seconds += time.process_time() - clock
+                after, origin, moves = self.successors(states)
+                result.transitions += after.shape[1]
+                movers = np.bincount(origin, minlength=states.shape[1])
+                result.deadlocks += int(np.count_nonzero((movers == 0) & (states[self.phase] != self.over)))
+                if not after.shape[1]:
+                    continue
+                problem = self.out_of_range(after)
+                if problem:
+                    result.limit = f"state out of range: {problem}"
+                    break
+                self.canonical(after)
+                ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]))),
+                                                   dtype=np.int64), (after.shape[1],))
+                if (ranks >= rank).any():
+                    result.limit = (f"{NOT_DECREASING}: a move from a state of rank {rank} "
+                                    f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}")
+                    break
+                held += self._hold(pending, rank, after, ranks, base + origin, moves, depth[origin] + 1)
+                result.largest_layer = max(result.largest_layer, held)
+                if progress is not None:
+                    progress(result.states, result.layers, held)
+            else:
+                result.complete = True
+        except HandOver as error:
+            result.limit = f"limit: a value the arrays cannot hold ({error})"
+        if result.complete and projector is not None:
+            clock = time.process_time()
+            merged = np.concatenate(projected, axis=1) if projected else np.zeros((1, 0), dtype=np.uint64)
+            result.projected = len(distinct(merged))
+            result.projection_seconds += time.process_time() - clock
+        result.seconds = time.perf_counter() - started
+        result.peak_mib = max(result.peak_mib, resident_mib())
+        return result
+
+    def _layer(self, layer: _Pending) -> tuple[Array, Array, Array, Array]:
+        """A rank's pending states without duplicates, each with its fewest decisions
+        from the start and the parent and move of one shortest path."""
+        states = np.concatenate(layer.states, axis=1)
+        parent, move, depth = (np.concatenate(parts) for parts in (layer.parent, layer.move, layer.depth))
+        if len(depth) > 1:
+            keep = distinct(self.keys(states), depth)
+            states, parent, move, depth = states[:, keep], parent[keep], move[keep], depth[keep]
+        return states.astype(np.int64), parent, move, depth
+
+    def _hold(self, pending: dict[int, _Pending], rank: int, after: Array, ranks: Array, parent: Array,
+              move: Array, depth: Array) -> int:
+        """The successors put aside by rank."""
+        below = rank - ranks          # ≥ 1; small, so sorted by radix when it fits 16 bits
+        order = np.argsort(below.astype(np.int16) if below.max() < 1 << 15 else below, kind="stable")
+        ranks = ranks[order]
+        cuts = np.flatnonzero(np.diff(ranks)) + 1
+        compact = after[:, order].astype(self.dtype)
+        parent, move, depth = parent[order], move[order], depth[order]
+        bounds = [0, *cuts.tolist(), len(ranks)]
+        for start, stop in zip(bounds, bounds[1:]):
+            into = pending.setdefault(int(ranks[start]), _Pending())
+            into.states.append(compact[:, start:stop])
+            into.parent.append(parent[start:stop])
+            into.move.append(move[start:stop])
+            into.depth.append(depth[start:stop])
+            into.size += stop - start
+        return len(ranks)
+
+
+def layered(model: Model, limits: Limits = Limits(), *, measure: Measure | None = None, paths: bool = False,
+            project: bool = False, progress: Callable[[int, int, int], object] | None = None) -> Layered:
+    """The layered sweep of `model` (see the module docstring)."""
+    return LayeredSearch(model, measure).run(limits, paths=paths, project=project, progress=progress)
