@@ -26,6 +26,7 @@ from spec.loader import load_spec
 from verify.explicit import keys as keys_module
 from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from verify.explicit.explore import Limits, explore
+from verify.explicit.graphs import analyse
 from verify.explicit.keys import distinct, pack
 from verify.explicit.layers import Layered, LayeredSearch, layered
 from verify.explicit.model import Model
@@ -99,6 +100,41 @@ def test_six_players_project_onto_exactly_spins_abstract_states() -> None:
     assert found.complete and found.projected == SPIN_STATES[6]
 
 
+@pytest.mark.parametrize("rules,players", [(SMALL, 5), (MEDIUM, 5), (BOARD, 7)])
+def test_graph_facts_equal_those_of_the_recorded_graph(rules: str, players: int) -> None:
+    """The longest game and the fewest elections to each outcome, computed layer by layer,
+    equal a dynamic programme over the breadth-first search's recorded graph."""
+    game = compiled_game(players, rules)
+    model = Model(game, keep=frozenset({"winner", "how"}))
+    bfs = explore(model, (), Limits(time_limit=600), stop_when_decided=False, record_edges=True)
+    assert bfs.complete and bfs.graph is not None
+    facts = analyse(bfs.graph)
+    found = layered(model, facts=True)
+    assert (found.longest_moves, found.longest_elections) == (facts.longest_moves, facts.longest_elections)
+    assert found.deadlocks == facts.deadlocks == 0
+    graph, fewest = bfs.graph, [-1] * bfs.states
+    fewest[0] = 0
+    changed = True          # breadth-first ids are not in topological order: relax to a fixpoint
+    while changed:
+        changed = False
+        for node in range(bfs.states):
+            if fewest[node] < 0:
+                continue
+            for edge in range(graph.offsets[node], graph.offsets[node + 1]):
+                target, value = graph.targets[edge], fewest[node] + graph.elections[edge]
+                if fewest[target] < 0 or value < fewest[target]:
+                    fewest[target] = value
+                    changed = True
+    winner, how = game.field_names.index("winner"), game.field_names.index("how")
+    expected: dict[tuple[int, int], int] = {}
+    for node in range(bfs.states):
+        if graph.over[node]:
+            state = model.codec.decode(bfs.keys[node])
+            outcome = (state[winner], state[how])
+            expected[outcome] = min(expected.get(outcome, fewest[node]), fewest[node])
+    assert found.fewest_elections == expected and len(expected) >= 3
+
+
 # ---------------------------------------------------------------- step by step, every rule set
 
 
@@ -124,7 +160,7 @@ def steps_of_model(model: Model, state: Any) -> Counter[tuple[int, tuple[int, ..
 
 def steps_of_layers(search: LayeredSearch, states: list[Any]) -> list[Counter[tuple[int, tuple[int, ...]]]]:
     matrix = np.array(states, dtype=np.int64).T
-    after, origin, move = search.successors(matrix)
+    after, origin, move, _ = search.successors(matrix)
     search.canonical(after)
     out: list[Counter[tuple[int, tuple[int, ...]]]] = [Counter() for _ in states]
     for column, (source, code) in enumerate(zip(origin.tolist(), move.tolist())):

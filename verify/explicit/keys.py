@@ -52,7 +52,13 @@ def _mixed(words: Words) -> Words:
 
 def distinct(words: Words, priority: Array | None = None) -> Array:
     """One column per distinct key, in column order: of equal keys, the one of lowest
-    `priority` (the fewest moves from the start), the first of those on a tie.
+    `priority` (the fewest moves from the start), the first of those on a tie."""
+    return distinct_groups(words, priority)[0]
+
+
+def distinct_groups(words: Words, priority: Array | None = None) -> tuple[Array, Array]:
+    """`distinct`, and for every column the position of its key's column among them
+    (so that values of equal keys can be reduced together: `np.maximum.at`).
 
     The words are hashed into one, and the hash's top bits, the priority and the column
     are packed into one 64-bit value per column: numpy sorts plain values several times
@@ -62,7 +68,7 @@ def distinct(words: Words, priority: Array | None = None) -> Array:
     sorted again by its words."""
     width = words.shape[1]
     if not width:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     rank = np.zeros(width, dtype=np.int64) if priority is None else priority.astype(np.int64)
     column_bits = max(1, (width - 1).bit_length())
     low = column_bits + max(1, int(rank.max()).bit_length())
@@ -80,19 +86,33 @@ def distinct(words: Words, priority: Array | None = None) -> Array:
     wrong = np.zeros(width, dtype=bool)
     for row in words:
         wrong |= row[column] != row[leader[group]]
-    if not wrong.any():
-        return np.sort(leader)
-    # Different keys under one hash prefix: those groups again, exactly.
     bad = np.zeros(len(leader), dtype=bool)
     bad[group[wrong]] = True
+    # Different keys under one hash prefix (rare): those groups again, exactly.
     again = column[bad[group]]
-    exact = again[_distinct_exactly(words[:, again], rank[again])]
-    return np.sort(np.concatenate([leader[~bad], exact]))
+    exact, exact_group = _distinct_exactly(words[:, again], rank[again]) if len(again) else (again, again)
+    good = ~bad
+    chosen = np.concatenate([leader[good], again[exact]])
+    order = np.argsort(chosen)
+    place = np.empty(len(chosen), dtype=np.int64)
+    place[order] = np.arange(len(chosen))
+    inverse = np.empty(width, dtype=np.int64)
+    in_good = good[group]
+    inverse[column[in_good]] = place[(np.cumsum(good) - 1)[group[in_good]]]
+    inverse[again] = place[int(np.count_nonzero(good)) + exact_group]
+    return chosen[order], inverse
 
 
-def _distinct_exactly(words: Words, rank: Array) -> Array:
-    """`distinct` by sorting the words themselves (after a collision of the hash)."""
+def _distinct_exactly(words: Words, rank: Array) -> tuple[Array, Array]:
+    """`distinct_groups` by sorting the words themselves (after a collision of the hash)."""
     order = np.lexsort((np.arange(words.shape[1]), rank, *words[::-1]))
     ordered = words[:, order]
     first = np.concatenate(([True], np.any(ordered[:, 1:] != ordered[:, :-1], axis=0)))
-    return np.sort(order[first])
+    group = np.cumsum(first) - 1
+    chosen = order[first]
+    by_column = np.argsort(chosen)
+    place = np.empty(len(chosen), dtype=np.int64)
+    place[by_column] = np.arange(len(chosen))
+    inverse = np.empty(words.shape[1], dtype=np.int64)
+    inverse[order] = place[group]
+    return chosen[by_column], inverse

@@ -43,12 +43,16 @@ from spec.invariants import Measure, load_invariants
 
 from ..results import Limits
 from .abstraction import batch_projector
-from .explore import resident_mib
-from .keys import Words, distinct, pack
+from .explore import ELECTION_ROLE, resident_mib
+from .keys import Words, distinct, distinct_groups, pack
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
 
 Array = npt.NDArray[np.int64]
+
+CHUNK = 1 << 14
+"""States of a layer expanded together: a layer of millions is taken in parts whose
+arrays stay in the processor's caches (a 7-player layer at once ran at half the speed)."""
 
 CELLS = 1 << 22
 """Most candidate moves judged in one call (candidates × states): a vote's Ja sets at 10
@@ -79,6 +83,10 @@ class Layered:
     projected: int | None = None
     projection_seconds: float = 0.0                             # CPU of projecting, within `seconds`
     per_depth: dict[int, int] = field(default_factory=dict)     # states by fewest decisions
+    longest_moves: int | None = None                            # with facts: the longest game, in moves
+    longest_elections: int | None = None                        # ... and in elected governments
+    fewest_elections: dict[tuple[int, int], int] = field(default_factory=dict)   # (winner, how) -> fewest
+    ends: dict[tuple[int, int], int] = field(default_factory=dict)               # finished states by outcome
     keys: list[Words] = field(default_factory=list)             # with `paths`: per layer
     parent: list[Array] = field(default_factory=list)
     parent_move: list[Array] = field(default_factory=list)
@@ -86,13 +94,18 @@ class Layered:
 
 @dataclass(slots=True)
 class _Pending:
-    """Successors waiting for their rank's turn: states (compact), parents, moves, depths."""
+    """Successors waiting for their rank's turn: the states (compact) and what each
+    column carries (`CARRIED`: parent, move, fewest decisions; with facts, the longest
+    game in moves and in elections and the fewest elections to it)."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
-    parent: list[Array] = field(default_factory=list)
-    move: list[Array] = field(default_factory=list)
-    depth: list[Array] = field(default_factory=list)
+    carried: dict[str, list[Array]] = field(default_factory=dict)
     size: int = 0
+
+
+FACTS = ("longest", "most_elections", "fewest_elections")
+"""Values carried per state for the graph facts: the most moves and the most elections
+of a game reaching it (longest paths of the acyclic graph), and the fewest elections."""
 
 
 # ---------------------------------------------------------------------- the search
@@ -136,12 +149,20 @@ class LayeredSearch:
         self.representatives = model.representatives
         self.fuse = model.fuse
         self.initial = np.array(model.initial(), dtype=np.int64)[:, None]
+        self.election_rule = np.zeros(1 << RULE_BITS, dtype=np.int64)
+        for compiled in game.by_role[ELECTION_ROLE]:
+            self.election_rule[compiled.index] = 1
+        names = game.field_names
+        self.winner = names.index("winner") if "winner" in names else None
+        self.how = names.index("how") if "how" in names else None
+        self._facts = False
 
     # -------------------------------------------------------------- moves of a layer
 
-    def successors(self, states: Array) -> tuple[Array, Array, Array]:
+    def successors(self, states: Array) -> tuple[Array, Array, Array, Array]:
         """Every stored transition from the states (a column each): the final states
-        (forced chains fused, not yet canonical), the column each came from, the move."""
+        (forced chains fused, not yet canonical), the column each came from, the move,
+        and the forced moves that followed it."""
         phases = states[self.phase]
         order = np.argsort(phases.astype(np.int16), kind="stable")
         counts = np.bincount(phases, minlength=len(self.batched.by_phase))
@@ -161,11 +182,11 @@ class LayeredSearch:
                         moves.append(made[2])
         if not finals:
             empty = np.zeros(0, dtype=np.int64)
-            return np.zeros((len(states), 0), dtype=np.int64), empty, empty
+            return np.zeros((len(states), 0), dtype=np.int64), empty, empty, empty
         after, origin, move = np.concatenate(finals, axis=1), np.concatenate(origins), np.concatenate(moves)
         if self.fuse:
-            after, origin, move = self._fused(after, origin, move)
-        return after, origin, move
+            return self._fused(after, origin, move)
+        return after, origin, move, np.zeros(len(move), dtype=np.int64)
 
     def _chunks(self, rule: BatchRule, columns: Array) -> list[Array]:
         listed = 1
@@ -255,11 +276,13 @@ class LayeredSearch:
                 for values in grid]
         return flat, inside_all.reshape(total, width)
 
-    def _fused(self, after: Array, origin: Array, move: Array) -> tuple[Array, Array, Array]:
+    def _fused(self, after: Array, origin: Array, move: Array) -> tuple[Array, Array, Array, Array]:
         """Each successor in a game phase taken through its forced moves (Model.chains),
         in place: a chain ends where no game rule holds (stored, found as a deadlock),
         at a move that leaves the state as it was, or past MAX_FORCED moves; where two
-        game rules hold the chain branches, and each branch gets a column of its own."""
+        game rules hold the chain branches, and each branch gets a column of its own.
+        Returns the states, origins and moves with the forced moves of each chain."""
+        forced = np.zeros(len(move), dtype=np.int64)
         active = np.flatnonzero(self.game_phase[after[self.phase]])
         for _ in range(MAX_FORCED):
             if not active.size:
@@ -269,13 +292,13 @@ class LayeredSearch:
             for phase in np.unique(phases).tolist():
                 columns = active[phases == phase]
                 rules = self.batched.by_phase[phase]
+                if not rules:
+                    continue
                 enabled = np.array([np.broadcast_to(np.asarray(rule.allowed(Rows(after, columns)), dtype=bool),
                                                     (len(columns),)) for rule in rules], dtype=bool)
-                if not len(rules):
-                    continue
-                branching = enabled.sum(axis=0) > 1
-                if branching.any():
-                    after, origin, move, columns, enabled = self._branch(after, origin, move, columns, enabled)
+                if (enabled.sum(axis=0) > 1).any():
+                    after, (origin, move, forced), columns, enabled = self._branch(
+                        after, (origin, move, forced), columns, enabled)
                 for rule, holds in zip(rules, enabled):
                     taken = columns[holds]
                     if not len(taken):
@@ -286,15 +309,17 @@ class LayeredSearch:
                         value = np.broadcast_to(np.asarray(value, dtype=np.int64), (len(taken),))
                         changed |= value != after[row, taken]
                         after[row, taken] = value
+                    forced[taken] += 1
                     onward.append(taken[changed & self.game_phase[after[self.phase, taken]]])
             active = np.concatenate(onward) if onward else active[:0]
-        return after, origin, move
+        return after, origin, move, forced
 
     @staticmethod
-    def _branch(after: Array, origin: Array, move: Array, columns: Array,
-                enabled: npt.NDArray[np.bool_]) -> tuple[Array, Array, Array, Array, npt.NDArray[np.bool_]]:
+    def _branch(after: Array, carried: tuple[Array, ...], columns: Array, enabled: npt.NDArray[np.bool_]
+                ) -> tuple[Array, tuple[Array, ...], Array, npt.NDArray[np.bool_]]:
         """Columns where several game rules hold, copied so that each copy takes one:
-        the original keeps its first rule, a new column at the end each further one."""
+        the original keeps its first rule, a new column at the end each further one
+        (with what is `carried` per column)."""
         rule, position = np.nonzero(enabled)
         order = np.lexsort((rule, position))
         rule, position = rule[order], position[order]
@@ -303,13 +328,12 @@ class LayeredSearch:
         copies = columns[position[later]]
         added = np.arange(after.shape[1], after.shape[1] + len(copies))
         after = np.concatenate([after, after[:, copies]], axis=1)
-        origin = np.concatenate([origin, origin[copies]])
-        move = np.concatenate([move, move[copies]])
+        carried = tuple(np.concatenate([values, values[copies]]) for values in carried)
         kept = enabled.copy()
         kept[rule[later], position[later]] = False
         grown = np.zeros((len(enabled), len(added)), dtype=bool)
         grown[rule[later], np.arange(len(added))] = True
-        return after, origin, move, np.concatenate([columns, added]), np.concatenate([kept, grown], axis=1)
+        return after, carried, np.concatenate([columns, added]), np.concatenate([kept, grown], axis=1)
 
     # -------------------------------------------------------------- states
 
@@ -346,24 +370,30 @@ class LayeredSearch:
 
     # -------------------------------------------------------------- the sweep
 
-    def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False,
+    def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False, facts: bool = False,
             progress: Callable[[int, int, int], object] | None = None) -> Layered:
         """Sweep every layer, highest rank first, within `limits` (seconds, states,
-        resident memory); `progress(states, layers, pending)` after each layer."""
+        resident memory); `progress(states, layers, pending)` after each layer. With
+        `facts`, the longest game (in moves and in elections) and the fewest elections
+        to each outcome (`winner`, `how`) of a finished game."""
         started = time.perf_counter()
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
         if self.rank is None:
             result.limit = "limit: no ranking to sweep by"
             return result
+        self._facts = facts
         projector = batch_projector(self.game) if project else None
         projected: list[Words] = []
         projected_size = 0
+        merge_at = 1 << 22
         pending: dict[int, _Pending] = {}
         initial_rank = int(np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
-        first = _Pending([self.initial.astype(self.dtype)], [np.full(1, -1, dtype=np.int64)],
-                         [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)], 1)
-        pending[initial_rank] = first
+        zero = np.zeros(1, dtype=np.int64)
+        carried = {"parent": [np.full(1, -1, dtype=np.int64)], "move": [zero], "depth": [zero]}
+        if facts:
+            carried.update({name: [zero] for name in FACTS})
+        pending[initial_rank] = _Pending([self.initial.astype(self.dtype)], carried, 1)
         held = 1
         try:
             while pending:
@@ -381,47 +411,47 @@ class LayeredSearch:
                 rank = max(pending)
                 layer = pending.pop(rank)
                 held -= layer.size
-                states, parent, move, depth = self._layer(layer)
+                states, values = self._layer(layer)
                 base = result.states
                 result.states += states.shape[1]
                 result.layers += 1
                 if paths:
                     result.keys.append(self.keys(states))
-                    result.parent.append(parent)
-                    result.parent_move.append(move)
+                    result.parent.append(values["parent"])
+                    result.parent_move.append(values["move"])
+                depth = values["depth"]
                 for value, count in enumerate(np.bincount(depth).tolist()):
                     if count:
                         result.per_depth[value] = result.per_depth.get(value, 0) + count
                 result.depth = max(result.depth, int(depth.max()))
+                if facts:
+                    self._note_facts(states, values, result)
                 if projector is not None:
                     clock = time.process_time()
-                    image = projector(states)
-                    if image is not None:
-                        projected.append(image)
-                        projected_size += image.shape[1]
-                        if projected_size > 4 * (1 << 20) and len(projected) > 1:
-                            merged = np.concatenate(projected, axis=1)
-                            projected = [merged[:, distinct(merged)]]
-                            projected_size = projected[0].shape[1]
+                    for start in range(0, states.shape[1], CHUNK):
+                        image = projector(states[:, start:start + CHUNK])
+                        if image is not None:
+                            projected.append(image)
+                            projected_size += image.shape[1]
+                    if projected_size > merge_at:
+                        # Abstract states recur across layers: their duplicates go now
+                        # and then, when the parts have doubled since the last time.
+                        merged = np.concatenate(projected, axis=1)
+                        projected = [merged[:, distinct(merged)]]
+                        projected_size = projected[0].shape[1]
+                        merge_at = max(merge_at, 2 * projected_size)
                     result.projection_seconds += time.process_time() - clock
-                after, origin, moves = self.successors(states)
-                result.transitions += after.shape[1]
-                movers = np.bincount(origin, minlength=states.shape[1])
-                result.deadlocks += int(np.count_nonzero((movers == 0) & (states[self.phase] != self.over)))
-                if not after.shape[1]:
-                    continue
-                problem = self.out_of_range(after)
+                problem = ""
+                for start in range(0, states.shape[1], CHUNK):
+                    stop = start + CHUNK
+                    part = {name: column[start:stop] for name, column in values.items()}
+                    problem, added = self._expand(states[:, start:stop], rank, base + start, part, pending, result)
+                    held += added
+                    if problem:
+                        break
                 if problem:
-                    result.limit = f"state out of range: {problem}"
+                    result.limit = problem
                     break
-                self.canonical(after)
-                ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]))),
-                                                   dtype=np.int64), (after.shape[1],))
-                if (ranks >= rank).any():
-                    result.limit = (f"{NOT_DECREASING}: a move from a state of rank {rank} "
-                                    f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}")
-                    break
-                held += self._hold(pending, rank, after, ranks, base + origin, moves, depth[origin] + 1)
                 result.largest_layer = max(result.largest_layer, held)
                 if progress is not None:
                     progress(result.states, result.layers, held)
@@ -434,41 +464,97 @@ class LayeredSearch:
             merged = np.concatenate(projected, axis=1) if projected else np.zeros((1, 0), dtype=np.uint64)
             result.projected = len(distinct(merged))
             result.projection_seconds += time.process_time() - clock
+        if not result.complete:
+            result.longest_moves = result.longest_elections = None
+            result.fewest_elections = {}
         result.seconds = time.perf_counter() - started
         result.peak_mib = max(result.peak_mib, resident_mib())
         return result
 
-    def _layer(self, layer: _Pending) -> tuple[Array, Array, Array, Array]:
-        """A rank's pending states without duplicates, each with its fewest decisions
-        from the start and the parent and move of one shortest path."""
-        states = np.concatenate(layer.states, axis=1)
-        parent, move, depth = (np.concatenate(parts) for parts in (layer.parent, layer.move, layer.depth))
-        if len(depth) > 1:
-            keep = distinct(self.keys(states), depth)
-            states, parent, move, depth = states[:, keep], parent[keep], move[keep], depth[keep]
-        return states.astype(np.int64), parent, move, depth
+    def _note_facts(self, states: Array, values: dict[str, Array], result: Layered) -> None:
+        """A layer's part of the graph facts: every state's longest game so far (a game
+        can stop only at a finished or stuck state, but a longest path to any state is
+        a prefix of a longest one to an end), and the fewest elections per outcome."""
+        result.longest_moves = max(result.longest_moves or 0, int(values["longest"].max()))
+        result.longest_elections = max(result.longest_elections or 0, int(values["most_elections"].max()))
+        over = np.flatnonzero(states[self.phase] == self.over)
+        if not len(over):
+            return
+        winner = states[self.winner, over] if self.winner is not None else np.zeros(len(over), dtype=np.int64)
+        how = states[self.how, over] if self.how is not None else np.zeros(len(over), dtype=np.int64)
+        fewest = values["fewest_elections"][over]
+        for outcome in set(zip(winner.tolist(), how.tolist())):
+            picked = (winner == outcome[0]) & (how == outcome[1])
+            least = int(fewest[picked].min())
+            result.fewest_elections[outcome] = min(result.fewest_elections.get(outcome, least), least)
+            result.ends[outcome] = result.ends.get(outcome, 0) + int(np.count_nonzero(picked))
 
-    def _hold(self, pending: dict[int, _Pending], rank: int, after: Array, ranks: Array, parent: Array,
-              move: Array, depth: Array) -> int:
+    def _expand(self, states: Array, rank: int, base: int, values: dict[str, Array],
+                pending: dict[int, "_Pending"], result: Layered) -> tuple[str, int]:
+        """Expand some states of one layer (ids from `base`): their successors put aside by
+        rank, the transitions and deadlocks counted. Returns what stops the search ('' for
+        nothing) and how many successors were put aside."""
+        after, origin, moves, forced = self.successors(states)
+        result.transitions += after.shape[1]
+        movers = np.bincount(origin, minlength=states.shape[1])
+        result.deadlocks += int(np.count_nonzero((movers == 0) & (states[self.phase] != self.over)))
+        if not after.shape[1]:
+            return "", 0
+        problem = self.out_of_range(after)
+        if problem:
+            return f"state out of range: {problem}", 0
+        self.canonical(after)
+        assert self.rank is not None        # run() stops at once without a ranking
+        ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]), slice(None))),
+                                           dtype=np.int64), (after.shape[1],))
+        if (ranks >= rank).any():
+            return (f"{NOT_DECREASING}: a move from a state of rank {rank} "
+                    f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}"), 0
+        carried = {"parent": base + origin, "move": moves, "depth": values["depth"][origin] + 1}
+        if self._facts:
+            elected = self.election_rule[moves & ((1 << RULE_BITS) - 1)]
+            carried["longest"] = values["longest"][origin] + 1 + forced
+            carried["most_elections"] = values["most_elections"][origin] + elected
+            carried["fewest_elections"] = values["fewest_elections"][origin] + elected
+        return "", self._hold(pending, rank, after, ranks, carried)
+
+    def _layer(self, layer: _Pending) -> tuple[Array, dict[str, Array]]:
+        """A rank's pending states without duplicates, each with its fewest decisions
+        from the start and the parent and move of one shortest path (and, with facts,
+        the most moves and elections and the fewest elections over its duplicates)."""
+        states = np.concatenate(layer.states, axis=1)
+        values = {name: np.concatenate(parts) for name, parts in layer.carried.items()}
+        if states.shape[1] > 1:
+            keep, group = distinct_groups(self.keys(states), values["depth"])
+            merged = {name: column[keep] for name, column in values.items()}
+            if "longest" in values:
+                for name, reduce in (("longest", np.maximum), ("most_elections", np.maximum),
+                                     ("fewest_elections", np.minimum)):
+                    reduce.at(merged[name], group, values[name])
+            states, values = states[:, keep], merged
+        return states.astype(np.int64), values
+
+    def _hold(self, pending: dict[int, _Pending], rank: int, after: Array, ranks: Array,
+              carried: dict[str, Array]) -> int:
         """The successors put aside by rank."""
         below = rank - ranks          # ≥ 1; small, so sorted by radix when it fits 16 bits
         order = np.argsort(below.astype(np.int16) if below.max() < 1 << 15 else below, kind="stable")
         ranks = ranks[order]
         cuts = np.flatnonzero(np.diff(ranks)) + 1
         compact = after[:, order].astype(self.dtype)
-        parent, move, depth = parent[order], move[order], depth[order]
+        carried = {name: column[order] for name, column in carried.items()}
         bounds = [0, *cuts.tolist(), len(ranks)]
         for start, stop in zip(bounds, bounds[1:]):
             into = pending.setdefault(int(ranks[start]), _Pending())
             into.states.append(compact[:, start:stop])
-            into.parent.append(parent[start:stop])
-            into.move.append(move[start:stop])
-            into.depth.append(depth[start:stop])
+            for name, column in carried.items():
+                into.carried.setdefault(name, []).append(column[start:stop])
             into.size += stop - start
         return len(ranks)
 
 
 def layered(model: Model, limits: Limits = Limits(), *, measure: Measure | None = None, paths: bool = False,
-            project: bool = False, progress: Callable[[int, int, int], object] | None = None) -> Layered:
+            project: bool = False, facts: bool = False,
+            progress: Callable[[int, int, int], object] | None = None) -> Layered:
     """The layered sweep of `model` (see the module docstring)."""
-    return LayeredSearch(model, measure).run(limits, paths=paths, project=project, progress=progress)
+    return LayeredSearch(model, measure).run(limits, paths=paths, project=project, facts=facts, progress=progress)
