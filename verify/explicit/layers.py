@@ -95,8 +95,9 @@ class Layered:
 @dataclass(slots=True)
 class _Pending:
     """Successors waiting for their rank's turn: the states (compact) and what each
-    column carries (`CARRIED`: parent, move, fewest decisions; with facts, the longest
-    game in moves and in elections and the fewest elections to it)."""
+    column carries: its fewest decisions from the start; with paths, its parent and
+    move; with facts (`FACTS`), the longest game to it in moves and in elections and
+    the fewest elections."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
     carried: dict[str, list[Array]] = field(default_factory=dict)
@@ -390,7 +391,9 @@ class LayeredSearch:
         pending: dict[int, _Pending] = {}
         initial_rank = int(np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
         zero = np.zeros(1, dtype=np.int64)
-        carried = {"parent": [np.full(1, -1, dtype=np.int64)], "move": [zero], "depth": [zero]}
+        carried = {"depth": [zero]}
+        if paths:
+            carried.update(parent=[np.full(1, -1, dtype=np.int64)], move=[zero])
         if facts:
             carried.update({name: [zero] for name in FACTS})
         pending[initial_rank] = _Pending([self.initial.astype(self.dtype)], carried, 1)
@@ -510,7 +513,9 @@ class LayeredSearch:
         if (ranks >= rank).any():
             return (f"{NOT_DECREASING}: a move from a state of rank {rank} "
                     f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}"), 0
-        carried = {"parent": base + origin, "move": moves, "depth": values["depth"][origin] + 1}
+        carried = {"depth": values["depth"][origin] + 1}
+        if "parent" in values:
+            carried.update(parent=base + origin, move=moves)
         if self._facts:
             elected = self.election_rule[moves & ((1 << RULE_BITS) - 1)]
             carried["longest"] = values["longest"][origin] + 1 + forced
