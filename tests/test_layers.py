@@ -11,6 +11,7 @@ not decrease, a deadlock) is reported, never a complete graph.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from random import Random
@@ -257,3 +258,43 @@ def test_pack_puts_each_value_in_its_own_bits_and_starts_a_word_when_full() -> N
     words = pack(values)
     assert words.shape == (2, 2)
     assert words[:, 0].tolist() == [5 | 1 << 3, (1 << 62) - 1] and words[:, 1].tolist() == [1 << 3, 0]
+
+
+# ---------------------------------------------------------------- shrules explore
+
+
+def explore_cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from verify.cli import main
+
+    return CliRunner().invoke(main, ["explore", *args])
+
+
+def test_explore_prints_each_count_with_its_facts() -> None:
+    result = explore_cli("-n", "5,7", "--rules", "custom", "--set", "start_liberal=4", "--set", "start_fascist=5")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "5 players, custom[" in text and "7 players, custom[" in text and text.count(": complete") == 2
+    assert "every game ends: no deadlock" in text and "longest game:" in text
+    # One policy from either win: chaos (three failed votes, R-E9) enacts it with no government at all.
+    assert "fewest elected governments to each outcome: liberal by policies 0; fascist by policies 0; " \
+        "fascist by hitler_chancellor 1" in text
+    result = explore_cli("-n", "5", "--rules", SMALL, "--json")
+    figures = json.loads(result.stdout)
+    assert figures["complete"] and figures["every_game_ends"] and figures["deadlocks"] == 0
+    assert figures["fewest_elections"]["liberal by policies"] == 0
+    assert figures["fewest_elections"]["fascist by hitler_chancellor"] == 1
+    assert figures["longest_game_moves"] > figures["longest_game_elections"] > 0
+    assert sum(figures["finished_states"].values()) > 0 and figures["states"] > figures["most_pending"]
+
+
+def test_explore_exits_1_where_a_game_can_get_stuck_and_3_at_a_limit() -> None:
+    stuck = explore_cli("-n", "5", "--rules", "strict_term_limits", "--json")
+    assert stuck.exit_code == 1, stuck.output
+    figures = json.loads(stuck.stdout)
+    assert figures["complete"] and figures["deadlocks"] > 0 and figures["every_game_ends"] is False
+    cut = explore_cli("-n", "5", "--time-limit", "0.001")
+    assert cut.exit_code == 3 and "INCOMPLETE (limit: time" in cut.stdout and "longest game" not in cut.stdout
+    bad = explore_cli("-n", "4")
+    assert bad.exit_code == 2 and "R-S1" in bad.stderr

@@ -48,7 +48,7 @@ class SearchFigure:
 
     def line(self) -> str:
         """The figures in words."""
-        projecting = f" (+{self.projection_seconds:.1f} s CPU projecting)" if self.projection_seconds else ""
+        projecting = f", +{self.projection_seconds:.1f} s projecting" if self.projection_seconds else ""
         return (f"{self.explorer}: {self.states:,} states, {self.transitions:,} transitions in {self.seconds:.1f} s "
                 f"({self.cpu_seconds:.1f} s CPU{projecting}), "
                 f"peak {self.peak_mib:,.0f} MiB, at most {self.largest_layer:,} states held"

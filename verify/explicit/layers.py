@@ -104,6 +104,30 @@ class _Pending:
     size: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class LayerProgress:
+    """Where a layered search stands after a layer: the ranking falls from `top` to 0 at
+    most, so the share of it swept is a true measure of the work done (by layers; the
+    layers in the middle of the game are the largest)."""
+
+    states: int
+    layers: int
+    pending: int
+    rank: int
+    top: int
+    seconds: float
+    mib: float
+
+    @property
+    def swept(self) -> float:
+        """The share of the ranking's range swept, 0 to 1."""
+        return (self.top - self.rank) / self.top if self.top > 0 else 1.0
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds else 0.0
+
+
 FACTS = ("longest", "most_elections", "fewest_elections")
 """Values carried per state for the graph facts: the most moves and the most elections
 of a game reaching it (longest paths of the acyclic graph), and the fewest elections."""
@@ -372,9 +396,9 @@ class LayeredSearch:
     # -------------------------------------------------------------- the sweep
 
     def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False, facts: bool = False,
-            progress: Callable[[int, int, int], object] | None = None) -> Layered:
+            progress: Callable[[LayerProgress], object] | None = None) -> Layered:
         """Sweep every layer, highest rank first, within `limits` (seconds, states,
-        resident memory); `progress(states, layers, pending)` after each layer. With
+        resident memory); `progress` after each layer. With
         `facts`, the longest game (in moves and in elections) and the fewest elections
         to each outcome (`winner`, `how`) of a finished game."""
         started = time.perf_counter()
@@ -432,7 +456,7 @@ class LayeredSearch:
                 if projector is not None:
                     clock = time.process_time()
                     for start in range(0, states.shape[1], CHUNK):
-                        image = projector(states[:, start:start + CHUNK])
+                        image = projector(states[:, start:start + CHUNK].astype(np.int64))
                         if image is not None:
                             projected.append(image)
                             projected_size += image.shape[1]
@@ -448,7 +472,8 @@ class LayeredSearch:
                 for start in range(0, states.shape[1], CHUNK):
                     stop = start + CHUNK
                     part = {name: column[start:stop] for name, column in values.items()}
-                    problem, added = self._expand(states[:, start:stop], rank, base + start, part, pending, result)
+                    problem, added = self._expand(states[:, start:stop].astype(np.int64), rank, base + start, part,
+                                                  pending, result)
                     held += added
                     if problem:
                         break
@@ -457,7 +482,8 @@ class LayeredSearch:
                     break
                 result.largest_layer = max(result.largest_layer, held)
                 if progress is not None:
-                    progress(result.states, result.layers, held)
+                    progress(LayerProgress(result.states, result.layers, held, rank, initial_rank,
+                                           time.perf_counter() - started, resident))
             else:
                 result.complete = True
         except HandOver as error:
@@ -523,8 +549,9 @@ class LayeredSearch:
             carried["fewest_elections"] = values["fewest_elections"][origin] + elected
         return "", self._hold(pending, rank, after, ranks, carried)
 
-    def _layer(self, layer: _Pending) -> tuple[Array, dict[str, Array]]:
-        """A rank's pending states without duplicates, each with its fewest decisions
+    def _layer(self, layer: _Pending) -> tuple[npt.NDArray[Any], dict[str, Array]]:
+        """A rank's pending states (compact: each part is widened to int64 when it is
+        expanded) without duplicates, each with its fewest decisions
         from the start and the parent and move of one shortest path (and, with facts,
         the most moves and elections and the fewest elections over its duplicates)."""
         states = np.concatenate(layer.states, axis=1)
@@ -537,7 +564,7 @@ class LayeredSearch:
                                      ("fewest_elections", np.minimum)):
                     reduce.at(merged[name], group, values[name])
             states, values = states[:, keep], merged
-        return states.astype(np.int64), values
+        return states, values
 
     def _hold(self, pending: dict[int, _Pending], rank: int, after: Array, ranks: Array,
               carried: dict[str, Array]) -> int:
@@ -560,6 +587,6 @@ class LayeredSearch:
 
 def layered(model: Model, limits: Limits = Limits(), *, measure: Measure | None = None, paths: bool = False,
             project: bool = False, facts: bool = False,
-            progress: Callable[[int, int, int], object] | None = None) -> Layered:
+            progress: Callable[[LayerProgress], object] | None = None) -> Layered:
     """The layered sweep of `model` (see the module docstring)."""
     return LayeredSearch(model, measure).run(limits, paths=paths, project=project, facts=facts, progress=progress)
