@@ -106,6 +106,13 @@ def test_the_memory_cap_and_huge_counts_are_not_taken_for_exact_complete_figures
     huge = parse_verify(9, PAN_5.replace("   971148 states, stored", "4.3470001e+08 states, stored"))
     assert huge.complete and huge.approximate and huge.stored == 434_700_010
     assert SideBySide(figure(434_700_009), huge).projection is None    # rounded: not compared
+    # 8 players: the transitions pass 1e8 and are rounded, the states are still exact.
+    eight = parse_verify(8, PAN_5.replace("   971148 states, stored", "73626899 states, stored")
+                         .replace("2215152 transitions", "2.0725422e+08 transitions"))
+    assert eight.approximate and not eight.states_approximate and eight.transitions == 207_254_220
+    assert SideBySide(figure(73_626_898), eight).projection == EQUAL
+    assert SideBySide(figure(73_626_897), eight).projection == DIFFERENT
+    assert "73,626,899 states stored" in describe(SideBySide(figure(73_626_898), eight))
     assert parse_verify(5, "").status == "no output"
     assert parse_verify(5, PAN_5.replace("errors: 0", "errors: 1")).status == "stopped at an error (1 errors)"
 

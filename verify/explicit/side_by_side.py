@@ -50,7 +50,7 @@ class SideBySide:
     def projection(self) -> str | None:
         """EQUAL or DIFFERENT: our projection against SPIN's measured abstract states (None
         where either search did not finish or SPIN's count is approximate)."""
-        if self.spin is None or not self.spin.complete or self.spin.approximate or self.ours.projected is None:
+        if self.spin is None or not self.spin.complete or self.spin.states_approximate or self.ours.projected is None:
             return None
         return EQUAL if self.ours.projected == self.spin.abstract_states else DIFFERENT
 
@@ -119,8 +119,9 @@ def describe(pair: SideBySide) -> str:
 def _spin_states(spin: SpinRun) -> str:
     if spin.stored is None:
         return "no states reported"
-    about = "about " if spin.approximate else ""
+    about = "about " if spin.states_approximate else ""
     text = f"{about}{spin.stored:,} states stored ({spin.stored - 1:,} abstract + INIT)"
+    about = "about " if spin.approximate else ""    # transitions pass 1e8 before states do
     return text if spin.transitions is None else f"{text}, {about}{spin.transitions:,} transitions"
 
 
@@ -136,5 +137,5 @@ def _projection(pair: SideBySide) -> str:
     if verdict is not None:
         return f"ours {mine}, SPIN's {spin.abstract_states:,}: {verdict}"
     why = "SPIN's search did not finish" if not spin.complete else \
-        "SPIN's count is rounded" if spin.approximate else "ours did not finish"
+        "SPIN's count is rounded" if spin.states_approximate else "ours did not finish"
     return f"ours {mine}; not compared ({why})"

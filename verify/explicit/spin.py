@@ -62,6 +62,7 @@ class SpinRun:
     cpu_seconds: float | None    # user + system CPU of the verification
     peak_mib: float | None
     approximate: bool = False    # pan printed a count >= 1e8 in %g (8 significant digits)
+    states_approximate: bool = False     # ... the stored states among them (transitions pass 1e8 first)
 
     @property
     def complete(self) -> bool:
@@ -170,7 +171,7 @@ def parse_verify(players: int, out: str, timing: str = "") -> SpinRun:
         wall = _float(out, r"pan: elapsed time ([0-9.e+]+)")
     rss = _int(timing, r"Maximum resident set size \(kbytes\): (\d+)")
     return SpinRun(players, status, stored, transitions, depth, errors, wall, cpu,
-                   None if rss is None else round(rss / 1024, 1), approx_stored or approx_transitions)
+                   None if rss is None else round(rss / 1024, 1), approx_stored or approx_transitions, approx_stored)
 
 
 def _read(path: Path) -> str:
