@@ -37,7 +37,7 @@ from verify.explicit.sweep import NOT_DECREASING
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "custom[start_liberal=4; start_fascist=5]"
 MEDIUM = "custom[start_liberal=3; start_fascist=4]"
-BOARD = "custom[start_liberal=3; start_fascist=3; powers=investigate,special_election,peek,execution,execution]"
+BOARD = "custom[start_liberal=3; start_fascist=2; powers=investigate,special_election,peek,execution,execution]"
 SHIPPED = sorted([path.stem for path in (ROOT / "spec" / "variants").glob("*.toml")] +
                  [f"mistakes/{path.stem}" for path in (ROOT / "spec" / "variants" / "mistakes").glob("*.toml")])
 
@@ -63,7 +63,7 @@ def compare_with_bfs(rules: str, players: int, keep: frozenset[str] = frozenset(
 # ---------------------------------------------------------------- whole graphs
 
 
-@pytest.mark.parametrize("rules,players", [(SMALL, 5), (SMALL, 8), (MEDIUM, 5), (BOARD, 7), (SMALL, 10)])
+@pytest.mark.parametrize("rules,players", [(SMALL, 5), (SMALL, 8), (MEDIUM, 5), (BOARD, 5), (SMALL, 10)])
 def test_the_layered_search_walks_the_breadth_first_search_graph(rules: str, players: int) -> None:
     found = compare_with_bfs(rules, players)
     assert found.layers > 3 and found.deadlocks == 0
@@ -101,7 +101,7 @@ def test_six_players_project_onto_exactly_spins_abstract_states() -> None:
     assert found.complete and found.projected == SPIN_STATES[6]
 
 
-@pytest.mark.parametrize("rules,players", [(SMALL, 5), (MEDIUM, 5), (BOARD, 7)])
+@pytest.mark.parametrize("rules,players", [(SMALL, 5), (MEDIUM, 5), (BOARD, 5)])
 def test_graph_facts_equal_those_of_the_recorded_graph(rules: str, players: int) -> None:
     """The longest game and the fewest elections to each outcome, computed layer by layer,
     equal a dynamic programme over the breadth-first search's recorded graph."""
@@ -181,7 +181,7 @@ def test_every_rule_set_steps_as_the_model_steps(rules: str, players: int) -> No
     game = compiled_game(players, rules)
     for keep in (frozenset(), frozenset(PROJECTION_FIELDS) & frozenset(game.field_names)):
         model = Model(game, keep=keep)
-        states = sampled_states(model, 6, seed=players)
+        states = sampled_states(model, 3, seed=players)
         search = LayeredSearch(model)
         assert steps_of_layers(search, states) == [steps_of_model(model, state) for state in states]
 
