@@ -18,21 +18,40 @@ WORD_BITS = 63
 """Bits of a key word (unsigned 64-bit words, one bit spare)."""
 
 
-def pack(columns: list[tuple[Array, int]]) -> Words:
-    """Values (each ≥ 0 and below 2**bits) packed into key words, a column per state:
-    fields fill a word in order, and one that would not fit starts the next."""
-    width = len(columns[0][0]) if columns else 0
-    words: list[Words] = []
-    used = WORD_BITS
-    for values, bits in columns:
-        if bits == 0:
-            continue
-        if used + bits > WORD_BITS:
-            words.append(np.zeros(width, dtype=np.uint64))
-            used = 0
-        words[-1] |= values.astype(np.uint64) << np.uint64(used)
+def places(widths: list[int]) -> list[tuple[int, int]]:
+    """Where `pack` puts values of these bit widths: (word, shift) for each. Fields fill a
+    word in order, and one that would not fit starts the next."""
+    out: list[tuple[int, int]] = []
+    word, used = -1, WORD_BITS
+    for bits in widths:
+        if bits and used + bits > WORD_BITS:
+            word, used = word + 1, 0
+        out.append((max(word, 0), used if bits else 0))
         used += bits
-    return np.stack(words) if words else np.zeros((1, width), dtype=np.uint64)
+    return out
+
+
+def pack(columns: list[tuple[Array, int]]) -> Words:
+    """Values (each ≥ 0 and below 2**bits) packed into key words, a column per state, at
+    the `places` of their widths."""
+    width = len(columns[0][0]) if columns else 0
+    spots = places([bits for _, bits in columns])
+    words = np.zeros((max([word for word, _ in spots], default=0) + 1, width), dtype=np.uint64)
+    for (values, bits), (word, shift) in zip(columns, spots):
+        if bits:
+            words[word] |= values.astype(np.uint64) << np.uint64(shift)
+    return words
+
+
+def unpack(words: Words, widths: list[int]) -> list[Array]:
+    """The values `pack` packed at these widths (a zero width gives zeros)."""
+    out = []
+    for bits, (word, shift) in zip(widths, places(widths)):
+        if bits:
+            out.append(((words[word] >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.int64))
+        else:
+            out.append(np.zeros(words.shape[1], dtype=np.int64))
+    return out
 
 
 def _mixed(words: Words) -> Words:

@@ -29,6 +29,7 @@ expanded within the limits.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,11 +41,13 @@ import numpy.typing as npt
 from engine.batched import BatchedGame, BatchRule, HandOver, Rows, compile_batch_expression
 from engine.game import MAX_FORCED
 from spec.invariants import Measure, load_invariants
+from spec.lang import nodes as n
 
 from ..results import Limits
 from .abstraction import batch_projector
+from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
-from .keys import Words, distinct, distinct_groups, pack
+from .keys import Words, distinct, distinct_groups, pack, unpack
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
 
@@ -53,6 +56,9 @@ Array = npt.NDArray[np.int64]
 CHUNK = 1 << 14
 """States of a layer expanded together: a layer of millions is taken in parts whose
 arrays stay in the processor's caches (a 7-player layer at once ran at half the speed)."""
+
+TABLED = 1 << 18
+"""Largest table of an expression's values over the fields it reads (`_tabled`)."""
 
 CELLS = 1 << 22
 """Most candidate moves judged in one call (candidates × states): a vote's Ja sets at 10
@@ -94,7 +100,8 @@ class Layered:
 
 @dataclass(slots=True)
 class _Pending:
-    """Successors waiting for their rank's turn: the states (compact) and what each
+    """Successors waiting for their rank's turn: the states (as keys: `pack`ed stored
+    fields, some two words where the fields take 30 int64s) and what each
     column carries: its fewest decisions from the start; with paths, its parent and
     move; with facts (`FACTS`), the longest game to it in moves and in elections and
     the fewest elections."""
@@ -146,8 +153,6 @@ class LayeredSearch:
         self.batched = BatchedGame(game)
         measure = measure or ranking_of(game)
         spec = load_invariants(game.spec).spec
-        self.rank: Callable[[Rows], Any] | None = (
-            None if measure is None else compile_batch_expression(spec, game.players, measure.measure))
         self.phase = game.phase_index
         self.over = game.over_phase
         self.game_phase = np.array(model.game_phase, dtype=bool)
@@ -162,15 +167,12 @@ class LayeredSearch:
         kinds = [game.spec.fields[layout.index].type.kind for layout in stored]
         self.checked = [(layout.index, layout.low, layout.high, layout.name)
                         for layout, kind in zip(stored, kinds) if kind in ("int", "tiles")]
-        lows = [layout.low for layout in codec.layouts] + [-1]
-        highs = [layout.high for layout in codec.layouts] + [1]
-        self.dtype = np.int16 if min(lows) >= -(1 << 15) and max(highs) < 1 << 15 else np.int64
         players = game.players
         seats = np.arange(-1, players)
         by = np.arange(players)[:, None]
-        self._seat_table = np.where(seats >= 0, (seats - by) % players, seats)
+        self._seat_table = np.where(seats >= 0, (seats - by) % players, seats).ravel()
         sets = np.arange(1 << players)
-        self._seats_table = ((sets >> by) | (sets << (players - by))) & ((1 << players) - 1)
+        self._seats_table = (((sets >> by) | (sets << (players - by))) & ((1 << players) - 1)).ravel()
         self.representatives = model.representatives
         self.fuse = model.fuse
         self.initial = np.array(model.initial(), dtype=np.int64)[:, None]
@@ -181,6 +183,41 @@ class LayeredSearch:
         self.winner = names.index("winner") if "winner" in names else None
         self.how = names.index("how") if "how" in names else None
         self._facts = False
+        self.rank: Callable[[Rows], Any] | None = (
+            None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
+                                                      sorted(n.fields_read([measure.measure], spec.definitions))))
+
+    def _tabled(self, function: Callable[[Rows], Any], names: list[str]) -> Callable[[Rows], Any]:
+        """`function` of a state as a lookup in a table of its values over every
+        combination of the fields it reads, when those are few (the ranking reads five
+        small fields: a few thousand entries): one index per state instead of the dozens of
+        array operations of its nested conditions. Else `function` itself."""
+        game = self.game
+        rows = [game.field_names.index(name) for name in names]
+        bounds = [field_bounds(game, row) for row in rows]
+        sizes = [high - low + 1 for low, high in bounds]
+        if not rows or math.prod(sizes) > TABLED:
+            return function
+        grid = np.stack(np.meshgrid(*[np.arange(low, high + 1) for low, high in bounds], indexing="ij")).reshape(
+            len(rows), -1)
+        states = np.repeat(self.initial, grid.shape[1], axis=1)
+        states[rows] = grid
+        try:
+            # Combinations no game reaches may divide by zero: their entries are never read.
+            with np.errstate(all="ignore"):
+                table = np.broadcast_to(np.asarray(function(Rows(states, np.arange(grid.shape[1]), slice(None))),
+                                                   dtype=np.int64), (grid.shape[1],)).copy()
+        except (HandOver, ArithmeticError, ValueError):
+            return function
+        strides = [math.prod(sizes[position + 1:]) for position in range(len(sizes))]
+        lows = [low for low, _ in bounds]
+
+        def tabled(s: Rows) -> Any:
+            code = (s[rows[0]] - lows[0]) * strides[0]
+            for row, low, stride in zip(rows[1:], lows[1:], strides[1:]):
+                code = code + (s[row] - low) * stride
+            return np.take(table, code)
+        return tabled
 
     # -------------------------------------------------------------- moves of a layer
 
@@ -382,10 +419,12 @@ class LayeredSearch:
         are looked up in tables (a seat, or a set of seats, by the pivot's seat)."""
         if self.pivot is not None:
             shift = states[self.pivot]
+            seat_base = shift * (self.players + 1) + 1
             for row in self.seat_rows:
-                states[row] = self._seat_table[shift, states[row] + 1]
+                states[row] = np.take(self._seat_table, seat_base + states[row])
+            seats_base = shift << self.players
             for row in self.seats_rows:
-                states[row] = self._seats_table[shift, states[row]]
+                states[row] = np.take(self._seats_table, seats_base + states[row])
         for row, value in self.fixed:
             states[row] = value
 
@@ -420,7 +459,7 @@ class LayeredSearch:
             carried.update(parent=[np.full(1, -1, dtype=np.int64)], move=[zero])
         if facts:
             carried.update({name: [zero] for name in FACTS})
-        pending[initial_rank] = _Pending([self.initial.astype(self.dtype)], carried, 1)
+        pending[initial_rank] = _Pending([self.keys(self.initial)], carried, 1)
         held = 1
         try:
             while pending:
@@ -438,12 +477,12 @@ class LayeredSearch:
                 rank = max(pending)
                 layer = pending.pop(rank)
                 held -= layer.size
-                states, values = self._layer(layer)
+                states, words, values = self._layer(layer)
                 base = result.states
                 result.states += states.shape[1]
                 result.layers += 1
                 if paths:
-                    result.keys.append(self.keys(states))
+                    result.keys.append(words)
                     result.parent.append(values["parent"])
                     result.parent_move.append(values["move"])
                 depth = values["depth"]
@@ -456,7 +495,7 @@ class LayeredSearch:
                 if projector is not None:
                     clock = time.process_time()
                     for start in range(0, states.shape[1], CHUNK):
-                        image = projector(states[:, start:start + CHUNK].astype(np.int64))
+                        image = projector(states[:, start:start + CHUNK])
                         if image is not None:
                             projected.append(image)
                             projected_size += image.shape[1]
@@ -472,8 +511,7 @@ class LayeredSearch:
                 for start in range(0, states.shape[1], CHUNK):
                     stop = start + CHUNK
                     part = {name: column[start:stop] for name, column in values.items()}
-                    problem, added = self._expand(states[:, start:stop].astype(np.int64), rank, base + start, part,
-                                                  pending, result)
+                    problem, added = self._expand(states[:, start:stop], rank, base + start, part, pending, result)
                     held += added
                     if problem:
                         break
@@ -549,22 +587,31 @@ class LayeredSearch:
             carried["fewest_elections"] = values["fewest_elections"][origin] + elected
         return "", self._hold(pending, rank, after, ranks, carried)
 
-    def _layer(self, layer: _Pending) -> tuple[npt.NDArray[Any], dict[str, Array]]:
-        """A rank's pending states (compact: each part is widened to int64 when it is
-        expanded) without duplicates, each with its fewest decisions
-        from the start and the parent and move of one shortest path (and, with facts,
-        the most moves and elections and the fewest elections over its duplicates)."""
-        states = np.concatenate(layer.states, axis=1)
+    def _layer(self, layer: _Pending) -> tuple[Array, Words, dict[str, Array]]:
+        """A rank's pending states without duplicates (unpacked, and as keys), each with
+        its fewest decisions from the start and the parent and move of one shortest path
+        (and, with facts, the most moves and elections and the fewest elections over its
+        duplicates)."""
+        words = np.concatenate(layer.states, axis=1)
         values = {name: np.concatenate(parts) for name, parts in layer.carried.items()}
-        if states.shape[1] > 1:
-            keep, group = distinct_groups(self.keys(states), values["depth"])
+        if words.shape[1] > 1:
+            keep, group = distinct_groups(words, values["depth"])
             merged = {name: column[keep] for name, column in values.items()}
             if "longest" in values:
                 for name, reduce in (("longest", np.maximum), ("most_elections", np.maximum),
                                      ("fewest_elections", np.minimum)):
                     reduce.at(merged[name], group, values[name])
-            states, values = states[:, keep], merged
-        return states, values
+            words, values = words[:, keep], merged
+        return self.unpacked(words), words, values
+
+    def unpacked(self, words: Words) -> Array:
+        """The states whose keys these are (the inverse of `keys` on canonical states)."""
+        states = np.empty((len(self.initial), words.shape[1]), dtype=np.int64)
+        for (index, low, _), values in zip(self.stored, unpack(words, [bits for _, _, bits in self.stored])):
+            states[index] = values + low
+        for row, value in self.fixed:
+            states[row] = value
+        return states
 
     def _hold(self, pending: dict[int, _Pending], rank: int, after: Array, ranks: Array,
               carried: dict[str, Array]) -> int:
@@ -573,7 +620,7 @@ class LayeredSearch:
         order = np.argsort(below.astype(np.int16) if below.max() < 1 << 15 else below, kind="stable")
         ranks = ranks[order]
         cuts = np.flatnonzero(np.diff(ranks)) + 1
-        compact = after[:, order].astype(self.dtype)
+        compact = self.keys(after)[:, order]
         carried = {name: column[order] for name, column in carried.items()}
         bounds = [0, *cuts.tolist(), len(ranks)]
         for start, stop in zip(bounds, bounds[1:]):
