@@ -621,7 +621,9 @@ class LayeredSearch:
         ranks = ranks[order]
         cuts = np.flatnonzero(np.diff(ranks)) + 1
         compact = self.keys(after)[:, order]
-        carried = {name: column[order] for name, column in carried.items()}
+        # Counts of moves fit 32 bits; ids and move codes keep 64.
+        carried = {name: column[order] if name in ("parent", "move") else column[order].astype(np.int32)
+                   for name, column in carried.items()}
         bounds = [0, *cuts.tolist(), len(ranks)]
         for start, stop in zip(bounds, bounds[1:]):
             into = pending.setdefault(int(ranks[start]), _Pending())
