@@ -14,11 +14,15 @@ duplicates after one sort, with no set of every state seen (which a breadth-firs
 search needs, and which costs a random memory access per successor). A layer is all
 the pending states of one rank: the ranking counts progress and the stage of the round,
 so a layer is a few phases' states, and its successors fall into a few lower ranks.
-Memory is the pending layers, not the graph (Christensen, Kristensen & Mailund 2001).
+Memory is the pending layers, held as packed keys (keys.py), not the graph
+(Christensen, Kristensen & Mailund 2001).
 
 Each state's fewest decisions from the start is final when its layer is taken (every
 predecessor was expanded before), so the duplicates keep the shortest; with `paths` the
-search keeps every state's key, parent and move, for traces, as sweep.py does.
+search keeps every state's key, parent and move, for traces, as sweep.py does. With
+`facts`, the duplicates also merge the longest game to the state (in moves and in
+elections) and the fewest elections to it: the graph is acyclic and taken in
+topological order, so these dynamic programmes are exact layer by layer.
 
 What it checks as it goes: a move that does not lower the ranking stops the search
 (`NOT_DECREASING`, incomplete, as in sweep.py); a value outside its declared range stops
