@@ -256,6 +256,8 @@ class LayeredSearch:
         return after, origin, move, np.zeros(len(move), dtype=np.int64)
 
     def _chunks(self, rule: BatchRule, columns: Array) -> list[Array]:
+        """The columns in groups whose candidate grid (candidates × states) stays within
+        CELLS: a rule with many candidates per state takes fewer states at once."""
         listed = 1
         for position, domain in enumerate(rule.domains):
             most = domain.most()
