@@ -484,9 +484,9 @@ class LayeredSearch:
                 rank = max(pending)
                 layer = pending.pop(rank)
                 held -= layer.size
-                states, words, values = self._layer(layer)
+                words, values = self._layer(layer)
                 base = result.states
-                result.states += states.shape[1]
+                result.states += words.shape[1]
                 result.layers += 1
                 if paths:
                     result.keys.append(words)
@@ -497,34 +497,38 @@ class LayeredSearch:
                     if count:
                         result.per_depth[value] = result.per_depth.get(value, 0) + count
                 result.depth = max(result.depth, int(depth.max()))
-                if facts:
-                    self._note_facts(states, values, result)
-                if projector is not None:
-                    clock = time.process_time()
-                    for start in range(0, states.shape[1], CHUNK):
-                        image = projector(states[:, start:start + CHUNK])
+                problem = ""
+                # The layer stays packed; each part is unpacked only to be expanded, so a
+                # layer of tens of millions of states never lies in memory as int64s.
+                for start in range(0, words.shape[1], CHUNK):
+                    stop = start + CHUNK
+                    states = self.unpacked(words[:, start:stop])
+                    part = {name: column[start:stop] for name, column in values.items()}
+                    if facts:
+                        self._note_facts(states, part, result)
+                    if projector is not None:
+                        clock = time.process_time()
+                        image = projector(states)
                         if image is not None:
                             projected.append(image)
                             projected_size += image.shape[1]
-                    if projected_size > merge_at:
-                        # Abstract states recur across layers: their duplicates go now
-                        # and then, when the parts have doubled since the last time.
-                        merged = np.concatenate(projected, axis=1)
-                        projected = [merged[:, distinct(merged)]]
-                        projected_size = projected[0].shape[1]
-                        merge_at = max(merge_at, 2 * projected_size)
-                    result.projection_seconds += time.process_time() - clock
-                problem = ""
-                for start in range(0, states.shape[1], CHUNK):
-                    stop = start + CHUNK
-                    part = {name: column[start:stop] for name, column in values.items()}
-                    problem, added = self._expand(states[:, start:stop], rank, base + start, part, pending, result)
+                        result.projection_seconds += time.process_time() - clock
+                    problem, added = self._expand(states, rank, base + start, part, pending, result)
                     held += added
                     if problem:
                         break
                 if problem:
                     result.limit = problem
                     break
+                if projector is not None and projected_size > merge_at:
+                    # Abstract states recur across layers: their duplicates go now and
+                    # then, when the parts have doubled since the last time.
+                    clock = time.process_time()
+                    merged = np.concatenate(projected, axis=1)
+                    projected = [merged[:, distinct(merged)]]
+                    projected_size = projected[0].shape[1]
+                    merge_at = max(merge_at, 2 * projected_size)
+                    result.projection_seconds += time.process_time() - clock
                 result.largest_layer = max(result.largest_layer, held)
                 if progress is not None:
                     progress(LayerProgress(result.states, result.layers, held, rank, initial_rank,
@@ -594,13 +598,15 @@ class LayeredSearch:
             carried["fewest_elections"] = values["fewest_elections"][origin] + elected
         return "", self._hold(pending, rank, after, ranks, carried)
 
-    def _layer(self, layer: _Pending) -> tuple[Array, Words, dict[str, Array]]:
-        """A rank's pending states without duplicates (unpacked, and as keys), each with
-        its fewest decisions from the start and the parent and move of one shortest path
-        (and, with facts, the most moves and elections and the fewest elections over its
+    def _layer(self, layer: _Pending) -> tuple[Words, dict[str, Array]]:
+        """A rank's pending states without duplicates, as keys, each with its fewest
+        decisions from the start and the parent and move of one shortest path (and, with
+        facts, the most moves and elections and the fewest elections over its
         duplicates)."""
         words = np.concatenate(layer.states, axis=1)
         values = {name: np.concatenate(parts) for name, parts in layer.carried.items()}
+        layer.states.clear()
+        layer.carried.clear()
         if words.shape[1] > 1:
             keep, group = distinct_groups(words, values["depth"])
             merged = {name: column[keep] for name, column in values.items()}
@@ -609,7 +615,7 @@ class LayeredSearch:
                                      ("fewest_elections", np.minimum)):
                     reduce.at(merged[name], group, values[name])
             words, values = words[:, keep], merged
-        return self.unpacked(words), words, values
+        return words, values
 
     def unpacked(self, words: Words) -> Array:
         """The states whose keys these are (the inverse of `keys` on canonical states)."""
