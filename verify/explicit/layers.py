@@ -470,16 +470,9 @@ class LayeredSearch:
         held = 1
         try:
             while pending:
-                if deadline is not None and time.perf_counter() > deadline:
-                    result.limit = f"limit: time {limits.time_limit:g} s"
-                    break
-                if limits.max_states is not None and result.states > limits.max_states:
-                    result.limit = f"limit: {limits.max_states:,} states"
-                    break
                 resident = resident_mib()
-                result.peak_mib = max(result.peak_mib, resident)
-                if limits.memory_limit is not None and resident > limits.memory_limit:
-                    result.limit = f"limit: memory {limits.memory_limit:,} MiB"
+                result.limit = self._limit(limits, deadline, result, resident)
+                if result.limit:
                     break
                 rank = max(pending)
                 layer = pending.pop(rank)
@@ -515,6 +508,9 @@ class LayeredSearch:
                         result.projection_seconds += time.process_time() - clock
                     problem, added = self._expand(states, rank, base + start, part, pending, result)
                     held += added
+                    # A layer of millions takes minutes: the clock and the memory are
+                    # looked at after each part, not only between layers.
+                    problem = problem or self._limit(limits, deadline, result, resident_mib())
                     if problem:
                         break
                 if problem:
@@ -548,6 +544,18 @@ class LayeredSearch:
         result.seconds = time.perf_counter() - started
         result.peak_mib = max(result.peak_mib, resident_mib())
         return result
+
+    @staticmethod
+    def _limit(limits: Limits, deadline: float | None, result: Layered, resident: float) -> str:
+        """The limit reached ('' for none); the memory read is kept as the peak so far."""
+        result.peak_mib = max(result.peak_mib, resident)
+        if deadline is not None and time.perf_counter() > deadline:
+            return f"limit: time {limits.time_limit:g} s"
+        if limits.max_states is not None and result.states > limits.max_states:
+            return f"limit: {limits.max_states:,} states"
+        if limits.memory_limit is not None and resident > limits.memory_limit:
+            return f"limit: memory {limits.memory_limit:,} MiB"
+        return ""
 
     def _note_facts(self, states: Array, values: dict[str, Array], result: Layered) -> None:
         """A layer's part of the graph facts: every state's longest game so far (a game
