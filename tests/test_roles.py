@@ -34,6 +34,7 @@ HOMONYMS: dict[tuple[str, str], tuple[set[str], str]] = {
     ("verify/explicit/abstraction.py", "SPIN_PHASES"): (
         {"nominate", "president_discard"}, "phases: the states of the SPIN model"),
     ("verify/explicit/abstraction.py", "projector"): ({"president_discard"}, "a phase"),
+    ("verify/explicit/abstraction.py", "batch_projector"): ({"president_discard"}, "a phase"),
 }
 """Places where a word that is also a rule's name names something else, with the words
 allowed there and what they name (each must be a member of an enum of the spec or a key
