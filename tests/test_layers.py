@@ -314,3 +314,12 @@ def test_explore_exits_1_where_a_game_can_get_stuck_and_3_at_a_limit() -> None:
     assert cut.exit_code == 3 and "INCOMPLETE (limit: time" in cut.stdout and "longest game" not in cut.stdout
     bad = explore_cli("-n", "4")
     assert bad.exit_code == 2 and "R-S1" in bad.stderr
+
+
+def test_explore_exits_1_where_a_value_leaves_its_declared_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(LayeredSearch, "out_of_range",
+                        lambda self, states: "field 'election_tracker' = 4 is outside its declared range 0..3")
+    result = explore_cli("-n", "5", "--rules", SMALL)
+    assert result.exit_code == 1, result.output
+    assert "a value leaves its declared range (field 'election_tracker' = 4" in result.stdout
+    assert "INCOMPLETE" not in result.stdout and "longest game" not in result.stdout

@@ -20,7 +20,7 @@ import click
 from engine.game import Game, compiled_game
 from spec.loader import load_spec
 
-from ..explicit.layers import Layered, LayerProgress, LayeredSearch
+from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearch
 from ..explicit.model import Model
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits
 from .options import parse_counts, progress_stream, rules_name, rules_option, variant_options
@@ -78,8 +78,9 @@ def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_fil
         description = model.plan.describe(game.spec)
         click.echo(json.dumps(as_dict(found, game, name, description)) if as_json
                    else describe(found, game, name, description))
-        cut |= not found.complete
-        stuck |= found.complete and found.deadlocks > 0
+        broken = found.limit.startswith(OUT_OF_RANGE)
+        cut |= not found.complete and not broken
+        stuck |= broken or (found.complete and found.deadlocks > 0)
     raise SystemExit(EXIT_FAILED if stuck else EXIT_LIMIT if cut else EXIT_OK)
 
 
@@ -114,8 +115,14 @@ def as_dict(found: Layered, game: Game, rules: str, reductions: str) -> dict[str
 def describe(found: Layered, game: Game, rules: str, reductions: str) -> str:
     """One count's figures and facts in words."""
     rate = found.states / found.seconds if found.seconds else 0.0
-    lines = [f"{found.players} players, {rules} rules ({reductions}): "
-             + ("complete" if found.complete else f"INCOMPLETE ({found.limit}); nothing is claimed of this graph"),
+    if found.limit.startswith(OUT_OF_RANGE):
+        state = (f"a value leaves its declared range ({found.limit.removeprefix(OUT_OF_RANGE).lstrip(': ')}): "
+                 f"the rules break, and the search stopped there")
+    elif found.complete:
+        state = "complete"
+    else:
+        state = f"INCOMPLETE ({found.limit}); nothing is claimed of this graph"
+    lines = [f"{found.players} players, {rules} rules ({reductions}): {state}",
              f"  {found.states:,} states, {found.transitions:,} transitions, {found.layers:,} layers in "
              f"{found.seconds:.1f} s ({rate:,.0f} states/s), peak {found.peak_mib:,.0f} MiB, "
              f"at most {found.largest_layer:,} states pending"]

@@ -62,6 +62,10 @@ CHUNK = 1 << 13
 arrays stay in the processor's caches (a 7-player layer at once ran at half the speed;
 at 6 players 8,192 took 3.8 s, 4,096 4.0-4.2 s and 16,384 4.2 s)."""
 
+OUT_OF_RANGE = "state out of range"
+"""How `limit` begins when a value left its declared range: a finding about the rules
+(the search stops there), not a limit of the search."""
+
 TABLED = 1 << 18
 """Largest table of an expression's values over the fields it reads (`_tabled`)."""
 
@@ -588,7 +592,7 @@ class LayeredSearch:
             return "", 0
         problem = self.out_of_range(after)
         if problem:
-            return f"state out of range: {problem}", 0
+            return f"{OUT_OF_RANGE}: {problem}", 0
         self.canonical(after)
         assert self.rank is not None        # run() stops at once without a ranking
         ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]), slice(None))),
