@@ -49,7 +49,8 @@ def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_fil
     to each outcome.
 
     Exit status: 0 every graph complete and every game ends; 1 a game can get stuck (a
-    deadlock); 3 a search hit its limit (nothing is claimed of its graph)."""
+    deadlock) or a value leaves its declared range; 3 a search hit its limit (nothing is
+    claimed of its graph)."""
     name = rules_name(rules, sets, settings_file)
     numbers = parse_counts(counts, load_spec(name).player_counts, of=f"the rules '{rules}'") or ()
     stuck = cut = False
