@@ -43,6 +43,13 @@ PROJECTION_FIELDS = ("alive", "investigated", "president", "nominee", "last_pres
                      "president_hand", "chancellor_hand", "veto_refused", "power", "winner", "how", "hitler")
 """The fields the projection reads (kept by the cone of influence when projecting)."""
 
+SEAT_FIELDS = ("president", "nominee", "last_president", "last_chancellor", "special_return")
+"""The seat fields of an abstract state, rotated so that Hitler sits at seat 0."""
+
+PLAIN_FIELDS = ("liberal_policies", "fascist_policies", "election_tracker", "draw_liberal", "draw_fascist",
+                "known_top", "discard_liberal", "discard_fascist")
+"""The fields an abstract state takes as they are."""
+
 
 def projector(game: Game) -> Callable[[Any], tuple[int, ...] | None]:
     """A function from one of our states to its abstract state (a tuple), or None for a
@@ -59,12 +66,9 @@ def projector(game: Game) -> Callable[[Any], tuple[int, ...] | None]:
     power_phase = phases.index("power")
     over = phases.index("over")
     execution = game.spec.enums["how"].index("execution")
-    seat_fields = [index[name] for name in ("president", "nominee", "last_president", "last_chancellor",
-                                            "special_return")]
+    seat_fields = [index[name] for name in SEAT_FIELDS]
     mask_fields = [index[name] for name in ("alive", "investigated")]
-    plain_fields = [index[name] for name in ("liberal_policies", "fascist_policies", "election_tracker",
-                                             "draw_liberal", "draw_fascist", "known_top", "discard_liberal",
-                                             "discard_fascist")]
+    plain_fields = [index[name] for name in PLAIN_FIELDS]
     hitler = index["hitler"]
 
     def project(state: Any) -> tuple[int, ...] | None:
@@ -123,11 +127,8 @@ def batch_projector(game: Game) -> Callable[[Any], Any]:
         hands[phases.index(name)] = index[hand]
     chancellor_enact, power_phase, over = (phases.index(name) for name in ("chancellor_enact", "power", "over"))
     execution = game.spec.enums["how"].index("execution")
-    seat_fields = [index[name] for name in ("president", "nominee", "last_president", "last_chancellor",
-                                            "special_return")]
-    plain_fields = [index[name] for name in ("liberal_policies", "fascist_policies", "election_tracker",
-                                             "draw_liberal", "draw_fascist", "known_top", "discard_liberal",
-                                             "discard_fascist")]
+    seat_fields = [index[name] for name in SEAT_FIELDS]
+    plain_fields = [index[name] for name in PLAIN_FIELDS]
     plain_bounds = [field_bounds(game, field) for field in plain_fields]
     parameter_bits = max((high - low).bit_length() for low, high in (
         field_bounds(game, index[name]) for name in ("president_hand", "chancellor_hand", "power", "winner")))
