@@ -34,10 +34,11 @@ expanded within the limits.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,22 @@ CHUNK = 1 << 13
 """States of a layer expanded together: a layer of millions is taken in parts whose
 arrays stay in the processor's caches (a 7-player layer at once ran at half the speed;
 at 6 players 8,192 took 3.8 s, 4,096 4.0-4.2 s and 16,384 4.2 s)."""
+
+HANDED_OVER = "a value the arrays cannot hold"
+"""How a search's `limit` goes on when a value passed a bound of the language the arrays
+hand over to the one-game engine (engine/batched.py `HandOver`)."""
+
+NO_RANKING = "no ranking to sweep by"
+"""The end of a search's `limit` when the rules have no ranking: nothing to sweep by."""
+
+PACE_AFTER = 3.0
+"""Seconds a search runs before its pace is judged (`_hopeless`)."""
+
+PACE_MARGIN = 2.0
+"""How far beyond the time limit the pace must point before a search is cut early."""
+
+STOPPED = "stopped at a decisive hit"
+"""The `limit` of a search its watch stopped (a property the caller needed only once fired)."""
 
 OUT_OF_RANGE = "state out of range"
 """How `limit` begins when a value left its declared range: a finding about the rules
@@ -95,6 +112,7 @@ class Layered:
     deadlocks: int = 0
     largest_layer: int = 0
     peak_mib: float = 0.0
+    out_of_range: bool = False          # with a watch: successors were left out (`Watch.unstorable`)
     projected: int | None = None
     projection_seconds: float = 0.0                             # CPU of projecting, within `seconds`
     per_depth: dict[int, int] = field(default_factory=dict)     # states by fewest decisions
@@ -105,6 +123,8 @@ class Layered:
     keys: list[Words] = field(default_factory=list)             # with `paths`: per layer
     parent: list[Array] = field(default_factory=list)
     parent_move: list[Array] = field(default_factory=list)
+    long_via: list[Array] = field(default_factory=list)         # with paths and facts: VIAS
+    elect_via: list[Array] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -144,9 +164,48 @@ class LayerProgress:
         return self.states / self.seconds if self.seconds else 0.0
 
 
+class Watch(Protocol):
+    """What a checker sees of a layered search (verify/explicit/layered_check.py): every
+    state of a layer, part by part, and every move made from it, decisions and forced
+    moves alike, with the states inside fused chains. Columns are positions in the part
+    last given to `part`. `stopped` ends the search after the layer it was set in."""
+
+    stopped: bool
+
+    def part(self, states: Array, first_id: int, values: dict[str, Array]) -> None:
+        """The states of a layer's part (ids from `first_id`), with what each carries."""
+
+    def moved(self, rule: BatchRule, before: Rows, after: Array, args: list[Array], origin: Array,
+              move: Array) -> None:
+        """Decisions of `rule` from the columns `origin`, the states right after them."""
+
+    def forced(self, rule: BatchRule, before: Array, after: Array, origin: Array, move: Array) -> None:
+        """A forced move of `rule` inside the chains of the decisions `move` from `origin`:
+        the states before it (inside a chain) and after it."""
+
+    def expanded(self) -> None:
+        """Every move of the part was given to `moved`."""
+
+    def stuck(self, columns: Array) -> None:
+        """States that are not over and have no move."""
+
+    def unstorable(self, after: Array, origin: Array, move: Array, problem: Callable[[Array], str]) -> None:
+        """Successors holding a value outside its declared range: the search goes on
+        without them and is incomplete; `problem(states)` says which value, in words."""
+
+
 FACTS = ("longest", "most_elections", "fewest_elections")
 """Values carried per state for the graph facts: the most moves and the most elections
 of a game reaching it (longest paths of the acyclic graph), and the fewest elections."""
+
+WIDE = ("parent", "move", "long_via", "elect_via")
+"""Carried columns that keep 64 bits (ids and move codes); counts of moves fit 32."""
+
+VIA = 40
+"""With paths and facts, each state also carries the predecessor on a longest game to it
+and on a game with the fewest elections, packed under the value as `value << VIA | id`
+(`long_via`, `elect_via`), so that one `maximum.at` / `minimum.at` over the duplicates
+keeps the value and its predecessor together: ids stay below 2**40."""
 
 
 # ---------------------------------------------------------------------- the search
@@ -192,6 +251,8 @@ class LayeredSearch:
         self.winner = names.index("winner") if "winner" in names else None
         self.how = names.index("how") if "how" in names else None
         self._facts = False
+        self._vias = False
+        self.watch: Watch | None = None
         self.rank: Callable[[Rows], Any] | None = (
             None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
                                                       sorted(n.fields_read([measure.measure], spec.definitions))))
@@ -311,6 +372,8 @@ class LayeredSearch:
         move = np.full(len(origin), rule.index, dtype=np.int64)
         for position, value in enumerate(args):
             move |= (value + 1) << (RULE_BITS + ARG_BITS * position)
+        if self.watch is not None:
+            self.watch.moved(rule, Rows(states, origin), after, args, origin, move)
         return after, origin, move
 
     def _candidates(self, rule: BatchRule, rows: Rows, width: int) -> tuple[list[Array], npt.NDArray[np.bool_]]:
@@ -377,12 +440,15 @@ class LayeredSearch:
                     if not len(taken):
                         continue
                     values = rule.effect(Rows(after, taken))
+                    before = after[:, taken] if self.watch is not None else after[:0]
                     changed = np.zeros(len(taken), dtype=bool)
                     for row, value in zip(rule.writes, values):
                         value = np.broadcast_to(np.asarray(value, dtype=np.int64), (len(taken),))
                         changed |= value != after[row, taken]
                         after[row, taken] = value
                     forced[taken] += 1
+                    if self.watch is not None:
+                        self.watch.forced(rule, before, after[:, taken], origin[taken], move[taken])
                     onward.append(taken[changed & self.game_phase[after[self.phase, taken]]])
             active = np.concatenate(onward) if onward else active[:0]
         return after, origin, move, forced
@@ -410,14 +476,25 @@ class LayeredSearch:
 
     # -------------------------------------------------------------- states
 
+    def _outside(self, states: Array) -> npt.NDArray[np.bool_]:
+        """Per checked field (a row each), where the states hold a value outside its range."""
+        rows = [index for index, _, _, _ in self.checked]
+        lows = np.array([low for _, low, _, _ in self.checked], dtype=np.int64)[:, None]
+        spans = np.array([high - low for _, low, high, _ in self.checked], dtype=np.uint64)[:, None]
+        outside: npt.NDArray[np.bool_] = (states[rows] - lows).view(np.uint64) > spans
+        return outside
+
+    def outside(self, states: Array) -> npt.NDArray[np.bool_]:
+        """Where a state holds a stored field outside its declared range."""
+        if not self.checked:
+            return np.zeros(states.shape[1], dtype=bool)
+        return np.asarray(self._outside(states).any(axis=0), dtype=bool)
+
     def out_of_range(self, states: Array) -> str:
         """The first stored field outside its declared range, in words ('' if none)."""
         if not self.checked:
             return ""
-        rows = [index for index, _, _, _ in self.checked]
-        lows = np.array([low for _, low, _, _ in self.checked], dtype=np.int64)[:, None]
-        spans = np.array([high - low for _, low, high, _ in self.checked], dtype=np.uint64)[:, None]
-        bad = (states[rows] - lows).view(np.uint64) > spans
+        bad = self._outside(states)
         if not bad.any():
             return ""
         at, column = np.argwhere(bad)[0]
@@ -446,18 +523,24 @@ class LayeredSearch:
     # -------------------------------------------------------------- the sweep
 
     def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False, facts: bool = False,
-            progress: Callable[[LayerProgress], object] | None = None) -> Layered:
+            progress: Callable[[LayerProgress], object] | None = None, watch: Watch | None = None,
+            spill: str | None = None) -> Layered:
         """Sweep every layer, highest rank first, within `limits` (seconds, states,
         resident memory); `progress` after each layer. With
         `facts`, the longest game (in moves and in elections) and the fewest elections
-        to each outcome (`winner`, `how`) of a finished game."""
+        to each outcome (`winner`, `how`) of a finished game (and, with `paths` too, the
+        predecessors on them: `VIA`). `watch` sees every state and move (`Watch`).
+        `spill`: a folder the paths are written to, a layer at a time, and read back
+        mapped, so that they take disk, not memory (at 9 players they are tens of GiB)."""
         started = time.perf_counter()
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
         if self.rank is None:
-            result.limit = "limit: no ranking to sweep by"
+            result.limit = f"limit: {NO_RANKING}"
             return result
         self._facts = facts
+        self._vias = facts and paths
+        self.watch = watch
         projector = batch_projector(self.game) if project else None
         projected: list[Words] = []
         projected_size = 0
@@ -470,6 +553,8 @@ class LayeredSearch:
             carried.update(parent=[np.full(1, -1, dtype=np.int64)], move=[zero])
         if facts:
             carried.update({name: [zero] for name in FACTS})
+        if self._vias:
+            carried.update(long_via=[np.full(1, -1, dtype=np.int64)], elect_via=[np.full(1, -1, dtype=np.int64)])
         pending[initial_rank] = _Pending([self.keys(self.initial)], carried, 1)
         held = 1
         try:
@@ -486,9 +571,17 @@ class LayeredSearch:
                 result.states += words.shape[1]
                 result.layers += 1
                 if paths:
-                    result.keys.append(words)
-                    result.parent.append(values["parent"])
-                    result.parent_move.append(values["move"])
+                    kept: dict[str, Any] = {"keys": words, "parent": values["parent"], "move": values["move"]}
+                    if self._vias:
+                        kept.update(long_via=values["long_via"], elect_via=values["elect_via"])
+                    if spill is not None:
+                        kept = {name: _spilled(spill, result.layers, name, column) for name, column in kept.items()}
+                    result.keys.append(kept["keys"])
+                    result.parent.append(kept["parent"])
+                    result.parent_move.append(kept["move"])
+                    if self._vias:
+                        result.long_via.append(kept["long_via"])
+                        result.elect_via.append(kept["elect_via"])
                 depth = values["depth"]
                 for value, count in enumerate(np.bincount(depth).tolist()):
                     if count:
@@ -503,6 +596,8 @@ class LayeredSearch:
                     part = {name: column[start:stop] for name, column in values.items()}
                     if facts:
                         self._note_facts(states, part, result)
+                    if watch is not None:
+                        watch.part(states, base + start, part)
                     if projector is not None:
                         clock = time.process_time()
                         image = projector(states)
@@ -533,10 +628,18 @@ class LayeredSearch:
                 if progress is not None:
                     progress(LayerProgress(result.states, result.layers, held, rank, initial_rank,
                                            time.perf_counter() - started, resident))
+                if watch is not None and watch.stopped:
+                    result.limit = STOPPED
+                    break
+                result.limit = self._hopeless(limits, time.perf_counter() - started, rank, initial_rank)
+                if result.limit:
+                    break
             else:
-                result.complete = True
+                result.complete = not result.out_of_range
+                if result.out_of_range:
+                    result.limit = f"{OUT_OF_RANGE}: successors were left out"
         except HandOver as error:
-            result.limit = f"limit: a value the arrays cannot hold ({error})"
+            result.limit = f"limit: {HANDED_OVER} ({error})"
         if result.complete and projector is not None:
             clock = time.process_time()
             merged = np.concatenate(projected, axis=1) if projected else np.zeros((1, 0), dtype=np.uint64)
@@ -548,6 +651,22 @@ class LayeredSearch:
         result.seconds = time.perf_counter() - started
         result.peak_mib = max(result.peak_mib, resident_mib())
         return result
+
+    @staticmethod
+    def _hopeless(limits: Limits, elapsed: float, rank: int, top: int) -> str:
+        """The time limit, reached early: at its pace so far the sweep would need more
+        than PACE_MARGIN times the limit ('' while it may finish). The pace so far is
+        the cheap end of the sweep (the first layers are small, those in the middle of
+        the game the largest), so a search stopped here could not have finished; it
+        is cut now rather than after the whole limit, and its verdicts are unknown."""
+        if limits.time_limit is None or elapsed < PACE_AFTER or top <= 0:
+            return ""
+        swept = (top - rank) / top
+        needed = elapsed / max(swept, 1e-9)
+        if needed <= PACE_MARGIN * limits.time_limit:
+            return ""
+        return (f"limit: time {limits.time_limit:g} s (stopped after {elapsed:.0f} s: at its pace so far the "
+                f"sweep would take more than {needed:,.0f} s)")
 
     @staticmethod
     def _limit(limits: Limits, deadline: float | None, result: Layered, resident: float) -> str:
@@ -587,9 +706,25 @@ class LayeredSearch:
         after, origin, moves, forced = self.successors(states)
         result.transitions += after.shape[1]
         movers = np.bincount(origin, minlength=states.shape[1])
-        result.deadlocks += int(np.count_nonzero((movers == 0) & (states[self.phase] != self.over)))
+        stuck = (movers == 0) & (states[self.phase] != self.over)
+        result.deadlocks += int(np.count_nonzero(stuck))
+        if self.watch is not None:
+            self.watch.expanded()
+            if stuck.any():
+                self.watch.stuck(np.flatnonzero(stuck))
         if not after.shape[1]:
             return "", 0
+        if self.watch is not None:
+            # A checker wants the shallowest such successor and what else it breaks:
+            # the search goes on without them (and cannot be complete).
+            bad = self.outside(after)
+            if bad.any():
+                self.watch.unstorable(after[:, bad], origin[bad], moves[bad], self.out_of_range)
+                kept = ~bad
+                after, origin, moves, forced = after[:, kept], origin[kept], moves[kept], forced[kept]
+                result.out_of_range = True
+                if not after.shape[1]:
+                    return "", 0
         problem = self.out_of_range(after)
         if problem:
             return f"{OUT_OF_RANGE}: {problem}", 0
@@ -608,6 +743,10 @@ class LayeredSearch:
             carried["longest"] = values["longest"][origin] + 1 + forced
             carried["most_elections"] = values["most_elections"][origin] + elected
             carried["fewest_elections"] = values["fewest_elections"][origin] + elected
+            if self._vias:
+                ids = base + origin
+                carried["long_via"] = carried["longest"] << VIA | ids
+                carried["elect_via"] = carried["fewest_elections"] << VIA | ids
         return "", self._hold(pending, rank, after, ranks, carried)
 
     def _layer(self, layer: _Pending) -> tuple[Words, dict[str, Array]]:
@@ -624,8 +763,10 @@ class LayeredSearch:
             merged = {name: column[keep] for name, column in values.items()}
             if "longest" in values:
                 for name, reduce in (("longest", np.maximum), ("most_elections", np.maximum),
-                                     ("fewest_elections", np.minimum)):
-                    reduce.at(merged[name], group, values[name])
+                                     ("fewest_elections", np.minimum), ("long_via", np.maximum),
+                                     ("elect_via", np.minimum)):
+                    if name in values:
+                        reduce.at(merged[name], group, values[name])
             words, values = words[:, keep], merged
         return words, values
 
@@ -647,7 +788,7 @@ class LayeredSearch:
         cuts = np.flatnonzero(np.diff(ranks)) + 1
         compact = self.keys(after)[:, order]
         # Counts of moves fit 32 bits; ids and move codes keep 64.
-        carried = {name: column[order] if name in ("parent", "move") else column[order].astype(np.int32)
+        carried = {name: column[order] if name in WIDE else column[order].astype(np.int32)
                    for name, column in carried.items()}
         bounds = [0, *cuts.tolist(), len(ranks)]
         for start, stop in zip(bounds, bounds[1:]):
@@ -657,6 +798,14 @@ class LayeredSearch:
                 into.carried.setdefault(name, []).append(column[start:stop])
             into.size += stop - start
         return len(ranks)
+
+
+def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """`column` written to `folder` and read back mapped: its pages leave memory."""
+    path = os.path.join(folder, f"{layer}-{name}.npy")
+    np.save(path, column)
+    mapped: npt.NDArray[Any] = np.load(path, mmap_mode="r")
+    return mapped
 
 
 def layered(model: Model, limits: Limits = Limits(), *, measure: Measure | None = None, paths: bool = False,

@@ -1,0 +1,164 @@
+"""The catalogue decided by the layered search (verify/explicit/layered_check.py) equals
+the catalogue decided by the breadth-first search, the reference: the same verdict for
+every property, the same length of every shortest witness and counterexample, the same
+fewest elections of every win and the same longest game.
+
+The whole catalogue is compared on every shipped rule set (the common mistakes included:
+they break properties, so refutations, deadlocks and values out of range are compared,
+not only proofs), in games started further along the tracks so that the reference
+finishes within the suite; the standard 5-player game, whose reference search takes a
+minute or more, is compared in the slow tests. The property checks compiled to arrays
+are held to the engine's own compiled checks state by state, and a search cut short
+proves nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.batchcheck import compile_batch_checks
+from engine.batched import Rows
+from engine.game import compiled_game
+from engine.propcheck import compile_checks
+from spec.loader import load_spec
+from verify.explicit.check import Raw, check_game, materialise, select
+from verify.explicit.explore import Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted([path.stem for path in (ROOT / "spec" / "variants").glob("*.toml")] +
+                 [f"mistakes/{path.stem}" for path in (ROOT / "spec" / "variants" / "mistakes").glob("*.toml")])
+ALONG = "[start_liberal=3; start_fascist=3]"
+"""Both tracks three policies along: a game of a few thousand states that still reaches
+every power of the fascist track's last slots, the veto and both sides' wins."""
+
+
+def summary(raws: list[Raw]) -> dict[str, tuple[Any, ...]]:
+    """What must not depend on the search: verdicts, lengths, fewest elections, facts."""
+    return {raw.property: (raw.verdict, raw.evidence.get("depth"), None if raw.moves is None else len(raw.moves),
+                           raw.extra.get("fewest_elections"), raw.value, raw.extra.get("longest_moves"),
+                           raw.extra.get("longest_elections"))
+            for raw in raws}
+
+
+def decide(rules: str, players: int, explorer: str, limits: Limits = Limits(time_limit=600)) -> list[Raw]:
+    game = compiled_game(players, rules)
+    props = tuple(prop for prop in select(rules) if players in prop.players)
+    return check_game(game, props, limits, explorer=explorer)
+
+
+def five_player_rules() -> list[str]:
+    return [rules for rules in ["standard", *SHIPPED] if 5 in load_spec(rules).player_counts]
+
+
+@pytest.mark.parametrize("rules", five_player_rules())
+def test_the_catalogue_equals_the_reference_in_every_rule_set(rules: str) -> None:
+    along = rules + ALONG
+    layered, reference = decide(along, 5, "layers"), decide(along, 5, "bfs")
+    assert summary(layered) == summary(reference)
+    props = {prop.name: prop for prop in select(along)}
+    for raw in layered:     # every trace replays through the engine
+        materialise(raw, along, props)
+
+
+def test_the_mistakes_compared_break_what_they_should() -> None:
+    """The comparison above is not only of proofs: the mistakes refute properties,
+    among them by a move inside a fused chain and by a deadlock."""
+    verdicts = {(rules, raw.verdict) for rules in SHIPPED if rules.startswith("mistakes/")
+                and 5 in load_spec(rules).player_counts for raw in decide(rules + ALONG, 5, "layers")}
+    refuting = {rules for rules, verdict in verdicts if verdict == "refuted"}
+    assert len(refuting) >= 20, sorted(refuting)
+
+
+@pytest.mark.slow
+def test_the_standard_five_player_catalogue_equals_the_reference() -> None:
+    assert summary(decide("standard", 5, "layers")) == summary(decide("standard", 5, "bfs"))
+
+
+@pytest.mark.parametrize("rules", ["standard", "mistakes/dead_vote", "mistakes/investigation_shows_role",
+                                   "veto_chaos_first"])
+def test_array_checks_fire_where_the_engine_checks_fire(rules: str) -> None:
+    """Every state property compiled to arrays is true exactly where the engine's
+    compiled check is, on the states of random games (a few thousand, every phase)."""
+    game = compiled_game(5, rules)
+    props = tuple(prop for prop in select(rules) if 5 in prop.players and prop.state is not None
+                  and prop.kind not in ("allows", "only"))
+    engine, arrays = compile_checks(game, props), compile_batch_checks(game, props)
+    rng = Random(7)
+    states = []
+    for _ in range(40):
+        state = game.initial_state()
+        while not game.is_over(state):
+            states.append(state)
+            moves = list(game.legal_moves(state))
+            if not moves:
+                break
+            state = game.apply(state, rng.choice(moves))
+        states.append(state)
+    batch = np.array(states, dtype=np.int64).T
+    phases = batch[game.phase_index]
+    compared = 0
+    for phase in set(phases.tolist()):
+        columns = np.flatnonzero(phases == phase)
+        check, one = arrays.state[phase], engine.state[phase]
+        expected = [one(states[column]) if one is not None else 0 for column in columns]
+        got = [0] * len(columns)
+        if check is not None:
+            numbers, fired = check(Rows(batch, columns))
+            for number, where in zip(numbers, fired):
+                for position in np.flatnonzero(where):
+                    got[position] |= 1 << number
+        assert got == expected, game.phase_names[phase]
+        compared += len(columns)
+    assert compared == len(states) > 1000
+
+
+def test_a_search_cut_short_proves_nothing() -> None:
+    raws = decide("standard", 5, "layers", Limits(max_states=20_000))
+    assert {raw.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
+    assert any(raw.verdict == "unknown" and "20,000 states" in raw.message for raw in raws)
+
+
+def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
+    rules = "mistakes/dead_vote" + ALONG
+    game = compiled_game(5, rules)
+    props = tuple(prop for prop in select(rules) if 5 in prop.players)
+    full = {raw.property: raw for raw in check_game(game, props, Limits(), explorer="layers")}
+    broken = sorted(name for name, raw in full.items() if raw.verdict == "refuted")
+    assert broken
+    stopped = check_game(game, props, Limits(), explorer="layers", stop_on=frozenset(broken[:1]))
+    first = next(raw for raw in stopped if raw.property == broken[0])
+    assert first.verdict == "refuted"
+    assert all(raw.verdict != "proved" for raw in stopped if raw.property in broken)
+
+
+def test_paths_spilled_to_disk_read_back_as_kept_in_memory(tmp_path: Path) -> None:
+    from verify.explicit.layers import LayeredSearch
+    from verify.explicit.model import Model
+
+    model = Model(compiled_game(5, "standard" + ALONG))
+    kept = LayeredSearch(model).run(paths=True, facts=True)
+    spilled = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
+    assert kept.complete and spilled.complete
+    assert isinstance(spilled.parent[0], np.memmap) and len(list(tmp_path.iterdir())) == 5 * spilled.layers
+    for name in ("keys", "parent", "parent_move", "long_via", "elect_via"):
+        assert all(np.array_equal(a, b) for a, b in zip(getattr(kept, name), getattr(spilled, name))), name
+
+
+@pytest.mark.parametrize("elapsed, rank, cut", [(2.0, 10, False), (5.0, 99, True), (5.0, 50, False),
+                                                (100.0, 50, True)])
+def test_a_sweep_whose_pace_cannot_meet_the_time_limit_is_cut_early(elapsed: float, rank: int, cut: bool) -> None:
+    """At 10 s with a margin of 2, a sweep at 5 s that has swept 1% of the ranking is
+    hopeless; one that has swept half is not; nothing is judged in the first seconds."""
+    from verify.explicit.layers import PACE_AFTER, PACE_MARGIN, LayeredSearch
+
+    assert PACE_AFTER <= 3.0 and PACE_MARGIN == 2.0
+    reason = LayeredSearch._hopeless(Limits(time_limit=10.0), elapsed, rank, 100)
+    assert bool(reason) == cut
+    if cut:
+        assert reason.startswith("limit: time 10 s") and "at its pace" in reason
+    assert LayeredSearch._hopeless(Limits(), elapsed, rank, 100) == ""
