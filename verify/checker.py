@@ -34,7 +34,7 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import SHORTEST_AT_LEAST, Raw, check_players, materialise, moves_of, select
+from .explicit.check import DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_players, materialise, moves_of, select
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict
 
@@ -59,7 +59,7 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
-          progress: Callable[[str], None] | None = None, explorer: str = "bfs", infer: bool = False,
+          progress: Callable[[str], None] | None = None, explorer: str = DEFAULT_EXPLORER, infer: bool = False,
           hints: bool = True) -> list[PropertyResult]:
     """Every selected property for every selected player count, sorted by property and count.
 

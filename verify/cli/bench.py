@@ -61,7 +61,7 @@ QUESTION_SECONDS = Budget().seconds
               help="With --explore: the searches measured side by side, each in a fresh process: 'layers' (the "
                    "sweep-line search over arrays, a whole layer at once), 'bfs' (breadth-first, one state at a "
                    "time), 'sweep' (sweep-line, one state at a time), 'both' (bfs and sweep) or 'all'; the "
-                   "headline figures are the first's, the catalogue is decided by bfs or sweep.")
+                   "headline figures and the catalogue are the first's.")
 @click.option("--judge", "judge_dir", type=click.Path(exists=True, file_okay=False),
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,

@@ -24,7 +24,7 @@ from spec.loader import load_spec
 
 from ..checker import BACKENDS, check
 from ..diff.mutants import run_mutants
-from ..explicit.check import EXPLORERS, select
+from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Witnessed
@@ -111,10 +111,12 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="explicit-state search, the Z3 backend, or both: the search within half of --time-limit, "
                    "then Z3 for what it left unknown and as a cross-check of the invariants it decided (a "
                    "disagreement fails the check).")
-@click.option("--explorer", type=click.Choice(EXPLORERS), default="bfs", show_default=True,
-              help="The explicit backend's search: breadth-first, keeping every state, or sweep-line by the "
-                   "ranking of spec/invariants.toml, keeping a few layers of states (the same verdicts and "
-                   "shortest traces; breadth-first again where the ranking does not fit).")
+@click.option("--explorer", type=click.Choice(EXPLORERS), default=DEFAULT_EXPLORER, show_default=True,
+              help="The explicit backend's search: layers (sweep-line by the ranking of "
+                   "spec/invariants.toml, a whole rank of states at a time over arrays), bfs (breadth-first, "
+                   "one state at a time, keeping every state: the reference) or sweep (sweep-line one state at "
+                   "a time). The same verdicts and shortest traces; breadth-first again where the ranking "
+                   "does not fit.")
 @click.option("--infer", is_flag=True,
               help="Z3 backend: add strengthening invariants found in played games and kept by induction "
                    "(cached per rules and player count).")

@@ -23,7 +23,7 @@ from spec.loader import load_spec
 from spec.settings import load_settings_file, parse_assignments
 
 from ..results import EXIT_LIMIT, EXIT_OK
-from ..explicit.check import EXPLORERS
+from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.run import Progress, run_all
@@ -44,8 +44,9 @@ DEFAULT_TIME_LIMIT = 600.0
               help="Widen the space by a setting's values, e.g. --vary deck_fascist=10-12 (repeatable).")
 @click.option("--sample", type=COUNT, default=None, help="Check an even random sample of this many rule sets.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The sample's seed.")
-@click.option("--explorer", type=click.Choice(EXPLORERS), default="bfs", show_default=True,
-              help="The explicit search: breadth-first or sweep-line by the ranking.")
+@click.option("--explorer", type=click.Choice(EXPLORERS), default=DEFAULT_EXPLORER, show_default=True,
+              help="The explicit search: layers (sweep-line by the ranking over arrays), bfs "
+                   "(breadth-first) or sweep (sweep-line one state at a time).")
 @max_states_option(None)
 @time_limit_option(DEFAULT_TIME_LIMIT, "Seconds per rule set; a rule set not decided within it is unknown.")
 @click.option("--memory-limit", type=click.IntRange(64), default=4_000, show_default=True,

@@ -134,9 +134,8 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
                   project: bool = True, rules: str = "standard",
                   explorers: tuple[str, ...] = ("layers", "bfs", "sweep")) -> ExploreFigure:
     """Search the complete graph of `players` with each of `explorers`, each in a fresh
-    process (and, if asked, decide the catalogue, by the first explorer that checks
-    properties: the layered search counts and checks the graph itself only); the
-    headline figures are the first explorer's."""
+    process (and, if asked, decide the catalogue by the first); the headline figures are
+    the first explorer's."""
     searches = tuple(search_apart(players, explorer, time_limit, project, rules) for explorer in explorers)
     first = searches[0]
     figure = ExploreFigure(players, first.states, first.transitions, first.complete, first.seconds,
@@ -148,7 +147,7 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     by_name = {prop.name: prop for prop in select(rules)}
     results = [materialise(raw, rules, by_name)
                for raw in check_players(rules, players, None, Limits(time_limit=time_limit),
-                                        explorer=next((name for name in explorers if name != "layers"), "bfs"))]
+                                        explorer=explorers[0])]
     seconds = time.perf_counter() - started
     expected = None if any(r.as_expected is None for r in results) else all(r.as_expected for r in results)
     return replace(figure, catalogue_seconds=round(seconds, 2), catalogue_as_expected=expected)

@@ -29,7 +29,7 @@ from spec.errors import SpecError
 from spec.loader import load_spec
 from spec.settings import POWERS, SLOTS, parse_value, settings_name
 
-from ..explicit.check import select
+from ..explicit.check import DEFAULT_EXPLORER, select
 from .tasks import Task
 
 BASE = "custom"
@@ -135,7 +135,7 @@ def rules_of(values: dict[str, Any]) -> str:
 
 
 def sweep_tasks(space: Space, properties: tuple[str, ...], *, max_states: int | None, time_limit: float | None,
-                memory_limit: int | None, explorer: str = "bfs") -> list[Task]:
+                memory_limit: int | None, explorer: str = DEFAULT_EXPLORER) -> list[Task]:
     """One task per rule set of the space."""
     return [Task(rules_of(values), count, properties, "explicit", explorer, max_states, time_limit, memory_limit)
             for values, count in space.rule_sets()]

@@ -25,6 +25,7 @@ from spec.loader import load_spec
 from spec.model import Spec
 
 from ..checker import check
+from ..explicit.check import DEFAULT_EXPLORER
 from ..explicit.reductions import Reductions
 from ..results import Limits, PropertyResult, Refuted, Unknown, Unwitnessed, Witnessed
 
@@ -43,7 +44,7 @@ class Task:
     players: int
     properties: tuple[str, ...]         # catalogue names; empty: the whole catalogue
     backend: str = "explicit"
-    explorer: str = "bfs"
+    explorer: str = DEFAULT_EXPLORER
     max_states: int | None = None
     time_limit: float | None = None
     memory_limit: int | None = None
