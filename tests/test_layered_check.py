@@ -162,3 +162,33 @@ def test_a_sweep_whose_pace_cannot_meet_the_time_limit_is_cut_early(elapsed: flo
     if cut:
         assert reason.startswith("limit: time 10 s") and "at its pace" in reason
     assert LayeredSearch._hopeless(Limits(), elapsed, rank, 100) == ""
+
+
+def test_a_property_reading_a_field_no_other_reads_is_searched_apart() -> None:
+    """At 7 players one property reads who the ordinary Fascists are: it gets a search
+    of its own, and every other one the smaller graph without that field."""
+    from verify.explicit.check import by_cone
+    from verify.explicit.reductions import cone
+
+    game = compiled_game(7, "standard")
+    props = tuple(prop for prop in select("standard")
+                  if 7 in prop.players and (prop.state is not None or prop.move is not None))
+    groups = by_cone(game.spec, props)
+    assert sorted(prop.name for group in groups for prop in group) == sorted(prop.name for prop in props)
+    assert len(groups) == 2 and len(groups[1]) == 1
+    assert "fascists" in cone(game.spec, groups[1]) and "fascists" not in cone(game.spec, groups[0])
+    assert by_cone(game.spec, ()) == [()]
+
+
+def test_a_layer_too_large_to_sort_within_the_memory_limit_stops_the_search() -> None:
+    """Before a layer is sorted: its own bytes twice and the sort's per state, against
+    what the memory limit leaves."""
+    from verify.explicit.layers import SORT_BYTES, LayeredSearch, _Pending
+
+    size = 1 << 20
+    layer = _Pending([np.zeros((2, size), dtype=np.uint64)], {"depth": [np.zeros(size, dtype=np.int32)]}, size)
+    needed = (2 * (16 + 4) + SORT_BYTES) * size / 2**20
+    assert LayeredSearch._room(Limits(memory_limit=1000), layer, 1000 - needed - 1) == ""
+    reason = LayeredSearch._room(Limits(memory_limit=1000), layer, 1000 - needed + 1)
+    assert reason.startswith("limit: memory 1,000 MiB (the next layer, 1,048,576 states")
+    assert LayeredSearch._room(Limits(), layer, 10**6) == ""

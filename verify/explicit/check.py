@@ -39,7 +39,7 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .graphs import GraphFacts, analyse
 from .model import Model
-from .reductions import Reductions, symmetry_blockers
+from .reductions import Reductions, cone, symmetry_blockers
 from .layered_check import LayeredExploration, layered_exploration
 from .layers import HANDED_OVER, NO_RANKING
 from .sweep import NOT_DECREASING, Swept, compiled_measure, measure_failed, sweep
@@ -163,8 +163,10 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     symmetric = tuple(p for p in state_props if not symmetry_blockers(game.spec, (p,)))
     plain = tuple(p for p in state_props if p not in symmetric)
     groups: list[tuple[tuple[Property, ...], Reductions]] = []
-    if symmetric or graph_props:
-        groups.append((symmetric, reductions))
+    parts = by_cone(game.spec, symmetric) if explorer == "layers" and reductions.cone else [symmetric]
+    if parts[0] or graph_props:
+        groups.append((parts[0], reductions))
+    groups += [(part, reductions) for part in parts[1:]]
     if plain:
         groups.append((plain, Reductions(False, reductions.representatives, reductions.cone, reductions.fuse)))
 
@@ -229,6 +231,25 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
     return out
+
+
+def by_cone(spec: Any, props: tuple[Property, ...]) -> list[tuple[Property, ...]]:
+    """The properties in groups, each searched with the cone of influence of its own
+    members: one property that reads a field no other reads (at 7 players one of 91
+    reads who the ordinary Fascists are, which nearly triples the graph) gets a search of
+    its own instead of making every property wait for the larger graph. The groups are
+    the maximal cones, the one holding most properties first; each property goes to the
+    first group whose cone holds its own."""
+    if not props:
+        return [props]
+    cones = {prop.name: cone(spec, (prop,)) for prop in props}
+    distinct = set(cones.values())
+    maximal = [one for one in distinct if not any(one < other for other in distinct)]
+    maximal.sort(key=lambda one: (-sum(cones[p.name] <= one for p in props), sorted(one)))
+    groups: list[list[Property]] = [[] for _ in maximal]
+    for prop in props:
+        groups[next(number for number, one in enumerate(maximal) if cones[prop.name] <= one)].append(prop)
+    return [tuple(group) for group in groups if group]
 
 
 PROGRESS_EVERY = 0.5

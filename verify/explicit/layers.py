@@ -70,6 +70,10 @@ hand over to the one-game engine (engine/batched.py `HandOver`)."""
 NO_RANKING = "no ranking to sweep by"
 """The end of a search's `limit` when the rules have no ranking: nothing to sweep by."""
 
+SORT_BYTES = 64
+"""Bytes per state the sort of a layer takes beside the layer itself (keys.distinct_groups:
+the packed hashes, columns, groups and leaders, a few int64s each)."""
+
 PACE_AFTER = 3.0
 """Seconds a search runs before its pace is judged (`_hopeless`)."""
 
@@ -564,6 +568,9 @@ class LayeredSearch:
                 if result.limit:
                     break
                 rank = max(pending)
+                result.limit = self._room(limits, pending[rank], resident)
+                if result.limit:
+                    break
                 layer = pending.pop(rank)
                 held -= layer.size
                 words, values = self._layer(layer)
@@ -651,6 +658,22 @@ class LayeredSearch:
         result.seconds = time.perf_counter() - started
         result.peak_mib = max(result.peak_mib, resident_mib())
         return result
+
+    @staticmethod
+    def _room(limits: Limits, layer: _Pending, resident: float) -> str:
+        """The memory limit, reached before a layer is sorted: the sort of a layer of tens
+        of millions of states needs a few times the layer's own bytes at once (the
+        layer gathered, the hashes sorted, the kept columns copied), more than the
+        growth between two looks at the memory ('' when it fits)."""
+        if limits.memory_limit is None or not layer.size:
+            return ""
+        own = sum(part.nbytes for part in layer.states) + sum(
+            column.nbytes for columns in layer.carried.values() for column in columns)
+        needed = (2 * own + SORT_BYTES * layer.size) / 2**20
+        if resident + needed <= limits.memory_limit:
+            return ""
+        return (f"limit: memory {limits.memory_limit:,} MiB (the next layer, {layer.size:,} states, needs about "
+                f"{needed:,.0f} MiB more to sort)")
 
     @staticmethod
     def _hopeless(limits: Limits, elapsed: float, rank: int, top: int) -> str:
