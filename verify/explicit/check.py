@@ -33,6 +33,7 @@ from engine.game import Game, Move, compiled_game
 from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
+from spec.model import Spec
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
@@ -233,13 +234,13 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     return out
 
 
-def by_cone(spec: Any, props: tuple[Property, ...]) -> list[tuple[Property, ...]]:
+def by_cone(spec: Spec, props: tuple[Property, ...]) -> list[tuple[Property, ...]]:
     """The properties in groups, each searched with the cone of influence of its own
     members: one property that reads a field no other reads (at 7 players one of 91
-    reads who the ordinary Fascists are, which nearly triples the graph) gets a search of
-    its own instead of making every property wait for the larger graph. The groups are
-    the maximal cones, the one holding most properties first; each property goes to the
-    first group whose cone holds its own."""
+    reads who the ordinary Fascists are, which makes the graph more than twelve times
+    larger) gets a search of its own instead of making every property wait for the
+    larger graph. The groups are the maximal cones, the one holding most properties
+    first; each property goes to the first group whose cone holds its own."""
     if not props:
         return [props]
     cones = {prop.name: cone(spec, (prop,)) for prop in props}
