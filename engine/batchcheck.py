@@ -31,7 +31,7 @@ import numpy.typing as npt
 from spec.lang import nodes as n
 from spec.properties import PERMISSIONS, Property
 
-from .batched import HELPERS, BatchEmitter, Rows, _next_in
+from .batched import BatchEmitter, Rows, batch_namespace
 from .game import Game
 from .propcheck import Entry, fires_when, specialise
 from .pycompile import load_source
@@ -120,11 +120,9 @@ def _function(game: Game, params: list[str], lines: list[tuple[int, str]]) -> Ch
         return None
     numbers = tuple(number for number, _ in lines)
     body = ", ".join(f"_np.broadcast_to({line}, (s.width,))" for _, line in lines)
-    namespace: dict[str, Any] = dict(HELPERS)
-    namespace["_next_in"] = _next_in(game.players)
     source = f"def f({', '.join(params)}):\n    return [{body}]\n"
     compiled: Callable[..., list[npt.NDArray[np.bool_]]] = load_source(source, "batched property checks",
-                                                                       namespace)["f"]
+                                                                       batch_namespace(game.players))["f"]
 
     def check(*args: Any) -> Fired:
         return numbers, compiled(*args)

@@ -227,6 +227,13 @@ HELPERS: dict[str, Any] = {
 }
 
 
+def batch_namespace(players: int) -> dict[str, Any]:
+    """The names code emitted by `BatchEmitter` calls, for one player count."""
+    namespace = dict(HELPERS)
+    namespace["_next_in"] = _next_in(players)
+    return namespace
+
+
 class BatchEmitter(Emitter):
     """The Python emitter with each operator replaced by its elementwise array form:
     `and`/`or` by `&`/`|` (no short cut: both sides are computed for every game, and
@@ -415,8 +422,7 @@ def compile_batch_rule(emitter: BatchEmitter, rule: Rule, index: int) -> BatchRu
         for slot, text in emitted.items():
             source += [f"def {slot}{position}(s):", f"    return {text}", ""]
         domain_parts.append(emitted)
-    namespace = dict(HELPERS)
-    namespace["_next_in"] = _next_in(emitter.players)
+    namespace = batch_namespace(emitter.players)
     load_source("\n".join(source), f"batched rule {rule.name}", namespace)
     domains = tuple(_domain(emitter, param.domain, {slot: namespace[f"{slot}{position}"] for slot in parts})
                     for position, (param, parts) in enumerate(zip(rule.params, domain_parts)))
@@ -431,8 +437,7 @@ def compile_batch_expression(spec: Spec, players: int, node: n.Node) -> Callable
     """A state expression (a ranking, a property) as an array function of a batch of
     states, `f(s)`: the batched twin of pycompile's `compile_expression`."""
     emitter = BatchEmitter(spec, players)
-    namespace = dict(HELPERS)
-    namespace["_next_in"] = _next_in(players)
+    namespace = batch_namespace(players)
     load_source(f"def f(s):\n    return {emitter.emit(node)}\n", "batched expression", namespace)
     function: Callable[[Rows], Any] = namespace["f"]
     return function

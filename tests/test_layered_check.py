@@ -77,8 +77,7 @@ def test_the_catalogue_equals_the_reference_in_every_rule_set(rules: str) -> Non
 
 
 def test_the_mistakes_compared_break_what_they_should() -> None:
-    """The comparison above is not only of proofs: the mistakes refute properties,
-    among them by a move inside a fused chain and by a deadlock."""
+    """The comparison above is not only of proofs: most mistakes refute properties."""
     verdicts = {(rules, raw.verdict) for rules in SHIPPED if rules.startswith("mistakes/")
                 and 5 in load_spec(rules).player_counts for raw in decided(rules + ALONG, "layers")}
     refuting = {rules for rules, verdict in verdicts if verdict == "refuted"}

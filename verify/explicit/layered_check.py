@@ -43,7 +43,7 @@ from ..results import Limits
 from .codec import OutOfRange
 from .explore import ELECTION_ROLE, Exploration, Hit, trace_along
 from .graphs import GraphFacts
-from .keys import Words, unpack
+from .keys import Words
 from .layers import VIA, Layered, LayeredSearch, LayerProgress
 from .model import RULE_BITS, Model, Step
 
@@ -85,7 +85,6 @@ class PropertyWatch:
         self.deadlock: _Best | None = None
         self.range: _Best | None = None
         self.range_error = ""
-        self.unstored_hits: dict[int, _Best] = {}
         self.longest: tuple[int, int] = (-1, -1)        # (moves, state id)
         # The part being expanded: its first id, each state's depth and fewest elections,
         # and the permissions wanted and given in it.
