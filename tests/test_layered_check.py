@@ -153,6 +153,71 @@ def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
     assert all(raw.verdict != "proved" for raw in stopped if raw.property in broken)
 
 
+@pytest.mark.parametrize("rules", ["standard", "mistakes/dead_vote"])
+def test_a_sweep_stops_once_no_state_left_is_nearer_than_every_hit(rules: str) -> None:
+    """Asked for a property that fires, the sweep stops before the end of its graph as
+    soon as the hit is as near the start as any state still to search (the layers go by
+    the ranking, so a shallow state can wait long: a deep hit may settle only at the
+    end). The verdict, the length and the fewest elections are still the reference's,
+    which stops at its first hit. With deadlocks or the graph facts asked, nothing
+    settles early."""
+    from verify.explicit.check import GRAPH_KINDS
+    from verify.explicit.layered_check import layered_exploration
+    from verify.explicit.layers import SETTLED
+    from verify.explicit.model import Model
+
+    along = rules + ALONG
+    full = {raw.property: raw for raw in decided(along, "layers")}
+    reference = summary(list(decided(along, "bfs")))
+    game = compiled_game(5, along)
+    early = 0
+    for prop in select(along):
+        if 5 not in prop.players or prop.kind in GRAPH_KINDS or full[prop.name].verdict not in ("witness", "refuted"):
+            continue
+        model = Model(game, (prop,))
+        settled = layered_exploration(model, (prop,), Limits(), deadlocks=False, elections=True)
+        assert settled.settled or settled.complete, prop.name
+        if settled.settled:
+            assert settled.limit == SETTLED and not settled.complete
+            whole = layered_exploration(model, (prop,), Limits(), deadlocks=False, graph=True, elections=True)
+            assert whole.complete and not whole.settled
+            early += settled.states < whole.states
+            assert not layered_exploration(model, (prop,), Limits(), deadlocks=True).settled
+        raws = check_game(game, (prop,), Limits(), explorer="layers")
+        assert summary(raws) == {prop.name: reference[prop.name]}
+        assert "not known to be the shortest" not in raws[0].evidence["note"]
+    assert early, "no search stopped before the end of its graph"
+
+
+def test_a_hit_farther_than_a_state_still_to_search_settles_nothing() -> None:
+    """The stop itself: on the catalogue the first hit in rank order has so far always
+    been a shallowest one, so the comparison above cannot tell a stop that waits from
+    one that does not. Every property must have fired, none farther than the nearest
+    state still to search, nor (for a win reporting elections) with more elections."""
+    from verify.explicit.layered_check import PropertyWatch, _Best
+    from verify.explicit.model import Model
+
+    game = compiled_game(5, "standard" + ALONG)
+    named = {prop.name: prop for prop in select("standard")}
+    props = (named["fascist_hitler_win"], named["the_game_starts_empty"])
+    win, empty = 0, 1
+    watch = PropertyWatch(Model(game, props), props, deadlocks=False, elections=True)
+    assert watch.by_elections == {win}
+    watch.best[empty] = _Best(0, 0)
+    assert not watch.settled({"depth": 9, "fewest_elections": 3})             # one has not fired
+    watch.best[win] = _Best(10, 5)
+    assert not watch.settled({"depth": 9, "fewest_elections": 3})             # a state nearer than a hit
+    watch.fewest[win] = _Best(4, 5)
+    assert not watch.settled({"depth": 10, "fewest_elections": 3})            # one with fewer elections
+    assert not watch.settled({"depth": 10})                                   # elections not known
+    watch.fewest[win] = _Best(3, 5)
+    assert watch.settled({"depth": 10, "fewest_elections": 3})                # a tie cannot be beaten
+    for asked in (dict(deadlocks=True, elections=True), dict(deadlocks=False, elections=True, whole=True)):
+        other = PropertyWatch(Model(game, props), props, **asked)    # type: ignore[arg-type]
+        other.best, other.fewest = watch.best, watch.fewest
+        assert not other.settled({"depth": 10, "fewest_elections": 3})
+
+
 def test_paths_spilled_to_disk_read_back_as_kept_in_memory(tmp_path: Path) -> None:
     from verify.explicit.layers import LayeredSearch
     from verify.explicit.model import Model

@@ -194,13 +194,17 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         exploration = searched.exploration
         if isinstance(exploration, LayeredExploration):
             counted.update(p.name for p in group if p in wins)
-            # Cut short, a later layer may hold a game with fewer elections: none is claimed.
-            for name, hit in exploration.elected.items() if exploration.complete else ():
+            # Cut short, a later layer may hold a game with fewer elections: none is claimed
+            # (settled, none can: `PropertyWatch.settled`).
+            exact = exploration.complete or exploration.settled
+            for name, hit in exploration.elected.items() if exact else ():
                 elected[name] = exploration.trace_of(exploration.elected_ids[name], hit)
         # A sweep by rank meets shallow and deep states in any order: cut short, what it
         # found is a true trace but not known to be the shortest.
+        cut = isinstance(exploration, Swept) or (isinstance(exploration, LayeredExploration)
+                                                  and not exploration.settled)
         unsure = ("traces found are not known to be the shortest: the sweep was cut short"
-                  if isinstance(exploration, (LayeredExploration, Swept)) and not exploration.complete else "")
+                  if cut and not exploration.complete else "")
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note, unsure) if part)
         start = len(out)
         out += _state_verdicts(exploration, group, note)

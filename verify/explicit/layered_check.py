@@ -66,13 +66,14 @@ class PropertyWatch:
     """The `Watch` of layers.py checking `properties` (see the module docstring)."""
 
     def __init__(self, model: Model, properties: tuple[Property, ...], *, deadlocks: bool,
-                 elections: bool, stop_on: frozenset[str] = frozenset()) -> None:
+                 elections: bool, stop_on: frozenset[str] = frozenset(), whole: bool = False) -> None:
         game = model.game
         self.model = model
         self.properties = properties
         self.checks: BatchChecks = compile_batch_checks(game, properties)
         self.phase = game.phase_index
         self.deadlocks = deadlocks
+        self.whole = whole
         self.by_elections = frozenset(number for number, prop in enumerate(properties)
                                       if elections and prop.kind == "sometimes" and prop.report == "elections")
         self.stop_on = frozenset(number for number, prop in enumerate(properties) if prop.name in stop_on)
@@ -184,6 +185,22 @@ class PropertyWatch:
         for picked, fired in self._by_phase(self.checks.state, after):
             self._move_hits(fired, origin[picked], move[picked])
 
+    def settled(self, least: dict[str, int]) -> bool:
+        """Every property has fired no farther from the start than `least` (and, for a
+        win that reports elections, with no more elections than any pending state has),
+        and neither deadlocks nor the graph facts (`whole`) were asked: the rest of the
+        sweep can change nothing (see `Watch.settled`). A tie keeps the hit found first,
+        as long as any other."""
+        if self.deadlocks or self.whole or len(self.best) < len(self.properties):
+            return False
+        if any(best.cost > least["depth"] for best in self.best.values()):
+            return False
+        if not self.by_elections:
+            return True
+        elections = least.get("fewest_elections")
+        return elections is not None and all(
+            number in self.fewest and self.fewest[number].cost <= elections for number in self.by_elections)
+
     # -------------------------------------------------------------- hits
 
     def _by_phase(self, checks: tuple[Any, ...], states: Array) -> Iterator[tuple[Array, Fired]]:
@@ -267,6 +284,7 @@ class LayeredExploration(Exploration):
     elected: dict[str, Hit]
     elected_ids: dict[str, list[int]]
     facts: GraphFacts | None
+    settled: bool = False       # stopped with every hit as near as a complete search's (`SETTLED`)
 
     def trace_of(self, ids: list[int], hit: Hit | None) -> Trace:
         """The trace through the stored states `ids` (from the initial state), then the
@@ -351,7 +369,8 @@ def layered_exploration(model: Model, properties: tuple[Property, ...], limits: 
     """A layered search of `model` checking `properties`, as the reference's `Exploration`
     (with `graph`, its `facts`; with `elections`, the fewest-elections hits)."""
     search = LayeredSearch(model)
-    watch = PropertyWatch(model, properties, deadlocks=deadlocks, elections=elections, stop_on=stop_on)
+    watch = PropertyWatch(model, properties, deadlocks=deadlocks, elections=elections, stop_on=stop_on,
+                          whole=graph)
 
     def on_layer(step: LayerProgress) -> None:
         if progress is not None:
@@ -369,7 +388,7 @@ def _exploration(model: Model, properties: tuple[Property, ...], search: Layered
     result = LayeredExploration(model, properties)
     result.states, result.transitions = layered.states, layered.transitions
     result.seconds, result.depth = layered.seconds, layered.depth
-    result.complete = layered.complete
+    result.complete, result.settled = layered.complete, layered.settled
     result.limit = layered.limit
     result.peak_mib, result.largest_layer = layered.peak_mib, layered.largest_layer
     sizes = [0] + [words.shape[1] for words in layered.keys]

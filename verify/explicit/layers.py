@@ -83,6 +83,13 @@ PACE_MARGIN = 2.0
 STOPPED = "stopped at a decisive hit"
 """The `limit` of a search its watch stopped (a property the caller needed only once fired)."""
 
+SETTLED = "stopped: every property has fired, and no state left to search is nearer the start than its hit"
+"""The `limit` of a search its watch `settled`: what it found is what a complete search finds."""
+
+NEAREST = ("depth", "fewest_elections")
+"""What each pending layer keeps the least of (`_Pending.least`): the fewest decisions
+and elections of any state still to search bound those of every hit yet to come."""
+
 OUT_OF_RANGE = "state out of range"
 """How `limit` begins when a value left its declared range: a finding about the rules
 (the search stops there), not a limit of the search."""
@@ -112,6 +119,7 @@ class Layered:
     depth: int = 0
     seconds: float = 0.0
     complete: bool = False
+    settled: bool = False               # stopped early with nothing nearer to find (`SETTLED`)
     limit: str = ""
     deadlocks: int = 0
     largest_layer: int = 0
@@ -137,11 +145,12 @@ class _Pending:
     fields, some two words where the fields take 30 int64s) and what each
     column carries: its fewest decisions from the start; with paths, its parent and
     move; with facts (`FACTS`), the longest game to it in moves and in elections and
-    the fewest elections."""
+    the fewest elections. `least`: the least of each of `NEAREST` it carries."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
     carried: dict[str, list[Array]] = field(default_factory=dict)
     size: int = 0
+    least: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +205,13 @@ class Watch(Protocol):
     def unstorable(self, after: Array, origin: Array, move: Array, problem: Callable[[Array], str]) -> None:
         """Successors holding a value outside its declared range: the search goes on
         without them and is incomplete; `problem(states)` says which value, in words."""
+
+    def settled(self, least: dict[str, int]) -> bool:
+        """Whether the watch has all it needs, with no state still to search nearer the
+        start than `least` (fewest decisions, `depth`; with facts, `fewest_elections`):
+        the search then stops, and is `SETTLED`. Every layer taken so far had its
+        predecessors expanded before it, so a pending state's values can still fall only
+        through other pending states: no hit yet to come is nearer than `least`."""
 
 
 FACTS = ("longest", "most_elections", "fewest_elections")
@@ -559,7 +575,8 @@ class LayeredSearch:
             carried.update({name: [zero] for name in FACTS})
         if self._vias:
             carried.update(long_via=[np.full(1, -1, dtype=np.int64)], elect_via=[np.full(1, -1, dtype=np.int64)])
-        pending[initial_rank] = _Pending([self.keys(self.initial)], carried, 1)
+        pending[initial_rank] = _Pending([self.keys(self.initial)], carried, 1,
+                                         {name: 0 for name in NEAREST if name in carried})
         held = 1
         try:
             while pending:
@@ -637,6 +654,10 @@ class LayeredSearch:
                                            time.perf_counter() - started, resident))
                 if watch is not None and watch.stopped:
                     result.limit = STOPPED
+                    break
+                # Successors left out of range may have led nearer: then nothing settles.
+                if watch is not None and pending and not result.out_of_range and watch.settled(_least(pending)):
+                    result.limit, result.settled = SETTLED, True
                     break
                 result.limit = self._hopeless(limits, time.perf_counter() - started, rank, initial_rank)
                 if result.limit:
@@ -815,13 +836,26 @@ class LayeredSearch:
         carried = {name: column[order] if name in WIDE else column[order].astype(np.int32)
                    for name, column in carried.items()}
         bounds = [0, *cuts.tolist(), len(ranks)]
-        for start, stop in zip(bounds, bounds[1:]):
+        nearest = {name: np.minimum.reduceat(carried[name], bounds[:-1]).tolist()
+                   for name in NEAREST if name in carried}
+        for number, (start, stop) in enumerate(zip(bounds, bounds[1:])):
             into = pending.setdefault(int(ranks[start]), _Pending())
             into.states.append(compact[:, start:stop])
             for name, column in carried.items():
                 into.carried.setdefault(name, []).append(column[start:stop])
             into.size += stop - start
+            for name, least in nearest.items():
+                into.least[name] = min(into.least.get(name, least[number]), least[number])
         return len(ranks)
+
+
+def _least(pending: dict[int, _Pending]) -> dict[str, int]:
+    """The least of each of `NEAREST` over every pending layer."""
+    least: dict[str, int] = {}
+    for layer in pending.values():
+        for name, value in layer.least.items():
+            least[name] = min(least.get(name, value), value)
+    return least
 
 
 def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
