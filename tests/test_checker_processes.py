@@ -45,10 +45,39 @@ def test_both_backends_in_two_processes_equal_one() -> None:
 
 
 def test_neighbouring_counts_share_a_process_when_the_solver_runs() -> None:
-    """With the solver, two neighbouring counts go to one task so that the second's
-    witness searches are guided by the first's; the search alone keeps one per task."""
+    """With the solver, each worker goes up from a small count, then two neighbouring
+    counts, so that witness searches are guided by the ones before; the search alone
+    keeps one count per task, largest first."""
     from verify.checker import batches
     counts = (5, 6, 7, 8, 9, 10)
-    assert batches(counts, "both", 2) == [(10, 9), (8, 7), (6, 5)]
+    assert batches(counts, "both", 2) == [(5, 7, 8), (6, 9, 10)]
+    assert batches(counts, "smt", 3) == [(5, 8, 9), (6, 10), (7,)]
     assert batches(counts, "explicit", 2) == [(10,), (9,), (8,), (7,), (6,), (5,)]
     assert batches((7, 8), "smt", 2) == [(8,), (7,)]
+
+
+def test_a_count_above_a_search_cut_short_is_left_to_the_solver() -> None:
+    """`both`: once a count's search hits its limit, the larger counts after it in the
+    same process are not searched (their graphs are larger); the solver decides them."""
+    lines: list[str] = []
+    results = check("standard", (5, 6), ("deck_conservation_liberal",), Limits(max_states=2_000, time_limit=60),
+                    backend="both", workers=1, progress=lines.append)
+    assert [r.verdict.verdict for r in results] == ["proved", "proved"]
+    assert all(r.verdict.evidence.method == "k-induction" for r in results)
+    assert any(line.startswith("6 players: not searched") for line in lines)
+    assert not any(line.startswith("5 players: not searched") for line in lines)
+
+
+def test_the_searchs_witnesses_guide_the_solver_at_the_next_counts() -> None:
+    """A witness the search found is kept as a guide (verify/smt/guides.py) for the
+    solver's witness searches later in the same process."""
+    from spec.loader import load_spec
+    from verify.smt.guides import forget_guides, guides_for
+
+    forget_guides()
+    results = check("standard", (5,), ("liberal_policy_win",), Limits(time_limit=120), backend="both", workers=1)
+    trace = getattr(results[0].verdict, "trace")
+    assert results[0].verdict.evidence.method == "explicit"
+    assert guides_for(load_spec("standard"), "liberal_policy_win", len(trace.steps)) == [
+        tuple(move.rule for move, _ in trace.steps)]
+    forget_guides()

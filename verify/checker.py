@@ -19,7 +19,7 @@ in `BACKENDS` here.
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from dataclasses import asdict, replace
@@ -36,7 +36,7 @@ from spec.properties import Property
 
 from .explicit.check import DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_players, materialise, moves_of, select
 from .explicit.reductions import Reductions
-from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict
+from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
 
 BACKENDS = ("explicit", "smt", "both")
 
@@ -79,10 +79,8 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
         results = _in_processes(spec_name, counts, names, by_name, limits, reductions, explorer, backend, infer,
                                 hints, workers, progress)
     else:
-        results = []
-        for count in counts:
-            results += _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
-                                     progress)
+        results = [result for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend,
+                                                  infer, hints, progress) for result in decided]
     order = {name: number for number, name in enumerate(names)}
     results.sort(key=lambda r: (order[r.property], r.players))
     return results
@@ -90,23 +88,50 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
 
 def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Limits, reductions: Reductions,
                   explorer: str, backend: str, infer: bool, hints: bool,
-                  progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
+                  progress: Callable[[str], None] | None = None, *,
+                  search: bool = True) -> tuple[list[PropertyResult], bool]:
     """Every selected property at one player count, by the backends asked for: the
-    search first, then the solver for what it left unknown and as its cross-check."""
+    search first, then the solver for what it left unknown and as its cross-check; and
+    whether the search was cut short. `both` without `search`: the solver alone (a
+    smaller count's search was already cut short, and this count's graph is larger)."""
     catalogue = select(spec_name, names)
     by_name = {p.name: p for p in catalogue}
     results: list[PropertyResult] = []
+    cut = False
+    if backend == "both" and not search:
+        if progress:
+            progress(f"{count} players: not searched (a smaller count's search was cut short); the solver")
+        return _with_smt(results, spec_name, (count,), catalogue, limits, "smt", infer, hints), False
     if backend in ("explicit", "both"):
         searched = limits
         if backend == "both" and limits.time_limit is not None:
             searched = replace(limits, time_limit=limits.time_limit * BOTH_SEARCH_SHARE)
         raws = check_players(spec_name, count, names, searched, reductions, progress, explorer)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
+        cut = any(isinstance(result.verdict, Unknown) for result in results)
+        if backend == "both":
+            _keep_witnesses(spec_name, results)
     if backend in ("smt", "both"):
         if progress:
             progress(f"{count} players: the solver")
         results = _with_smt(results, spec_name, (count,), catalogue, limits, backend, infer, hints)
-    return results
+    return results, cut
+
+
+def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
+    """The search's witnesses as guides for the solver at the counts this process decides
+    next (verify/smt/guides.py): a count sharing the board, or a win no power decides
+    (five Liberal policies take 49 moves at every count), then has its shortest game
+    in one guided query. A guide is only tried at the proved lower bound's length."""
+    try:
+        from .smt.guides import keep_guide
+    except ImportError:
+        return
+    spec = load_spec(spec_name)
+    for result in results:
+        trace = getattr(result.verdict, "trace", None)
+        if isinstance(result.verdict, Witnessed) and trace is not None:
+            keep_guide(spec, result.property, [move.rule for move, _ in trace.steps])
 
 
 BOTH_SEARCH_SHARE = 0.25
@@ -129,25 +154,48 @@ def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[s
     as their moves. Progress lines go to the queue `lines`, when given."""
     progress = None if lines is None else lines.put
     out: list[Raw] = []
-    for count in counts:
-        if backend == "explicit":
+    if backend == "explicit":
+        for count in counts:
             out += check_players(spec_name, count, names, limits, reductions, progress, explorer)
-        else:
-            out += [plain(result) for result in _decide_count(spec_name, count, names, limits, reductions,
-                                                              explorer, backend, infer, hints, progress)]
+        return out
+    for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
+        out += [plain(result) for result in decided]
     return out
 
 
+def _in_turn(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+             reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
+             progress: Callable[[str], None] | None) -> Iterator[list[PropertyResult]]:
+    """`_decide_count` for each of `counts` in turn; with `both`, a count above one whose
+    search was cut short is left to the solver (its graph is larger still)."""
+    cut_at: int | None = None
+    for count in counts:
+        decided, cut = _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
+                                     progress, search=cut_at is None or count < cut_at)
+        if cut and (cut_at is None or count < cut_at):
+            cut_at = count
+        yield decided
+
+
 def batches(counts: tuple[int, ...], backend: str, workers: int) -> list[tuple[int, ...]]:
-    """The counts each worker task decides, largest first. With the solver and more
-    counts than workers, two neighbouring counts go to one task, one after the other:
-    neighbours mostly share a board, so the second count's witness searches are guided
-    by the first's witnesses (verify/smt/guides.py, a store per process) and take a
-    fraction of a second instead of many seconds each."""
-    ordered = sorted(counts, reverse=True)
-    if backend == "explicit" or len(ordered) <= workers:
-        return [(count,) for count in ordered]
-    return [tuple(ordered[index:index + 2]) for index in range(0, len(ordered), 2)]
+    """The counts each worker task decides. Alone, or with as many counts as workers,
+    one task per count, largest first (the longest). With the solver and more counts
+    than workers, one task per worker, each from the smallest counts up: a small count
+    first, whose search completes and whose witnesses guide the solver after it, then
+    neighbouring counts in pairs, which mostly share a board, so the second count's
+    witness searches are guided by the first's (verify/smt/guides.py, a store per
+    process) and take a fraction of a second instead of many seconds each. Going up, a
+    count after one whose search was cut short is not searched (`_counts_in_a_process`):
+    its graph is larger still, and the time would be lost (5-10 players on two workers:
+    5, 7, 8 and 6, 9, 10)."""
+    if backend == "explicit" or len(counts) <= workers:
+        return [(count,) for count in sorted(counts, reverse=True)]
+    ordered = sorted(counts)
+    chains = [[head] for head in ordered[:workers]]
+    rest = ordered[workers:]
+    for number, start in enumerate(range(0, len(rest), 2)):
+        chains[number % workers] += rest[start:start + 2]
+    return [tuple(chain) for chain in chains]
 
 
 def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
