@@ -185,7 +185,7 @@ def batches(counts: tuple[int, ...], backend: str, workers: int) -> list[tuple[i
     neighbouring counts in pairs, which mostly share a board, so the second count's
     witness searches are guided by the first's (verify/smt/guides.py, a store per
     process) and take a fraction of a second instead of many seconds each. Going up, a
-    count after one whose search was cut short is not searched (`_counts_in_a_process`):
+    count after one whose search was cut short is not searched (`_in_turn`):
     its graph is larger still, and the time would be lost (5-10 players on two workers:
     5, 7, 8 and 6, 9, 10)."""
     if backend == "explicit" or len(counts) <= workers:
