@@ -75,7 +75,7 @@ def test_the_searchs_witnesses_guide_the_solver_at_the_next_counts() -> None:
     from verify.smt.guides import forget_guides, guides_for
 
     forget_guides()
-    results = check("standard", (5,), ("liberal_policy_win",), Limits(time_limit=120), backend="both", workers=1)
+    results = check("standard", (5,), ("liberal_policy_win",), Limits(time_limit=600), backend="both", workers=1)
     trace = getattr(results[0].verdict, "trace")
     assert results[0].verdict.evidence.method == "explicit"
     assert guides_for(load_spec("standard"), "liberal_policy_win", len(trace.steps)) == [
