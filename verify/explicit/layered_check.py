@@ -50,6 +50,8 @@ from .model import RULE_BITS, Model, Step
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
 ID_MASK = (1 << VIA) - 1
+ITER_CHUNK = 1 << 16
+"""States unpacked at once when every key is read in turn."""
 
 
 @dataclass(slots=True)
@@ -191,8 +193,8 @@ class PropertyWatch:
         and neither deadlocks nor the graph facts (`whole`) were asked: the rest of the
         sweep can change nothing (see `Watch.settled`). A tie keeps the hit found first,
         as long as any other."""
-        if self.deadlocks or self.whole or len(self.best) < len(self.properties):
-            return False
+        if self.deadlocks or self.whole or not self.properties or len(self.best) < len(self.properties):
+            return False        # (with nothing asked, the sweep itself is what was asked for)
         if any(best.cost > least["depth"] for best in self.best.values()):
             return False
         if not self.by_elections:
@@ -273,7 +275,17 @@ class _Keys:
         return int(self.search.model.codec.encode(self.state(state)))
 
     def __len__(self) -> int:
-        return int(self.starts[-1]) if len(self.starts) else 0
+        return int(self.starts[-1]) + self.words[-1].shape[1] if self.words else 0
+
+    def __iter__(self) -> Iterator[int]:
+        """Every state's key in id order, a layer unpacked at a time (the frontier scan
+        of verify/explicit/frontier.py reads them all)."""
+        encode = self.search.model.codec.encode
+        for words in self.words:
+            for start in range(0, words.shape[1], ITER_CHUNK):
+                states = self.search.unpacked(words[:, start:start + ITER_CHUNK])
+                for column in states.T.tolist():
+                    yield int(encode(tuple(column)))
 
 
 class LayeredExploration(Exploration):
