@@ -40,7 +40,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,8 @@ from spec.properties import Property
 
 from ..explicit.check import DEFAULT_EXPLORER
 from ..explicit.check import search as searched
-from ..explicit.explore import Exploration
+from ..explicit.explore import Exploration, explore
+from ..explicit.layered_check import LayeredExploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
@@ -129,6 +130,13 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
         model = Model(game, group, Reductions(symmetry=symmetric))
         exploration = searched(model, group, lambda: limits, DEFAULT_EXPLORER, deadlocks=False,
                                progress=progress).exploration
+        if isinstance(exploration, LayeredExploration) and exploration.hits and not (
+                exploration.complete or exploration.settled):
+            # Cut short, the layers' hits are real games not known to be the shortest:
+            # breadth-first, with the time left, the first hit is.
+            left = None if limits.time_limit is None else max(0.5, limits.time_limit - exploration.seconds)
+            exploration = explore(model, group, replace(limits, time_limit=left),
+                                  deadlocks=False, progress=progress)
         note = model.plan.describe(game.spec)
         for prop in group:
             out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
