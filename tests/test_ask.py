@@ -640,28 +640,3 @@ def test_a_witness_not_proved_the_shortest_is_not_called_the_shortest(lang: str,
     looser = dataclasses.replace(answer, results=tuple(loose if r is witness else r for r in answer.results))
     text = render(looser, lang=lang)
     assert words in text and "shortest game where" not in text and "kürzeste Spiel, in dem" not in text
-
-
-def test_a_layered_search_cut_short_with_a_hit_is_searched_again_breadth_first(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The layers' hits in a search cut short are real games, not known to be the
-    shortest: the answer comes from a breadth-first search, whose first hit is."""
-    from verify.explicit.check import check_game, select
-    from verify.explicit.explore import explore
-    from verify.explicit.layered_check import PropertyWatch
-
-    rules = "standard[start_liberal=4; start_fascist=3]"
-    prop = next(p for p in select(rules) if p.name == "fascist_hitler_win")
-    monkeypatch.setattr(PropertyWatch, "settled", lambda self, least: False)    # never settles: cut by the limit
-    searched: list[int] = []
-
-    def breadth_first(*args: Any, **kwargs: Any) -> Any:
-        found = explore(*args, **kwargs)
-        searched.append(found.states)
-        return found
-    monkeypatch.setattr(ask, "explore", breadth_first)
-    result = ask.search((prop,), 5, Limits(max_states=2_000), rules)[prop.name]
-    assert searched, "the cut layered search was taken as it was"
-    (reference,) = check_game(compiled_game(5, rules), (prop,), Limits(), explorer="bfs")
-    assert reference.moves is not None
-    assert isinstance(result.verdict, Witnessed) and len(result.verdict.trace.steps) == len(reference.moves)

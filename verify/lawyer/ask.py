@@ -3,11 +3,9 @@
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
 each player count it concerns (the count that `decides` it first) two checkers answer:
 
-- the explicit search (the layered search of verify/explicit/layers.py over
-  verify/explicit/model.py, with its exact reductions, breadth-first where the ranking
-  does not fit): it stops once no state left is nearer the start than its hit, which is
-  then the shortest game where the thing happens; a search that finishes without one is
-  a proof over every reachable state;
+- the explicit search (verify/explicit/explore.py over verify/explicit/model.py, with
+  its exact reductions): the first hit is the shortest game where the thing happens; a
+  search that finishes without one is a proof over every reachable state;
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
@@ -40,7 +38,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +50,7 @@ from spec.model import Spec
 from spec.lang.nodes import Lit
 from spec.properties import Property
 
-from ..explicit.check import DEFAULT_EXPLORER
-from ..explicit.check import search as searched
 from ..explicit.explore import Exploration, explore
-from ..explicit.layered_check import LayeredExploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
@@ -128,15 +123,7 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
     for (symmetric, _), members in sorted(groups.items(), key=lambda item: len(item[0][1])):
         group = tuple(members)
         model = Model(game, group, Reductions(symmetry=symmetric))
-        exploration = searched(model, group, lambda: limits, DEFAULT_EXPLORER, deadlocks=False,
-                               progress=progress).exploration
-        if isinstance(exploration, LayeredExploration) and exploration.hits and not (
-                exploration.complete or exploration.settled):
-            # Cut short, the layers' hits are real games not known to be the shortest:
-            # breadth-first, with the time left, the first hit is.
-            left = None if limits.time_limit is None else max(0.5, limits.time_limit - exploration.seconds)
-            exploration = explore(model, group, replace(limits, time_limit=left),
-                                  deadlocks=False, progress=progress)
+        exploration = explore(model, group, limits, deadlocks=False, progress=progress)
         note = model.plan.describe(game.spec)
         for prop in group:
             out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
