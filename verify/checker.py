@@ -129,9 +129,8 @@ def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
         return
     spec = load_spec(spec_name)
     for result in results:
-        trace = getattr(result.verdict, "trace", None)
-        if isinstance(result.verdict, Witnessed) and trace is not None:
-            keep_guide(spec, result.property, [move.rule for move, _ in trace.steps])
+        if isinstance(result.verdict, Witnessed) and result.verdict.trace is not None:
+            keep_guide(spec, result.property, [move.rule for move, _ in result.verdict.trace.steps])
 
 
 BOTH_SEARCH_SHARE = 0.25

@@ -50,8 +50,6 @@ from .model import RULE_BITS, Model, Step
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
 ID_MASK = (1 << VIA) - 1
-ITER_CHUNK = 1 << 16
-"""States unpacked at once when every key is read in turn."""
 
 
 @dataclass(slots=True)
@@ -276,16 +274,6 @@ class _Keys:
 
     def __len__(self) -> int:
         return int(self.starts[-1]) + self.words[-1].shape[1] if self.words else 0
-
-    def __iter__(self) -> Iterator[int]:
-        """Every state's key in id order, a layer unpacked at a time (the frontier scan
-        of verify/explicit/frontier.py reads them all)."""
-        encode = self.search.model.codec.encode
-        for words in self.words:
-            for start in range(0, words.shape[1], ITER_CHUNK):
-                states = self.search.unpacked(words[:, start:start + ITER_CHUNK])
-                for column in states.T.tolist():
-                    yield int(encode(tuple(column)))
 
 
 class LayeredExploration(Exploration):
