@@ -81,3 +81,47 @@ def test_the_searchs_witnesses_guide_the_solver_at_the_next_counts() -> None:
     assert guides_for(load_spec("standard"), "liberal_policy_win", len(trace.steps)) == [
         tuple(move.rule for move, _ in trace.steps)]
     forget_guides()
+
+
+def test_a_later_count_has_the_solver_first_guided_by_the_first_counts_witness() -> None:
+    """`both` in one process: the first count is searched (its witness becomes a guide),
+    the next is decided by the solver first, along that witness, and not searched."""
+    from verify.smt.guides import forget_guides
+
+    forget_guides()
+    lines: list[str] = []
+    results = check("standard", (5, 6), ("liberal_policy_win",), Limits(time_limit=600), backend="both",
+                    workers=1, progress=lines.append)
+    forget_guides()
+    five, six = results
+    assert five.verdict.evidence.method == "explicit" and six.verdict.evidence.method == "bmc"
+    assert "earlier witness" in six.verdict.evidence.note and "no game is shorter" in six.verdict.evidence.note
+    assert len(getattr(five.verdict, "trace").steps) == len(getattr(six.verdict, "trace").steps) == 49
+    assert "6 players: the solver first" in lines
+    assert not any(line.startswith("5 players: the solver first") for line in lines)
+
+
+def test_what_the_solver_leaves_unknown_at_a_later_count_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solver first: a property it leaves unknown goes to the search, whose verdict is
+    kept; one it decides is not searched again."""
+    from verify import checker
+    from verify.results import Evidence, PropertyResult, Unknown
+
+    real = checker._smt_backend()
+    assert real is not None
+
+    def unsure_of_the_tracker(spec_name: str, count: int, names: tuple[str, ...], limits: Limits,
+                              **options: object) -> list[PropertyResult]:
+        if names == ("tracker_in_range",) and count == 6:
+            result = real(spec_name, count, names, limits, **options)[0]
+            from dataclasses import replace
+            return [replace(result, verdict=Unknown(Evidence("smt"), "made unknown by the test"))]
+        return real(spec_name, count, names, limits, **options)
+
+    monkeypatch.setattr(checker, "_smt_backend", lambda: unsure_of_the_tracker)
+    results = check("standard", (5, 6), ("tracker_in_range", "deck_conservation_liberal"), Limits(time_limit=300),
+                    backend="both", workers=1)
+    at_six = {r.property: r for r in results if r.players == 6}
+    assert at_six["tracker_in_range"].verdict.verdict == "proved"
+    assert at_six["tracker_in_range"].verdict.evidence.method == "explicit"
+    assert at_six["deck_conservation_liberal"].verdict.evidence.method == "k-induction"

@@ -10,7 +10,9 @@ reports and `diff` build on. It sits above the backends and chooses among them:
   `PropertyResult`s);
 - `both`: the search first, the solver for what it left unknown; the solver also decides
   again the invariants the search decided (cheap for it): where the two disagree, the
-  result is the verdict not as expected, so the check fails.
+  result is the verdict not as expected, so the check fails. Counts decided after
+  another in the same process have the solver first, guided by the earlier witnesses,
+  and the search only for what it left unknown (`_in_turn`).
 
 A new backend is a room of its own with a `check_players` of the same shape, and a name
 in `BACKENDS` here.
@@ -89,24 +91,31 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
 def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Limits, reductions: Reductions,
                   explorer: str, backend: str, infer: bool, hints: bool,
                   progress: Callable[[str], None] | None = None, *,
-                  search: bool = True) -> tuple[list[PropertyResult], bool]:
-    """Every selected property at one player count, by the backends asked for: the
-    search first, then the solver for what it left unknown and as its cross-check; and
-    whether the search was cut short. `both` without `search`: the solver alone (a
+                  search: bool = True, solver_first: bool = False) -> tuple[list[PropertyResult], bool]:
+    """Every selected property at one player count, by the backends asked for, and
+    whether the search was cut short. `both`: the search first, then the solver for what
+    it left unknown and as its cross-check; with `solver_first`, the solver first and the
+    search only for what the solver left unknown; without `search`, the solver alone (a
     smaller count's search was already cut short, and this count's graph is larger)."""
     catalogue = select(spec_name, names)
     by_name = {p.name: p for p in catalogue}
     results: list[PropertyResult] = []
     cut = False
-    if backend == "both" and not search:
+    if backend == "both" and (solver_first or not search):
         if progress:
-            progress(f"{count} players: not searched (a smaller count's search was cut short); the solver")
-        return _with_smt(results, spec_name, (count,), catalogue, limits, "smt", infer, hints), False
+            why = "the solver first" if search else "not searched (a smaller count's search was cut short); the solver"
+            progress(f"{count} players: {why}")
+        results = _with_smt(results, spec_name, (count,), catalogue, limits, "smt", infer, hints)
+        left = tuple(r.property for r in results if isinstance(r.verdict, Unknown))
+        if not search or not left:
+            return results, False
+        raws = check_players(spec_name, count, left, _search_share(limits), reductions, progress, explorer)
+        searched = {result.property: result for result in (materialise(raw, spec_name, by_name) for raw in raws)}
+        cut = any(isinstance(result.verdict, Unknown) for result in searched.values())
+        return [searched.get(r.property, r) if isinstance(r.verdict, Unknown) else r for r in results], cut
     if backend in ("explicit", "both"):
-        searched = limits
-        if backend == "both" and limits.time_limit is not None:
-            searched = replace(limits, time_limit=limits.time_limit * BOTH_SEARCH_SHARE)
-        raws = check_players(spec_name, count, names, searched, reductions, progress, explorer)
+        searched_limits = _search_share(limits) if backend == "both" else limits
+        raws = check_players(spec_name, count, names, searched_limits, reductions, progress, explorer)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
         cut = any(isinstance(result.verdict, Unknown) for result in results)
         if backend == "both":
@@ -116,6 +125,13 @@ def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Li
             progress(f"{count} players: the solver")
         results = _with_smt(results, spec_name, (count,), catalogue, limits, backend, infer, hints)
     return results, cut
+
+
+def _search_share(limits: Limits) -> Limits:
+    """`both`: the limits of a count's search, `BOTH_SEARCH_SHARE` of its time."""
+    if limits.time_limit is None:
+        return limits
+    return replace(limits, time_limit=limits.time_limit * BOTH_SEARCH_SHARE)
 
 
 def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
@@ -165,12 +181,19 @@ def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[s
 def _in_turn(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
              reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
              progress: Callable[[str], None] | None) -> Iterator[list[PropertyResult]]:
-    """`_decide_count` for each of `counts` in turn; with `both`, a count above one whose
-    search was cut short is left to the solver (its graph is larger still)."""
+    """`_decide_count` for each of `counts` in turn. With `both`, the first count is
+    searched first: no witness is known yet to guide the solver, and `batches` puts a
+    small count first, whose complete graph is cheap and gives the shortest witnesses.
+    Every later count has the solver first, guided by those witnesses (a count sharing
+    the board is then a quick query per witness, and induction proves the invariants in
+    seconds), and is searched only for what the solver left unknown: its graph is larger,
+    and a search cut short proves nothing (at 7 and 9 players the search's share of the
+    default limit found three and one witnesses that the solver finds in seconds). A
+    count above one whose search was cut short is left to the solver alone."""
     cut_at: int | None = None
-    for count in counts:
+    for index, count in enumerate(counts):
         decided, cut = _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
-                                     progress, search=cut_at is None or count < cut_at)
+                                     progress, search=cut_at is None or count < cut_at, solver_first=index > 0)
         if cut and (cut_at is None or count < cut_at):
             cut_at = count
         yield decided
@@ -183,10 +206,10 @@ def batches(counts: tuple[int, ...], backend: str, workers: int) -> list[tuple[i
     first, whose search completes and whose witnesses guide the solver after it, then
     neighbouring counts in pairs, which mostly share a board, so the second count's
     witness searches are guided by the first's (verify/smt/guides.py, a store per
-    process) and take a fraction of a second instead of many seconds each. Going up, a
-    count after one whose search was cut short is not searched (`_in_turn`):
-    its graph is larger still, and the time would be lost (5-10 players on two workers:
-    5, 7, 8 and 6, 9, 10)."""
+    process) and take a fraction of a second instead of many seconds each. Going up,
+    each count after the first has the solver first and is searched only for what it
+    left unknown (`_in_turn`): its graph is larger, and a search cut short would be time
+    lost (5-10 players on two workers: 5, 7, 8 and 6, 9, 10)."""
     if backend == "explicit" or len(counts) <= workers:
         return [(count,) for count in sorted(counts, reverse=True)]
     ordered = sorted(counts)
