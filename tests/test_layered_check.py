@@ -234,12 +234,15 @@ def test_the_keys_read_by_id_are_the_reference_searchs_states() -> None:
     assert sorted(keys) == sorted(reference.keys)
 
 
-def test_paths_spilled_to_disk_read_back_as_kept_in_memory(tmp_path: Path) -> None:
+def test_paths_spilled_to_disk_read_back_as_kept_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify.explicit import layers
     from verify.explicit.layers import LayeredSearch
     from verify.explicit.model import Model
 
     model = Model(compiled_game(5, "standard" + ALONG))
-    kept = LayeredSearch(model).run(paths=True, facts=True)
+    kept = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
+    assert not list(tmp_path.iterdir())      # a small graph's paths stay in memory
+    monkeypatch.setattr(layers, "SPILL_AFTER", 0)
     spilled = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
     assert kept.complete and spilled.complete
     assert isinstance(spilled.parent[0], np.memmap) and len(list(tmp_path.iterdir())) == 5 * spilled.layers

@@ -550,8 +550,9 @@ class LayeredSearch:
         `facts`, the longest game (in moves and in elections) and the fewest elections
         to each outcome (`winner`, `how`) of a finished game (and, with `paths` too, the
         predecessors on them: `VIA`). `watch` sees every state and move (`Watch`).
-        `spill`: a folder the paths are written to, a layer at a time, and read back
-        mapped, so that they take disk, not memory (at 9 players they are tens of GiB)."""
+        `spill`: a folder the paths are written to, a layer at a time once those kept
+        in memory take `SPILL_AFTER` bytes, and read back mapped, so that they take
+        disk, not memory (at 9 players they are tens of GiB)."""
         started = time.perf_counter()
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
@@ -578,6 +579,7 @@ class LayeredSearch:
         pending[initial_rank] = _Pending([self.keys(self.initial)], carried, 1,
                                          {name: 0 for name in NEAREST if name in carried})
         held = 1
+        in_memory = 0
         try:
             while pending:
                 resident = resident_mib()
@@ -598,8 +600,10 @@ class LayeredSearch:
                     kept: dict[str, Any] = {"keys": words, "parent": values["parent"], "move": values["move"]}
                     if self._vias:
                         kept.update(long_via=values["long_via"], elect_via=values["elect_via"])
-                    if spill is not None:
+                    if spill is not None and in_memory >= SPILL_AFTER:
                         kept = {name: _spilled(spill, result.layers, name, column) for name, column in kept.items()}
+                    else:
+                        in_memory += sum(column.nbytes for column in kept.values())
                     result.keys.append(kept["keys"])
                     result.parent.append(kept["parent"])
                     result.parent_move.append(kept["move"])
@@ -856,6 +860,12 @@ def _least(pending: dict[int, _Pending]) -> dict[str, int]:
         for name, value in layer.least.items():
             least[name] = min(least.get(name, value), value)
     return least
+
+
+SPILL_AFTER = 256 << 20
+"""Bytes of paths kept in memory before the next layers' go to disk: a graph of a few
+million states (5 and 6 players, most boards of a sweep) never writes a file, which
+took a tenth of a 5-player sweep task (a few thousand files written and mapped)."""
 
 
 def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
