@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,14 @@ def test_a_local_process_that_dies_costs_only_its_tasks(tmp_path: Path, monkeypa
     results = run_all(small_tasks(), Cache(tmp_path / "cache"), workers=2, function=dies_once)
     assert (tmp_path / "marker").exists()
     assert results == [quick(task) for task in small_tasks()]
+
+
+def test_a_scheduler_without_dask_installed_is_one_clear_error(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`distributed` is the optional `scale` extra: a run given a scheduler without it
+    says what to install, before any task runs."""
+    from spec.errors import SpecError
+    monkeypatch.setitem(sys.modules, "distributed", None)       # import distributed now raises ImportError
+    with pytest.raises(SpecError, match=r"--scheduler needs Dask distributed.*shrules\[scale\]"):
+        run_all(small_tasks()[:1], Cache(tmp_path), scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
+    assert Cache(tmp_path).get(small_tasks()[0].key) is None

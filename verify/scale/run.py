@@ -120,14 +120,28 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
                                 f"(their results are not in the cache, the others are)") from None
 
 
+DASK_EXTRA = "pip install 'shrules[scale]'"
+"""How to install what a run on a cluster needs (the package's `scale` extra)."""
+
+
+def _distributed() -> Any:
+    """The `distributed` package, or one clear error: it is an optional dependency, as a
+    run on local processes never needs it."""
+    try:
+        import distributed
+    except ImportError:
+        raise SpecError(f"--scheduler needs Dask distributed, which is not installed: {DASK_EXTRA}") from None
+    return distributed
+
+
 def _client(scheduler: str, connect_timeout: float) -> Any:
     """A `distributed.Client` on the scheduler, or one clear error."""
     # Imported on use: only a run on a cluster needs distributed, and importing it takes
     # a second that no other command should pay.
-    from distributed import Client
+    Client = _distributed().Client
 
     try:
-        return Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
+        return Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise SpecError(f"--scheduler {shown(scheduler)}: cannot reach a Dask scheduler there "
                         f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'})") from None
@@ -154,14 +168,13 @@ def spread_on_dask(scheduler: str, retries: int = 2, connect_timeout: float = 10
 def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
              arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
     """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
-    from distributed import as_completed   # imported on use, as in _client
-
+    as_completed = _distributed().as_completed   # imported on use, as in _client
     client = _client(scheduler, connect_timeout)
     try:
         futures = client.map(function, pending, key=[f"shrules-{task.key}" for task in pending],
                              retries=retries, pure=False)
         keys = {future.key: task.key for future, task in zip(futures, pending)}
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+        for future in as_completed(futures):
             arrived(keys[future.key], future.result())
     finally:
         client.close()
