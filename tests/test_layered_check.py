@@ -293,3 +293,25 @@ def test_a_layer_too_large_to_sort_within_the_memory_limit_stops_the_search() ->
     reason = LayeredSearch._room(Limits(memory_limit=1000), layer, 1000 - needed + 1)
     assert reason.startswith("limit: memory 1,000 MiB (the next layer, 1,048,576 states")
     assert LayeredSearch._room(Limits(), layer, 10**6) == ""
+
+
+def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every waiting successor written to disk (no room in memory), the sweep finds
+    the same states, layers, depths and facts, and leaves no file behind but the paths."""
+    from verify.explicit import layers
+    from verify.explicit.layers import LayeredSearch
+    from verify.explicit.model import Model
+
+    model = Model(compiled_game(5, "standard" + ALONG))
+    kept = LayeredSearch(model).run(paths=True, facts=True)
+    monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
+    before = next(layers._PARTS)
+    spilled = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
+    assert spilled.complete and next(layers._PARTS) > before + spilled.layers   # every part went to disk
+    for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
+                 "fewest_elections", "largest_layer"):
+        assert getattr(spilled, name) == getattr(kept, name), name
+    for name in ("keys", "parent", "parent_move"):
+        assert all(np.array_equal(a, b) for a, b in zip(getattr(kept, name), getattr(spilled, name))), name
+    assert not [path for path in tmp_path.iterdir() if path.name.startswith("pending-")]

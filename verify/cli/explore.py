@@ -13,6 +13,7 @@ gives no fact.
 from __future__ import annotations
 
 import json
+import tempfile
 from typing import Any
 
 import click
@@ -74,8 +75,11 @@ def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_fil
                     # No terminal, no bar: a line now and then, so a long run is seen to move.
                     click.echo(f"{players} players: {state.swept:.0%} of the ranking swept, {words}", err=True)
                     logged[0] = state.seconds
-            found = search.run(Limits(time_limit=time_limit, memory_limit=memory_limit), facts=True,
-                               progress=progress)
+            # Successors waiting for their layer go to disk past PENDING_IN_MEMORY (9 and 10
+            # players); the folder is under $TMPDIR and gone when the count is done.
+            with tempfile.TemporaryDirectory(prefix="shrules-explore-") as spill:
+                found = search.run(Limits(time_limit=time_limit, memory_limit=memory_limit), facts=True,
+                                   progress=progress, spill=spill)
         description = model.plan.describe(game.spec)
         click.echo(json.dumps(as_dict(found, game, name, description)) if as_json
                    else describe(found, game, name, description))

@@ -33,6 +33,7 @@ expanded within the limits.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import time
@@ -151,6 +152,8 @@ class _Pending:
     carried: dict[str, list[Array]] = field(default_factory=dict)
     size: int = 0
     least: dict[str, int] = field(default_factory=dict)
+    memory: int = 0                                         # bytes of its parts held in memory
+    files: list[str] = field(default_factory=list)          # its parts written to disk
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +275,8 @@ class LayeredSearch:
         self.how = names.index("how") if "how" in names else None
         self._facts = False
         self._vias = False
+        self._spill: str | None = None       # where waiting successors go past PENDING_IN_MEMORY
+        self._pending_memory = 0
         self.watch: Watch | None = None
         self.rank: Callable[[Rows], Any] | None = (
             None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
@@ -552,7 +557,8 @@ class LayeredSearch:
         predecessors on them: `VIA`). `watch` sees every state and move (`Watch`).
         `spill`: a folder the paths are written to, a layer at a time once those kept
         in memory take `SPILL_AFTER` bytes, and read back mapped, so that they take
-        disk, not memory (at 9 players they are tens of GiB)."""
+        disk, not memory (at 9 players they are tens of GiB); and the successors waiting
+        for their layer, once those in memory take `PENDING_IN_MEMORY` bytes."""
         started = time.perf_counter()
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
@@ -561,6 +567,8 @@ class LayeredSearch:
             return result
         self._facts = facts
         self._vias = facts and paths
+        self._spill = spill
+        self._pending_memory = 0
         self.watch = watch
         projector = batch_projector(self.game) if project else None
         projected: list[Words] = []
@@ -592,7 +600,10 @@ class LayeredSearch:
                     break
                 layer = pending.pop(rank)
                 held -= layer.size
+                self._pending_memory -= layer.memory
                 words, values = self._layer(layer)
+                for path in layer.files:      # read into the layer: the disk space goes now
+                    os.remove(path)
                 base = result.states
                 result.states += words.shape[1]
                 result.layers += 1
@@ -842,11 +853,24 @@ class LayeredSearch:
         bounds = [0, *cuts.tolist(), len(ranks)]
         nearest = {name: np.minimum.reduceat(carried[name], bounds[:-1]).tolist()
                    for name in NEAREST if name in carried}
+        size = compact.nbytes + sum(column.nbytes for column in carried.values())
+        to_disk = self._spill is not None and self._pending_memory + size > PENDING_IN_MEMORY
+        if not to_disk:
+            self._pending_memory += size
         for number, (start, stop) in enumerate(zip(bounds, bounds[1:])):
             into = pending.setdefault(int(ranks[start]), _Pending())
-            into.states.append(compact[:, start:stop])
-            for name, column in carried.items():
-                into.carried.setdefault(name, []).append(column[start:stop])
+            parts: dict[str, npt.NDArray[Any]] = {
+                "keys": compact[:, start:stop], **{name: column[start:stop] for name, column in carried.items()}}
+            if to_disk:
+                assert self._spill is not None
+                part = f"pending-{next(_PARTS)}"
+                parts = {name: _spilled(self._spill, part, name, column) for name, column in parts.items()}
+                into.files += [_spill_path(self._spill, part, name) for name in parts]
+            else:
+                into.memory += sum(column.nbytes for column in parts.values())
+            into.states.append(parts.pop("keys"))
+            for name, column in parts.items():
+                into.carried.setdefault(name, []).append(column)
             into.size += stop - start
             for name, least in nearest.items():
                 into.least[name] = min(into.least.get(name, least[number]), least[number])
@@ -868,9 +892,24 @@ million states (5 and 6 players, most boards of a sweep) never writes a file, wh
 took a tenth of a 5-player sweep task (a few thousand files written and mapped)."""
 
 
-def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+PENDING_IN_MEMORY = 2 << 30
+"""Bytes of successors waiting for their layer kept in memory before the next ones go to
+disk (with a folder to spill to). They are most of a large search's memory: a state is
+met about twice (as many transitions as states) before its layer removes the duplicates,
+and the waiting successors span the next policies' layers. A 6-player check never
+writes them; 9 and 10 players do, and read each layer's back once."""
+
+_PARTS = itertools.count()
+"""Numbers for the files of waiting successors (one folder may serve several searches)."""
+
+
+def _spill_path(folder: str, layer: int | str, name: str) -> str:
+    return os.path.join(folder, f"{layer}-{name}.npy")
+
+
+def _spilled(folder: str, layer: int | str, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """`column` written to `folder` and read back mapped: its pages leave memory."""
-    path = os.path.join(folder, f"{layer}-{name}.npy")
+    path = _spill_path(folder, layer, name)
     np.save(path, column)
     mapped: npt.NDArray[Any] = np.load(path, mmap_mode="r")
     return mapped
