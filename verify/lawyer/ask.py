@@ -56,7 +56,8 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
-from .grounds import CORES_WAIT_SECONDS, FIELDS, Frontier, proof_cores, rests_on
+from .grounds import (CORE_SECONDS, CORES_WAIT_SECONDS, FIELDS, INFERRED_CORES_SECONDS, Frontier, proof_cores, proved_with_inferred,
+                      rests_on)
 from .record import inlined, rule_order
 from .position import rule_position
 from .words import counts_text
@@ -232,7 +233,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
     where the solver's support for the count is already built; then, until `infer_until`
     (a `time.perf_counter()` value; None: no inference), each count left unproved tried
     again with inferred invariants: a proof is sent as the first ones are (it stops that
-    count's search), a failure as the reason why."""
+    count's search), then its cores, a failure as the reason why."""
     started = time.perf_counter()
     proved = []
     for count in counts:
@@ -261,6 +262,17 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
         except Exception as error:  # as above: a crash proves nothing
             inferred, why = None, f"with inferred invariants: {type(error).__name__}"
         send.send((count, inferred if inferred is not None else why))
+        if inferred is not None:
+            # Its cores here, where the inferred support is built: anywhere else they
+            # would cost what inferring did (verify/lawyer/grounds.py `proof_cores`).
+            left = INFERRED_CORES_SECONDS if infer_until is None else infer_until - time.perf_counter()
+            try:
+                cores = proof_cores(prop, count, spec_name, infer=True,
+                                    seconds=max(1.0, min(INFERRED_CORES_SECONDS, left)))
+            except Exception:  # as above: "Rests on" falls back to the fields read
+                cores = None
+            if cores is not None:
+                send.send((count, cores))
     send.close()
 
 
@@ -401,8 +413,12 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
         results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress,
                                           None if rule_ids else frontiers)
         if prover is not None and not rule_ids:
-            prover.wait_cores(tuple(r.players for r in results.values() if r.verdict.evidence.method == "k-induction"),
-                              CORES_WAIT_SECONDS)
+            proved = [r for r in results.values() if r.verdict.evidence.method == "k-induction"]
+            wait = CORES_WAIT_SECONDS
+            if any(proved_with_inferred(r) for r in proved):   # its cores take longer, within the question's time
+                left = math.inf if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
+                wait = max(wait, min(INFERRED_CORES_SECONDS, left))
+            prover.wait_cores(tuple(r.players for r in proved), wait)
             cores = prover.cores
     finally:
         if prover is not None:
@@ -410,7 +426,9 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     ordered = tuple(results[count] for count in chosen if count in results)
     if rule_ids:
         return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
-    found = rests_on(prop, ordered, spec_name, cores, frontiers)
+    left = INFERRED_CORES_SECONDS if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
+    found = rests_on(prop, ordered, spec_name, cores, frontiers,
+                     inferred_seconds=max(CORE_SECONDS, min(INFERRED_CORES_SECONDS, left)))
     ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
     return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 

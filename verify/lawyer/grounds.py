@@ -53,23 +53,37 @@ def _smt_cores() -> Any:
     return proof_rule_ids
 
 
+CORE_SECONDS = 30.0
+"""The least time the cores of a proof get (verify/smt/core.py's own limit for a hinted
+proof's), however little of the question's time is left."""
+
 CORES_WAIT_SECONDS = 60.0
 """How long `decide` waits for the prover process's cores before it takes them itself."""
 
 
-def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False) -> tuple[str, ...] | None:
+INFERRED_CORES_SECONDS = 120.0
+"""The most the cores of a proof with inferred invariants may take: its support holds
+thousands of them (7,783 for three Presidencies in a row at 5 players), and following
+each one the proof used to the proof of that invariant took 53 s there, past the 30 s
+a hinted proof's cores get (verify/smt/core.py `CORE_SECONDS`)."""
+
+
+def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False,
+                seconds: float | None = None) -> tuple[str, ...] | None:
     """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
-    or None without the Z3 backend or such a proof; with `infer`, of the proof made with
-    inferred invariants in this process (verify/smt/core.py)."""
+    or None without the Z3 backend or such a proof (or past `seconds`, by default the
+    backend's own limit); with `infer`, of the proof made with inferred invariants in
+    this process (verify/smt/core.py)."""
     cores = _smt_cores()
     if cores is None:
         return None
     spec = compiled_game(players, spec_name).spec
-    found: tuple[str, ...] | None = cores(spec, prop, players, infer=True) if infer else cores(spec, prop, players)
+    timed = {} if seconds is None else {"seconds": seconds}
+    found: tuple[str, ...] | None = cores(spec, prop, players, infer=infer, **timed)
     return found
 
 
-def _inferred(result: PropertyResult) -> bool:
+def proved_with_inferred(result: PropertyResult) -> bool:
     """Whether the count's proof used invariants inferred from played games (its note says so)."""
     evidence = result.verdict.evidence
     return evidence.method == "k-induction" and "inferred" in evidence.note
@@ -77,11 +91,13 @@ def _inferred(result: PropertyResult) -> bool:
 
 def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
              known: dict[int, tuple[str, ...]] | None = None,
-             frontiers: dict[int, Frontier] | None = None) -> tuple[tuple[str, ...], str] | None:
+             frontiers: dict[int, Frontier] | None = None,
+             inferred_seconds: float | None = None) -> tuple[tuple[str, ...], str] | None:
     """The rule IDs the answer rests on and where they came from (WITNESS, PROOF, SEARCH or
     PROOF_AND_SEARCH), or None when the evidence gives none (the caller falls back to the
-    fields read). A count's cores are taken first (`known`, else the solver now); where the
-    one-step induction gives none, a complete search's frontier (`frontiers`)."""
+    fields read). A count's cores are taken first (`known`, else the solver now, within
+    `inferred_seconds` for a proof with inferred invariants made in this process); where
+    the one-step induction gives none, a complete search's frontier (`frontiers`)."""
     witness = next((r for r in results if happens(r.verdict)), None)
     if witness is not None:
         trace = getattr(witness.verdict, "trace", None)
@@ -96,8 +112,8 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
     sources: set[str] = set()
     for result in results:
         found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
-        if not found and _inferred(result):
-            found = proof_cores(prop, result.players, spec_name, infer=True)
+        if not found and proved_with_inferred(result):
+            found = proof_cores(prop, result.players, spec_name, infer=True, seconds=inferred_seconds)
         source = PROOF
         frontier = (frontiers or {}).get(result.players)
         if not found and frontier is not None:
