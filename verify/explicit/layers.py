@@ -153,7 +153,19 @@ class _Pending:
     size: int = 0
     least: dict[str, int] = field(default_factory=dict)
     memory: int = 0                                         # bytes of its parts held in memory
-    files: list[str] = field(default_factory=list)          # its parts written to disk
+    files: list[str] = field(default_factory=list)          # its later parts, written to disk
+    disk: int = 0                                           # their bytes
+
+    def load(self) -> None:
+        """The parts written to disk read back after those in memory (in the order they
+        came: once a layer writes, its later parts all go to disk), the files removed."""
+        for path in self.files:
+            with np.load(path) as part:
+                self.states.append(part["keys"])
+                for name, columns in self.carried.items():
+                    columns.append(part[name])
+            os.remove(path)
+        self.files.clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,9 +613,8 @@ class LayeredSearch:
                 layer = pending.pop(rank)
                 held -= layer.size
                 self._pending_memory -= layer.memory
+                layer.load()
                 words, values = self._layer(layer)
-                for path in layer.files:      # read into the layer: the disk space goes now
-                    os.remove(path)
                 base = result.states
                 result.states += words.shape[1]
                 result.layers += 1
@@ -703,7 +714,7 @@ class LayeredSearch:
         growth between two looks at the memory ('' when it fits)."""
         if limits.memory_limit is None or not layer.size:
             return ""
-        own = sum(part.nbytes for part in layer.states) + sum(
+        own = layer.disk + sum(part.nbytes for part in layer.states) + sum(
             column.nbytes for columns in layer.carried.values() for column in columns)
         needed = (2 * own + SORT_BYTES * layer.size) / 2**20
         if resident + needed <= limits.memory_limit:
@@ -854,23 +865,28 @@ class LayeredSearch:
         nearest = {name: np.minimum.reduceat(carried[name], bounds[:-1]).tolist()
                    for name in NEAREST if name in carried}
         size = compact.nbytes + sum(column.nbytes for column in carried.values())
-        to_disk = self._spill is not None and self._pending_memory + size > PENDING_IN_MEMORY
-        if not to_disk:
-            self._pending_memory += size
+        full = self._pending_memory + size > PENDING_IN_MEMORY
         for number, (start, stop) in enumerate(zip(bounds, bounds[1:])):
             into = pending.setdefault(int(ranks[start]), _Pending())
-            parts: dict[str, npt.NDArray[Any]] = {
-                "keys": compact[:, start:stop], **{name: column[start:stop] for name, column in carried.items()}}
-            if to_disk:
-                assert self._spill is not None
-                part = f"pending-{next(_PARTS)}"
-                parts = {name: _spilled(self._spill, part, name, column) for name, column in parts.items()}
-                into.files += [_spill_path(self._spill, part, name) for name in parts]
+            keys = compact[:, start:stop]
+            parts = {name: column[start:stop] for name, column in carried.items()}
+            for name in parts:
+                into.carried.setdefault(name, [])
+            if self._spill is not None and (full or into.files):
+                # One file per part, read back whole when its layer comes (no mapping,
+                # which would hold a file open per part: tens of thousands at 10 players).
+                path = os.path.join(self._spill, f"pending-{next(_PARTS)}.npz")
+                arrays: dict[str, Any] = {"keys": keys, **parts}
+                np.savez(path, **arrays)
+                into.files.append(path)
+                into.disk += keys.nbytes + sum(column.nbytes for column in parts.values())
             else:
-                into.memory += sum(column.nbytes for column in parts.values())
-            into.states.append(parts.pop("keys"))
-            for name, column in parts.items():
-                into.carried.setdefault(name, []).append(column)
+                into.states.append(keys)
+                for name, column in parts.items():
+                    into.carried[name].append(column)
+                held = keys.nbytes + sum(column.nbytes for column in parts.values())
+                into.memory += held
+                self._pending_memory += held
             into.size += stop - start
             for name, least in nearest.items():
                 into.least[name] = min(into.least.get(name, least[number]), least[number])
@@ -903,13 +919,9 @@ _PARTS = itertools.count()
 """Numbers for the files of waiting successors (one folder may serve several searches)."""
 
 
-def _spill_path(folder: str, layer: int | str, name: str) -> str:
-    return os.path.join(folder, f"{layer}-{name}.npy")
-
-
-def _spilled(folder: str, layer: int | str, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """`column` written to `folder` and read back mapped: its pages leave memory."""
-    path = _spill_path(folder, layer, name)
+    path = os.path.join(folder, f"{layer}-{name}.npy")
     np.save(path, column)
     mapped: npt.NDArray[Any] = np.load(path, mmap_mode="r")
     return mapped
