@@ -108,9 +108,10 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
 @rules_option("--variant", help_text="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
-              help="explicit-state search, the Z3 backend, or both: the search within half of --time-limit, "
-                   "then Z3 for what it left unknown and as a cross-check of the invariants it decided (a "
-                   "disagreement fails the check).")
+              help="explicit-state search, the Z3 backend, or both: the search within a quarter of "
+                   "--time-limit, then Z3 for what it left unknown and as a cross-check of the invariants it "
+                   "decided (a disagreement fails the check); a count decided after a smaller one in the same "
+                   "worker has Z3 first, guided by the smaller count's games, and the search for the rest.")
 @click.option("--explorer", type=click.Choice(EXPLORERS), default=DEFAULT_EXPLORER, show_default=True,
               help="The explicit backend's search: layers (sweep-line by the ranking of "
                    "spec/invariants.toml, a whole rank of states at a time over arrays), bfs (breadth-first, "
