@@ -912,8 +912,8 @@ PENDING_IN_MEMORY = 2 << 30
 """Bytes of successors waiting for their layer kept in memory before the next ones go to
 disk (with a folder to spill to). A state is met about twice (as many transitions as
 states) before its layer removes the duplicates, and the waiting successors span the
-next policies' layers: at 10 players up to 195 M of them waited at once, some 40 bytes
-each. A 6-player check never writes them; each layer's are read back once."""
+next policies' layers: at 10 players up to 195 M of them waited at once. A 6-player
+check never writes them; each layer's are read back once."""
 
 _PARTS = itertools.count()
 """Numbers for the files of waiting successors (one folder may serve several searches)."""
