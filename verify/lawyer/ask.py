@@ -56,8 +56,8 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
-from .grounds import (CORE_SECONDS, CORES_WAIT_SECONDS, FIELDS, INFERRED_CORES_SECONDS, Frontier, proof_cores, proved_with_inferred,
-                      rests_on)
+from .grounds import (CORE_SECONDS, CORES_WAIT_SECONDS, FIELDS, INFERRED_CORES_SECONDS, Frontier, proof_cores,
+                      proved_with_inferred, rests_on)
 from .record import inlined, rule_order
 from .position import rule_position
 from .words import counts_text
