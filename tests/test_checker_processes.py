@@ -104,6 +104,8 @@ def test_a_later_count_has_the_solver_first_guided_by_the_first_counts_witness()
 def test_what_the_solver_leaves_unknown_at_a_later_count_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
     """Solver first: a property it leaves unknown goes to the search, whose verdict is
     kept; one it decides is not searched again."""
+    from dataclasses import replace
+
     from verify import checker
     from verify.results import Evidence, PropertyResult, Unknown
 
@@ -114,7 +116,6 @@ def test_what_the_solver_leaves_unknown_at_a_later_count_is_searched(monkeypatch
                               **options: object) -> list[PropertyResult]:
         if names == ("tracker_in_range",) and count == 6:
             result = real(spec_name, count, names, limits, **options)[0]
-            from dataclasses import replace
             return [replace(result, verdict=Unknown(Evidence("smt"), "made unknown by the test"))]
         return real(spec_name, count, names, limits, **options)
 

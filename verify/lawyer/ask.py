@@ -72,6 +72,10 @@ class Budget:
     memory_mib: int | None = 8_000
     infer: bool = True              # where the hinted proof fails, try again with inferred invariants
 
+    def left(self, started: float) -> float:
+        """The seconds left of the question's time since `started` (inf without a limit)."""
+        return math.inf if self.seconds is None else self.seconds - (time.perf_counter() - started)
+
     def limits(self, started: float) -> Limits:
         """The explorer's limits for a search starting now, with the time that is left."""
         left = None if self.seconds is None else round(max(0.5, self.seconds - (time.perf_counter() - started)), 1)
@@ -416,8 +420,7 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
             proved = [r for r in results.values() if r.verdict.evidence.method == "k-induction"]
             wait = CORES_WAIT_SECONDS
             if any(proved_with_inferred(r) for r in proved):   # its cores take longer, within the question's time
-                left = math.inf if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
-                wait = max(wait, min(INFERRED_CORES_SECONDS, left))
+                wait = max(wait, min(INFERRED_CORES_SECONDS, budget.left(started)))
             prover.wait_cores(tuple(r.players for r in proved), wait)
             cores = prover.cores
     finally:
@@ -426,9 +429,8 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     ordered = tuple(results[count] for count in chosen if count in results)
     if rule_ids:
         return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
-    left = INFERRED_CORES_SECONDS if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
     found = rests_on(prop, ordered, spec_name, cores, frontiers,
-                     inferred_seconds=max(CORE_SECONDS, min(INFERRED_CORES_SECONDS, left)))
+                     inferred_seconds=max(CORE_SECONDS, min(INFERRED_CORES_SECONDS, budget.left(started))))
     ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
     return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 

@@ -54,8 +54,9 @@ def _smt_cores() -> Any:
 
 
 CORE_SECONDS = 30.0
-"""The least time the cores of a proof get (verify/smt/core.py's own limit for a hinted
-proof's), however little of the question's time is left."""
+"""How long all the cores of one proof may take (past it there is no answer, and "Rests
+on" falls back to the fields read): a hinted proof's always, an inferred one's at least
+this, however little of the question's time is left."""
 
 CORES_WAIT_SECONDS = 60.0
 """How long `decide` waits for the prover process's cores before it takes them itself."""
@@ -65,21 +66,19 @@ INFERRED_CORES_SECONDS = 120.0
 """The most the cores of a proof with inferred invariants may take: its support holds
 thousands of them (7,783 for three Presidencies in a row at 5 players), and following
 each one the proof used to the proof of that invariant took 53 s there, past the 30 s
-a hinted proof's cores get (verify/smt/core.py `CORE_SECONDS`)."""
+a hinted proof's cores get (`CORE_SECONDS`)."""
 
 
 def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False,
-                seconds: float | None = None) -> tuple[str, ...] | None:
+                seconds: float = CORE_SECONDS) -> tuple[str, ...] | None:
     """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
-    or None without the Z3 backend or such a proof (or past `seconds`, by default the
-    backend's own limit); with `infer`, of the proof made with inferred invariants in
-    this process (verify/smt/core.py)."""
+    or None without the Z3 backend or such a proof (or past `seconds`); with `infer`, of
+    the proof made with inferred invariants in this process (verify/smt/core.py)."""
     cores = _smt_cores()
     if cores is None:
         return None
     spec = compiled_game(players, spec_name).spec
-    timed = {} if seconds is None else {"seconds": seconds}
-    found: tuple[str, ...] | None = cores(spec, prop, players, infer=infer, **timed)
+    found: tuple[str, ...] | None = cores(spec, prop, players, seconds, infer=infer)
     return found
 
 
@@ -92,7 +91,7 @@ def proved_with_inferred(result: PropertyResult) -> bool:
 def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
              known: dict[int, tuple[str, ...]] | None = None,
              frontiers: dict[int, Frontier] | None = None,
-             inferred_seconds: float | None = None) -> tuple[tuple[str, ...], str] | None:
+             inferred_seconds: float = CORE_SECONDS) -> tuple[tuple[str, ...], str] | None:
     """The rule IDs the answer rests on and where they came from (WITNESS, PROOF, SEARCH or
     PROOF_AND_SEARCH), or None when the evidence gives none (the caller falls back to the
     fields read). A count's cores are taken first (`known`, else the solver now, within

@@ -29,15 +29,14 @@ from .check import backend_built, backend_for
 from .induction import Candidate
 from .system import Step
 
-CORE_SECONDS = 30.0
-"""All the cores of one proof may take this long; past it there is no answer (None)."""
 STEP_TIMEOUT_MS = 5_000
 
 
-def proof_rule_ids(spec: Spec, prop: Property, players: int, seconds: float = CORE_SECONDS,
+def proof_rule_ids(spec: Spec, prop: Property, players: int, seconds: float,
                    infer: bool = False) -> tuple[str, ...] | None:
     """The rule IDs of the requirements the proof that `prop` never happens at `players`
-    used, or None when the one-step proof does not go through (or took too long). With
+    used, or None when the one-step proof does not go through (or took longer than
+    `seconds`: the caller's, verify/lawyer/grounds.py `CORE_SECONDS`). With
     `infer`, the proof whose support has inferred invariants: taken only where that
     support was already built in this process (by the proof itself), since building it
     again costs what inferring did."""
