@@ -28,7 +28,7 @@ from verify.explicit import keys as keys_module
 from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from verify.explicit.explore import Limits, explore
 from verify.explicit.graphs import analyse
-from verify.explicit.keys import distinct, pack
+from verify.explicit.keys import distinct, distinct_groups, pack
 from verify.explicit.layers import Layered, LayeredSearch, layered
 from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions
@@ -265,6 +265,9 @@ def test_distinct_keeps_one_column_per_key_the_one_of_lowest_priority(
         keys_module._mixed = lambda words: (words[0] % np.uint64(2)) << np.uint64(62)
     try:
         assert distinct(matrix, priority).tolist() == sorted(expected.values())
+        # Each column's group is the position of its key's kept column (with or without collisions).
+        chosen, group = distinct_groups(matrix, priority)
+        assert (matrix[:, chosen[group]] == matrix).all()
     finally:
         keys_module._mixed = original
 

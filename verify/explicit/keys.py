@@ -102,11 +102,24 @@ def distinct_groups(words: Words, priority: Array | None = None) -> tuple[Array,
     leads = np.concatenate(([True], top[1:] != top[:-1]))
     group = np.cumsum(leads) - 1
     leader = column[leads]
-    wrong = np.zeros(width, dtype=bool)
+    # A group holds one key when each column's words equal its neighbour's in the group
+    # (equality is transitive): one gather per word, read in order.
+    wrong = np.zeros(width - 1, dtype=bool)
     for row in words:
-        wrong |= row[column] != row[leader[group]]
+        ordered = row[column]
+        wrong |= ordered[1:] != ordered[:-1]
+    wrong &= ~leads[1:]
+    if not wrong.any():
+        # No collision (the rule): the leaders in column order are a mask's set bits, and
+        # each column's place among them a running count, with no sort.
+        chosen_mask = np.zeros(width, dtype=bool)
+        chosen_mask[leader] = True
+        place_of = np.cumsum(chosen_mask) - 1
+        inverse = np.empty(width, dtype=np.int64)
+        inverse[column] = place_of[leader][group]
+        return np.flatnonzero(chosen_mask), inverse
     bad = np.zeros(len(leader), dtype=bool)
-    bad[group[wrong]] = True
+    bad[group[1:][wrong]] = True
     # Different keys under one hash prefix (rare): those groups again, exactly.
     again = column[bad[group]]
     exact, exact_group = _distinct_exactly(words[:, again], rank[again]) if len(again) else (again, again)
