@@ -441,6 +441,15 @@ class Game:
         step = self.steps[state[self.phase_index]]
         return None if step is None else step(state, rng)
 
+    def random_next(self, state: State, rng: Random) -> State | None:
+        """`random_step`, where a state with no move (a deadlock the rules allow: a broken
+        variant or mutant) ends the game as a finished one does, with None: a sampler of
+        random games (invariant and ranking inference) needs their states, not a crash."""
+        try:
+            return self.random_step(state, rng)
+        except AssertionError:
+            return None
+
     def recorded_steps(self, record: Record) -> tuple[Callable[..., State | None] | None, ...]:
         """`random_step`'s functions per phase, compiled again to tell `record` the rule
         index and parameters of every move they make (None where the game is over): random

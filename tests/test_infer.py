@@ -284,3 +284,26 @@ def test_the_benchmark_infers_from_an_empty_cache_and_leaves_the_users_alone(
     assert bench.wall > 0 and bench.workers == 2
     assert not users.exists()
     assert cache_dir() == users / "invariants"
+
+
+def test_games_that_deadlock_are_sampled_up_to_the_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant whose chaos needs a Fascist policy on top where the rules need a Liberal
+    one (its requirement negated) leaves some random games with no move: the sampler
+    keeps their states so far, where it used to crash inference (and `mutate
+    --solver-only`) with the engine's assertion."""
+    from random import Random
+
+    from verify.diff.operators import mutants
+    (mutant,) = [m for m in mutants(load_spec("standard"), ("negate",), ("chaos",))
+                 if m.description == "requirement: draw_liberal > 0 negated"]
+    game = Game(mutant.spec, 5)
+    rng, state, moves = Random(607), game.initial_state(), 0
+    while (following := game.random_next(state, rng)) is not None:
+        state, moves = following, moves + 1
+    assert state[game.phase_index] != game.over_phase and moves == 75    # stuck, not over
+    sampled = sample_states(game, 400, 0)
+    assert len(sampled) > 1000
+    with monkeypatch.context() as patched:      # the engine's own step meets the deadlock in these games
+        patched.setattr(game, "random_next", game.random_step)
+        with pytest.raises(AssertionError):
+            sample_states(game, 400, 0)

@@ -202,7 +202,7 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
         for _ in range(MAX_MOVES):
             if keep(state):
                 seen.add(state)
-            following = game.random_step(state, rng)
+            following = game.random_next(state, rng)
             if following is None:
                 break
             state = following

@@ -62,7 +62,7 @@ def moves(game: Game, games: int = GAMES, seed: int = 1) -> list[tuple[Any, Any]
     for _ in range(games):
         state = game.initial_state()
         for _ in range(MAX_MOVES):
-            following = game.random_step(state, rng)
+            following = game.random_next(state, rng)
             if following is None:
                 break
             out.add((state, following))
@@ -78,7 +78,7 @@ def games_played(game: Game, games: int = GAMES, seed: int = 1) -> list[list[Any
         state = game.initial_state()
         states = [state]
         for _ in range(MAX_MOVES):
-            following = game.random_step(state, rng)
+            following = game.random_next(state, rng)
             if following is None:
                 break
             states.append(following)
