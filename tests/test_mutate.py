@@ -275,3 +275,37 @@ def test_a_reshuffle_that_forgets_to_close_the_session_costs_one_quiet_move() ->
     assert rule_stops_a_quiet_step_short(base, 7, base.rule("reshuffle"), reshuffle.spec.rule("reshuffle"))
     assert not rule_stops_a_quiet_step_short(base, 7, base.rule("return_candidacy"),
                                              returning.spec.rule("return_candidacy"))
+
+
+# ---------------------------------------------------------------- by the solver alone
+
+def test_the_solver_alone_kills_a_mutant_with_inferred_invariants_and_names_nothing_undecided() -> None:
+    """`--solver-only`: an enactment that puts two Fascist policies on the track breaks
+    deck conservation (R-S3); the solver, with no invariant written by hand, refutes it
+    under the mutant, where the rules prove it, and leaves nothing it was asked undecided."""
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, LIMITS, solver_only=True)
+    assert outcome.status == "killed", outcome.line
+    assert outcome.detail.startswith("deck_conservation_fascist: proved -> refuted (the solver alone")
+    assert outcome.undecided == [] and outcome.to_json()["undecided"] == []
+
+
+def test_what_the_solver_alone_leaves_undecided_is_named_and_never_survives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of time, the solver decides nothing: every property it was asked is named as
+    undecided, and a mutant neither killed nor proved equivalent stays unknown."""
+    from verify.diff import mutate as module
+    monkeypatch.setattr(module, "RELATIONAL_SECONDS", 0.01)
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    verdicts = {"deck_conservation_fascist": "proved", "liberal_policy_win": "witness"}
+    outcome = decide(base, dropped, 5, verdicts, Limits(None, 0.001, None), solver_only=True)
+    assert outcome.status == "unknown", outcome.line
+    assert sorted(outcome.undecided or []) == sorted(verdicts)
+    again = type(outcome).from_json(outcome.to_json())
+    assert again.undecided == outcome.undecided
+
+
+def test_solver_only_refuses_random_only() -> None:
+    result = CliRunner().invoke(main, ["mutate", "-n", "5", "--solver-only", "--random-only"])
+    assert result.exit_code == 2 and "--solver-only" in result.output

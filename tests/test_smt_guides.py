@@ -61,3 +61,27 @@ def test_a_guide_that_does_not_fit_finds_nothing() -> None:
     assert prop.state is not None
     found = guided(backend.unrolling(), backend.state_target(prop.state, False), rules)
     assert found.trace is None and found.stopped == "unguided"
+
+
+def test_without_a_proved_bound_a_witness_is_sought_along_a_guide_of_any_length(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no invariant written by hand there is no distance to bound a witness, and the
+    deep search climbs from one move; `any_guide` (the mutation analysis by the solver
+    alone) first follows kept guides, whatever their length. The game found replays
+    under the rules, and, longer than any bound proved, carries that it may not be the
+    shortest."""
+    from verify.smt.check import verdicts_under
+    from verify.smt.guides import forget_guides, keep_guide
+    monkeypatch.setattr(smt_check, "PLAYOUT_FIRST_SECONDS", 0.0)
+    clear_cache()
+    prop = CATALOGUE["fascist_hitler_win"]
+    hinted = check_property(SPEC, prop, 5)
+    assert isinstance(hinted, Witnessed) and hinted.trace is not None
+    rules = [move.rule for move, _ in hinted.trace.steps]
+    forget_guides()
+    keep_guide(SPEC, prop.name, rules)
+    ((_, found),) = list(verdicts_under(SPEC, 5, [prop], 120.0, hints=False, any_guide=True))
+    assert isinstance(found, Witnessed) and found.trace is not None, found
+    assert found.evidence.note.startswith("found along the rules of an earlier witness"), found.evidence.note
+    assert [move.rule for move, _ in found.trace.steps] == rules
+    assert found.lower_bound is not None and "may" in found.evidence.note

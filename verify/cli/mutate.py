@@ -81,6 +81,11 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
               help="No complete search: only the random games under each mutant and the solver's proofs of "
                    "equivalence (seconds each); a mutant neither decides is left unknown, never counted as "
                    "survived.")
+@click.option("--solver-only", is_flag=True,
+              help="Only the solver, with no strengthening invariant written by hand (each inferred for the "
+                   "mutant's rules): every property of the catalogue within --time-limit per mutant, the ones it "
+                   "leaves unknown named; no random games, no search. Not killed and not proved equivalent, a "
+                   "mutant is unknown. The rules' own verdicts, where no baseline has them, by the solver too.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write what the run found (killed, and the status of the others) as the mutation gate's "
@@ -98,6 +103,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
+                   solver_only: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
                    report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
                    scheduler: str | None = None, cache_dir: str | None = None) -> None:
@@ -110,6 +116,9 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     spec = load_spec(rules)
     counts = counts_among(players_text, list(spec.player_counts))
     record, numbers, named = None, None, names(spec)
+    if solver_only and (random_only or gate_file is not None):
+        raise click.BadParameter("--solver-only decides mutants by the solver alone: not with --random-only "
+                                 "or --gate", param_hint="--solver-only")
     if (record_file or gate_file) and len(counts) != 1:
         raise click.BadParameter("a mutation record is for one player count, e.g. -n 5", param_hint="--players")
     if gate_file is not None:
@@ -164,7 +173,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
                   complete=not random_only, progress=progress, numbers=numbers,
-                  spread=_spread(scheduler, cache_dir, workers))
+                  spread=_spread(scheduler, cache_dir, workers), solver_only=solver_only)
     if record is not None:
         verdict = judge(run, record, named)
         explain(spec, verdict.lost + verdict.new, record.players)

@@ -68,6 +68,14 @@ RELATIONAL_SECONDS = 120.0
 SOLVER_SECONDS = 60.0
 """The solver's time per mutant for a verdict that differs from the rules' own."""
 
+SOLVER_ONLY_SECONDS = 600.0
+"""The solver's time per mutant for the whole catalogue when no time limit is given
+(`decide` with `solver_only`): inference for the mutant's rules included."""
+
+GUIDE_SECONDS = 120.0
+"""The explicit search's time for the rules' own witnesses, kept as guides for the
+mutants' (`_guides_from_the_rules`), once per process and count."""
+
 PROBE_GAMES, PROBE_SECONDS = 400, 10.0
 """Random games under a mutant before any complete search: most rule bugs show within a
 few hundred games, and a game that shows one kills the mutant in seconds."""
@@ -88,6 +96,7 @@ class Outcome:
     game: list[str] = field(default_factory=list)      # the distinguishing game (survived) or the killing trace
     decisions: int | None = None
     seconds: float = 0.0
+    undecided: list[str] | None = None      # solver only: the properties it left unknown under the mutant
 
     @property
     def line(self) -> str:
@@ -101,7 +110,8 @@ class Outcome:
         return {"number": self.number, "operator": self.operator, "rule": self.rule, "rule_ids": list(self.rule_ids),
                 "description": self.description, "players": self.players, "status": self.status,
                 "detail": self.detail, "game": self.game, "decisions": self.decisions,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3),
+                **({} if self.undecided is None else {"undecided": self.undecided})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Outcome":
@@ -111,7 +121,8 @@ class Outcome:
             outcome = cls(int(data["number"]), str(data["operator"]), str(data["rule"]),
                           tuple(str(i) for i in data["rule_ids"]), str(data["description"]), int(data["players"]),
                           str(data["status"]), str(data["detail"]), [str(line) for line in data["game"]],
-                          None if data["decisions"] is None else int(data["decisions"]), float(data["seconds"]))
+                          None if data["decisions"] is None else int(data["decisions"]), float(data["seconds"]),
+                          None if data.get("undecided") is None else [str(name) for name in data["undecided"]])
         except (KeyError, TypeError, ValueError) as error:
             raise SpecError(f"a kept mutation outcome is damaged ({error}): remove it from the cache") from None
         return outcome
@@ -146,13 +157,29 @@ def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ..
     return {raw.property: raw.verdict for raw in raws}
 
 
+def base_verdicts_by_solver(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
+                            ) -> dict[str, str]:
+    """The rules' own verdicts by the solver alone (invariants inferred, none written by
+    hand), within `limits.time_limit` seconds in all (each property gets what is left);
+    what it leaves unknown cannot kill."""
+    from ..smt.check import check_property
+    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+    out: dict[str, str] = {}
+    for prop in catalogue(base, players, names):
+        left = None if deadline is None else deadline - time.monotonic()
+        out[prop.name] = "unknown" if left is not None and left <= 0 else check_property(
+            base, prop, players, replace(limits, time_limit=left), infer=True, hints=False).verdict
+    return out
+
+
 def _moves(moves: Any) -> list[str]:
     return [f"{rule}{tuple(args)}" for rule, args in (moves or ())]
 
 
 def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], limits: Limits,
-           budget: Budget = MUTATE_DIFF, complete: bool = True) -> Outcome:
-    """One mutant at one player count (see the module docstring)."""
+           budget: Budget = MUTATE_DIFF, complete: bool = True, solver_only: bool = False) -> Outcome:
+    """One mutant at one player count (see the module docstring); `solver_only`: by the
+    solver alone (`_by_the_solver`)."""
     started = time.monotonic()
     outcome = Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description, players,
                       "unknown")
@@ -172,20 +199,24 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return done("invalid", f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
         return done("equivalent", "the same rules and numbers for this count")
+    hints = not solver_only
     if only_rule_changed(base, mutant.spec, mutant.rule):
         # The solver is loaded here, not with the module: every command imports this one.
         from ..smt.check import rule_makes_the_same_moves, rule_stops_a_quiet_step_short, rules_never_fire
         written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
-        if rules_never_fire(base, players, [written, mutated]):
+        support = "strengthening invariants" if hints else "inferred invariants"
+        if rules_never_fire(base, players, [written, mutated], hints):
             return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
-                                      f"(proved from the rules' strengthening invariants)")
-        if same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated):
+                                      f"(proved from the rules' {support})")
+        if same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' makes the same moves at {players} players, as written or "
-                                      f"mutated, in every state the rules' strengthening invariants allow (proved)")
-        if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated):
+                                      f"mutated, in every state the rules' {support} allow (proved)")
+        if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
                                       f"the game then makes, at {players} players (proved): the same games")
     props = catalogue(mutant.spec, players, tuple(verdicts))
+    if solver_only:
+        return _by_the_solver(base, mutant, players, props, verdicts, limits, done)
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
     if killer is not None:
@@ -244,6 +275,78 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
         return prop.name, verdicts[prop.name], verdict.verdict, moves
     return None
+
+
+def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Property, ...],
+                   verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome]) -> Outcome:
+    """A mutant decided by the solver alone, with no strengthening invariant written by
+    hand (each inferred for the mutant's rules): every property of the catalogue is
+    checked within the mutant's time limit, the changed rule's first, and every one the
+    solver leaves unknown is named (`Outcome.undecided`), so a run measures how much of
+    the catalogue the solver decides by itself. A verdict that differs from the rules'
+    own kills the mutant, with the solver's game when it has one. Not killed, the solver
+    looks for a relation making the two play the same games (`equivalent`); failing
+    that the mutant is `unknown`: with no search for a game telling the two apart, a
+    mutant the catalogue cannot see is never called survived."""
+    from ..smt.check import rule_sets_play_the_same_games, verdicts_under
+
+    def order(prop: Property) -> int:
+        if mutant.rule in prop.on:
+            return 0
+        return 2 if prop.kind == "sometimes" else 1
+    _guides_from_the_rules(base, players, props)
+    checked = sorted(props, key=order)
+    seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
+    decided: dict[str, Any] = {}
+    for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True):
+        if verdict.verdict != "unknown":
+            decided[prop.name] = verdict
+    undecided = [prop.name for prop in checked if prop.name not in decided]
+    killers = [prop for prop in checked if prop.name in decided
+               and verdicts.get(prop.name, "unknown") not in ("unknown", decided[prop.name].verdict)]
+    outcome: Outcome
+    if killers:
+        name = killers[0].name
+        trace = getattr(decided[name], "trace", None)
+        moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
+        outcome = done("killed", f"{name}: {verdicts[name]} -> {decided[name].verdict} (the solver alone"
+                                 + (f", {len(moves)} moves)" if moves else ")"), moves, len(moves) if moves else None)
+    else:
+        relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS, hints=False)
+        if relation.proved:
+            outcome = done("equivalent", f"the same games at {players} players, proved by a relational inductive "
+                                         f"invariant over inferred invariants")
+        else:
+            outcome = done("unknown", f"the solver alone: {len(decided)} of {len(checked)} properties decided, "
+                                      f"none differs from the rules' own; no relation proved ({relation.reason}); "
+                                      f"no search for a game telling them apart")
+    outcome.undecided = undecided
+    return outcome
+
+
+def _guides_from_the_rules(base: Spec, players: int, props: tuple[Property, ...]) -> None:
+    """The rules' own witnesses of the `sometimes` properties among `props`, found once
+    per process and count by the explicit search (the complete graph at 5 and 6 players
+    in seconds; at larger counts what it finds within GUIDE_SECONDS), kept as guides for
+    the solver (verify/smt/guides.py; a mutant's rules are stored under the rules' name,
+    so its witness searches try them first). Most mutants leave a shortest game of the
+    rules a shortest game of theirs; the guided query then takes about a second, where
+    the plain deep query at the bound took 87 s and 111 s for two of them at 5 players.
+    A guide is only a guess: a path it leads to is a real path of the mutant, a wrong one
+    costs one quick query, and no verdict depends on it."""
+    key = (base.name, base.source, base.overlays, players)
+    wanted = tuple(p for p in props if p.kind == "sometimes" and (*key, p.name) not in _GUIDED)
+    if not wanted:
+        return
+    _GUIDED.update((*key, p.name) for p in wanted)
+    from ..smt.guides import keep_guide
+    for raw in check_game(Game(base, players), wanted, Limits(time_limit=GUIDE_SECONDS), fewest_elections=False):
+        if raw.verdict == "witness" and raw.moves:
+            keep_guide(base, raw.property, [rule for rule, _ in raw.moves])
+
+
+_GUIDED: set[tuple[str, str, tuple[str, ...], int, str]] = set()
+"""The rules and counts whose witnesses this process has kept as guides."""
 
 
 def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
@@ -338,6 +441,11 @@ class Run:
                  f"in {self.seconds:.0f} s"]
         lines += [f"  {note}" for note in self.notes]
         lines.append("  " + ", ".join(f"{status} {self.count(status)}" for status in STATUSES))
+        solved = [o for o in self.outcomes if o.undecided is not None]
+        if solved:
+            left = [o for o in solved if o.undecided]
+            lines.append(f"  the solver alone: {sum(len(o.undecided or ()) for o in solved)} properties unknown, "
+                         f"in {len(left)} of the {len(solved)} mutants it checked")
         lines.append(f"score: {self.score()}")
         for players, chosen in self.by_players():
             lines.append(f"  {players} players: {self.score(chosen)}")
@@ -421,11 +529,11 @@ def _id_order(rule_id: str) -> tuple[int, int, str, int]:
 
 def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,
                      budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None,
-                     complete: bool) -> Outcome:
+                     complete: bool, solver_only: bool = False) -> Outcome:
     """For a worker process: rebuild the mutants (deterministic) and decide number `number`."""
     base = load_spec(rules)
     mutant = next(m for m in mutants(base, operators, rule_filter) if m.number == number)
-    return decide(base, mutant, players, verdicts, limits, budget, complete)
+    return decide(base, mutant, players, verdicts, limits, budget, complete, solver_only)
 
 
 Spread = Callable[[Callable[..., "Outcome"], list[tuple[Any, ...]]], Iterator["Outcome"]]
@@ -452,12 +560,14 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
             complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None,
-            numbers: frozenset[int] | None = None, spread: Spread | None = None) -> Run:
+            numbers: frozenset[int] | None = None, spread: Spread | None = None, solver_only: bool = False) -> Run:
     """Every mutant of `rules` (filtered, only `numbers` when given, at most `cap` per
     count) at every count. The rules' own verdicts come from `verdicts` (e.g. the baseline)
     for the counts it has, or from a check with its own budget `base_limits` (default:
     `limits`), not a mutant's. `spread`, when given, decides the mutants instead of local
-    processes (verify/scale/run.py: on a Dask cluster), returning the outcomes in order."""
+    processes (verify/scale/run.py: on a Dask cluster), returning the outcomes in order.
+    `solver_only`: the mutants and the rules' own verdicts (where no baseline has them)
+    decided by the solver alone, with no strengthening invariant written by hand."""
     started = time.monotonic()
     base = load_spec(rules)
     chosen = [m for m in mutants(base, operators, rule_filter) if numbers is None or m.number in numbers]
@@ -480,7 +590,8 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
         else:
             if progress:
                 progress(0, len(jobs), None)
-            base_of[count] = base_verdicts(base, count, base_limits or limits, properties)
+            base_of[count] = (base_verdicts_by_solver if solver_only else base_verdicts)(
+                base, count, base_limits or limits, properties)
             unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
             if unknown:
                 run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
@@ -489,10 +600,11 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
         spread = local_spread(workers)
     outcomes: Iterator[Outcome]
     if spread is None:   # in this process, with the mutants already built
-        outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete) for mutant, count in jobs)
+        outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete, solver_only)
+                    for mutant, count in jobs)
     else:                # each task builds its mutant again from its number
         outcomes = spread(_decide_numbered, [(rules, mutant.number, count, base_of[count], limits, budget, operators,
-                                              rule_filter, complete) for mutant, count in jobs])
+                                              rule_filter, complete, solver_only) for mutant, count in jobs])
     for done, outcome in enumerate(outcomes, start=1):
         run.outcomes.append(outcome)
         if progress:

@@ -115,6 +115,7 @@ class Backend:
         self.induction = Induction(self.system, self.strengthening, self.catalogue)
         self._distance: Outcome | None = None
         self._start_distance: int | None = None
+        self.any_guide = False          # `search`: try kept guides of any length before the deep query
         self._unrolling: Unrolling | None = None
         if infer:
             try:
@@ -221,6 +222,11 @@ class Backend:
                                     f"lower bound, so no game is shorter")
                         keep_guide(self.spec, guide, rules)
                         return led
+        if self.any_guide and guide is not None:
+            along = self._along_any_guide(unrolling, target, guide, bound, deadline)
+            if along is not None:
+                along.seconds, along.queries = time.perf_counter() - start, queries + along.queries
+                return along
         plain = deadline
         if play is not None and deadline is not None:
             plain = deadline - min(PLAYOUT_RESERVE, PLAYOUT_SHARE * max(0.0, deadline - time.perf_counter()))
@@ -232,6 +238,29 @@ class Backend:
         if guide is not None and found.trace is not None:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
+
+    def _along_any_guide(self, unrolling: Unrolling, target: Target, guide: str, bound: int,
+                         deadline: float | None) -> Search | None:
+        """A path to the target along a kept guide of any length (`any_guide`: the rules'
+        own witnesses guiding a mutant's, where the verdict matters more than the
+        shortest game and no lower bound may be proved): a quick query each. A path as
+        long as the bound is a shortest; a longer one carries the bound."""
+        for rules in guides_for(self.spec, guide, None):
+            if len(rules) < bound:
+                continue
+            led = guided(unrolling, target, rules, deadline)
+            if led.trace is None:
+                continue
+            if led.depth == bound:
+                led.note = (f"found along the rules of an earlier witness; {bound} moves is the proved lower "
+                            f"bound, so no game is shorter")
+            else:
+                led.lower_bound = bound
+                led.note = (f"found along the rules of an earlier witness, {led.depth} moves; "
+                            + (f"no game shorter than {bound} moves gets there" if bound > 1 else
+                               "no lower bound was proved") + ", and a shorter game than this one may")
+            return led
+        return None
 
     def _played_at(self, prop: Property, bound: int, deadline: float | None) -> list[Guide]:
         """The rules of random games that reach `prop` in exactly `bound` moves (the proved
@@ -290,7 +319,7 @@ class Backend:
 
 _BACKENDS: dict[tuple[int, int, bool, bool], tuple[Spec, Backend]] = {}
 _SPECS: dict[str, Spec] = {}
-_BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int], Backend] = {}
+_BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int, bool], Backend] = {}
 
 
 def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = True,
@@ -312,17 +341,17 @@ def backend_built(spec: Spec, players: int, infer: bool = False, hints: bool = T
     return (id(spec), players, infer or not hints, hints) in _BACKENDS
 
 
-def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule]) -> bool:
+def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule], hints: bool = True) -> bool:
     """Whether none of `rules` (rules of `spec`, or rule-local changes of them) is enabled
     in any state satisfying its proved strengthening invariants at `players`, hence in any
     reachable state: the mutation analysis's proof that a mutated rule, before and after
     the change, never fires there (say a power no board of that count has). The backend
     is kept per rules file, so the support is proved once however often the rules are
-    loaded again."""
-    return _backend_of_source(spec, players).induction.never_fires(rules)
+    loaded again. Without `hints`, the invariants are inferred (`backend_for`)."""
+    return _backend_of_source(spec, players, hints).induction.never_fires(rules)
 
 
-def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
+def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule, hints: bool = True) -> bool:
     """Whether rule `base` of `spec` and a change of it (`mutant`, same name and
     parameters) make the same moves, with the same odds and effects, in every state
     satisfying the rules' proved strengthening invariants at `players` (a requirement the
@@ -330,24 +359,26 @@ def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule
     live where the move goes, for both rule sets (spec/liveness.py): a change that only
     leaves a different value in stale bookkeeping changes no game. The backend is kept
     as for `rules_never_fire`."""
-    return _backend_of_source(spec, players).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
+    return _backend_of_source(spec, players, hints).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
 
 
-def rule_stops_a_quiet_step_short(spec: Spec, players: int, base: Rule, mutant: Rule) -> bool:
+def rule_stops_a_quiet_step_short(spec: Spec, players: int, base: Rule, mutant: Rule, hints: bool = True) -> bool:
     """Whether a change of a forced rule of `spec` only leaves the game one quiet forced
     move short of where the rule goes, which that move then reaches
     (`Induction.same_moves_but_a_quiet_step`): the same games but for bookkeeping."""
-    return _backend_of_source(spec, players).induction.same_moves_but_a_quiet_step(
+    return _backend_of_source(spec, players, hints).induction.same_moves_but_a_quiet_step(
         base, mutant, live_fields(spec, [mutant]))
 
 
-def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds: float = 60.0) -> Relation:
+def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds: float = 60.0,
+                                  hints: bool = True) -> Relation:
     """Whether two rule sets with the same fields and rules by name (a mutant and the rules
     it changes) play the same games at `players`, proved by a relational inductive
     invariant over their product (verify/smt/relational.py), each side constrained by its
-    own proved support. `relation.proved` only when every step is proved."""
+    own proved support (without `hints`, inferred). `relation.proved` only when every step
+    is proved."""
     try:
-        mine, theirs = _backend_of_source(spec, players), Backend(other, players)
+        mine, theirs = _backend_of_source(spec, players, hints), _unkept_backend(other, players, hints)
         first, second = mine.system.state("pair_a"), theirs.system.state("pair_b")
         relation = equivalent(mine.system, mine.induction.support_terms(first), theirs.system,
                               theirs.induction.support_terms(second), first, second, seconds)
@@ -358,13 +389,22 @@ def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds
     return relation
 
 
-def _backend_of_source(spec: Spec, players: int) -> Backend:
+def _backend_of_source(spec: Spec, players: int, hints: bool = True) -> Backend:
     """The backend of a rules file and count, kept however often the file is loaded again
     (the mutation analysis loads the rules once per mutant)."""
-    key = (spec.name, spec.source, spec.overlays, players)
+    key = (spec.name, spec.source, spec.overlays, players, hints)
     if key not in _BY_SOURCE:
-        _BY_SOURCE[key] = Backend(spec, players)
+        _BY_SOURCE[key] = _unkept_backend(spec, players, hints)
     return _BY_SOURCE[key]
+
+
+def _unkept_backend(spec: Spec, players: int, hints: bool, deadline: float | None = None) -> Backend:
+    """A backend for rules seen once (a mutant), not kept: with the strengthening
+    invariants of spec/invariants.toml (`hints`), or with none written and the
+    invariants inferred, as `backend_for` builds them (`OutOfTime` past `deadline`)."""
+    if hints:
+        return Backend(spec, players, deadline=deadline)
+    return Backend(spec, players, strengthening=Strengthening(spec, (), None, None), infer=True, deadline=deadline)
 
 
 def clear_cache() -> None:
@@ -417,22 +457,25 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
                    f"({stopped}, {len(stopped.remaining)} candidates left, cached for the next run)")
 
 
-def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float
-                   ) -> Iterator[tuple[Property, Verdict]]:
+def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
+                   any_guide: bool = False) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
-    the solver cannot encode ends the sequence: nothing is claimed for it."""
+    the solver cannot encode, or whose invariants are not inferred (no `hints`) in time,
+    ends the sequence: nothing is claimed for it. `any_guide`: witnesses are first sought
+    along kept guides of any length (`Backend._along_any_guide`)."""
     deadline = time.perf_counter() + seconds
     try:
-        backend = Backend(spec, players)
+        backend = _unkept_backend(spec, players, hints, deadline)
+        backend.any_guide = any_guide
         for prop in props:
             left = deadline - time.perf_counter()
             if left <= 0:
                 return
             if players in prop.players:
-                yield prop, _decide(backend, prop, Limits(time_limit=left))
-    except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception):
+                yield prop, _noting_inference(backend, _decide(backend, prop, Limits(time_limit=left)))
+    except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception, OutOfTime):
         return
 
 

@@ -45,9 +45,13 @@ def keep_guide(spec: Spec, name: str, rules: Sequence[str]) -> None:
         del kept[MAX_GUIDES:]
 
 
-def guides_for(spec: Spec, name: str, length: int) -> list[Guide]:
-    """The kept rule sequences of `length` moves for property `name` of `spec`, newest first."""
-    return [guide for guide in _GUIDES.get(_key(spec, name), []) if len(guide) == length]
+def guides_for(spec: Spec, name: str, length: int | None) -> list[Guide]:
+    """The kept rule sequences of `length` moves (None: of any length, shortest first) for
+    property `name` of `spec`, newest first."""
+    kept = _GUIDES.get(_key(spec, name), [])
+    if length is None:
+        return sorted(kept, key=len)
+    return [guide for guide in kept if len(guide) == length]
 
 
 def forget_guides() -> None:
