@@ -72,6 +72,11 @@ SOLVER_ONLY_SECONDS = 600.0
 """The solver's time per mutant for the whole catalogue when no time limit is given
 (`decide` with `solver_only`): inference for the mutant's rules included."""
 
+SOLVER_ONLY_EACH = 30.0
+"""At most this many of a mutant's seconds for one property by the solver alone: at 5
+players one mutant's deck conservation was still undecided after 150 s, and with 300 s
+for the whole mutant the solver left 85 of its 88 properties unknown."""
+
 GUIDE_SECONDS = 120.0
 """The explicit search's time for the rules' own witnesses, kept as guides for the
 mutants' (`_guides_from_the_rules`), once per process and count."""
@@ -298,7 +303,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     checked = sorted(props, key=order)
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
-    for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True):
+    for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
+                                        each=SOLVER_ONLY_EACH):
         if verdict.verdict != "unknown":
             decided[prop.name] = verdict
     undecided = [prop.name for prop in checked if prop.name not in decided]
@@ -329,11 +335,12 @@ def _guides_from_the_rules(base: Spec, players: int, props: tuple[Property, ...]
     per process and count by the explicit search (the complete graph at 5 and 6 players
     in seconds; at larger counts what it finds within GUIDE_SECONDS), kept as guides for
     the solver (verify/smt/guides.py; a mutant's rules are stored under the rules' name,
-    so its witness searches try them first). Most mutants leave a shortest game of the
-    rules a shortest game of theirs; the guided query then takes about a second, where
-    the plain deep query at the bound took 87 s and 111 s for two of them at 5 players.
-    A guide is only a guess: a path it leads to is a real path of the mutant, a wrong one
-    costs one quick query, and no verdict depends on it."""
+    so its witness searches try them first). With no distance written by hand there is
+    no lower bound, and the plain search climbs from one move: at 5 players it took 87-130
+    s for each of two witnesses of a mutant; along the rules' games, where the mutant
+    still plays them, each of its five witnesses took 3-4 s. A guide is only a guess: a
+    path it leads to is a real path of the mutant, a wrong one costs one quick query,
+    and no verdict depends on it."""
     key = (base.name, base.source, base.overlays, players)
     wanted = tuple(p for p in props if p.kind == "sometimes" and (*key, p.name) not in _GUIDED)
     if not wanted:

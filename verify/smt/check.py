@@ -330,9 +330,7 @@ def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = Tru
     at `deadline` raises `OutOfTime` and keeps no backend."""
     key = (id(spec), players, infer or not hints, hints)
     if key not in _BACKENDS:
-        base = None if hints else Strengthening(spec, (), None, None)
-        _BACKENDS[key] = (spec, Backend(spec, players, strengthening=base, infer=infer or not hints,
-                                        deadline=deadline))
+        _BACKENDS[key] = (spec, _new_backend(spec, players, hints, deadline, infer))
     return _BACKENDS[key][1]
 
 
@@ -378,7 +376,7 @@ def rule_sets_play_the_same_games(spec: Spec, other: Spec, players: int, seconds
     own proved support (without `hints`, inferred). `relation.proved` only when every step
     is proved."""
     try:
-        mine, theirs = _backend_of_source(spec, players, hints), _unkept_backend(other, players, hints)
+        mine, theirs = _backend_of_source(spec, players, hints), _new_backend(other, players, hints)
         first, second = mine.system.state("pair_a"), theirs.system.state("pair_b")
         relation = equivalent(mine.system, mine.induction.support_terms(first), theirs.system,
                               theirs.induction.support_terms(second), first, second, seconds)
@@ -394,17 +392,18 @@ def _backend_of_source(spec: Spec, players: int, hints: bool = True) -> Backend:
     (the mutation analysis loads the rules once per mutant)."""
     key = (spec.name, spec.source, spec.overlays, players, hints)
     if key not in _BY_SOURCE:
-        _BY_SOURCE[key] = _unkept_backend(spec, players, hints)
+        _BY_SOURCE[key] = _new_backend(spec, players, hints)
     return _BY_SOURCE[key]
 
 
-def _unkept_backend(spec: Spec, players: int, hints: bool, deadline: float | None = None) -> Backend:
-    """A backend for rules seen once (a mutant), not kept: with the strengthening
-    invariants of spec/invariants.toml (`hints`), or with none written and the
-    invariants inferred, as `backend_for` builds them (`OutOfTime` past `deadline`)."""
-    if hints:
-        return Backend(spec, players, deadline=deadline)
-    return Backend(spec, players, strengthening=Strengthening(spec, (), None, None), infer=True, deadline=deadline)
+def _new_backend(spec: Spec, players: int, hints: bool, deadline: float | None = None,
+                 infer: bool = False) -> Backend:
+    """A backend built now (the callers decide what is kept): with the strengthening
+    invariants of spec/invariants.toml (`hints`) and, with `infer`, inferred ones too;
+    without hints, none written and the invariants inferred (`OutOfTime` past
+    `deadline`)."""
+    base = None if hints else Strengthening(spec, (), None, None)
+    return Backend(spec, players, strengthening=base, infer=infer or not hints, deadline=deadline)
 
 
 def clear_cache() -> None:
@@ -458,23 +457,25 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
 
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
-                   any_guide: bool = False) -> Iterator[tuple[Property, Verdict]]:
+                   any_guide: bool = False, each: float | None = None) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
     the solver cannot encode, or whose invariants are not inferred (no `hints`) in time,
     ends the sequence: nothing is claimed for it. `any_guide`: witnesses are first sought
-    along kept guides of any length (`Backend._along_any_guide`)."""
+    along kept guides of any length (`Backend._along_any_guide`). `each`: at most this many
+    seconds for one property, so that one the solver cannot decide leaves time for the rest."""
     deadline = time.perf_counter() + seconds
     try:
-        backend = _unkept_backend(spec, players, hints, deadline)
+        backend = _new_backend(spec, players, hints, deadline)
         backend.any_guide = any_guide
         for prop in props:
             left = deadline - time.perf_counter()
             if left <= 0:
                 return
             if players in prop.players:
-                yield prop, _noting_inference(backend, _decide(backend, prop, Limits(time_limit=left)))
+                given = left if each is None else min(left, each)
+                yield prop, _noting_inference(backend, _decide(backend, prop, Limits(time_limit=given)))
     except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception, OutOfTime):
         return
 
