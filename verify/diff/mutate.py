@@ -341,19 +341,26 @@ def _guides_from_the_rules(base: Spec, players: int, props: tuple[Property, ...]
     still plays them, each of its five witnesses took 3-4 s. A guide is only a guess: a
     path it leads to is a real path of the mutant, a wrong one costs one quick query,
     and no verdict depends on it."""
+    from ..smt.guides import keep_guide
     key = (base.name, base.source, base.overlays, players)
     wanted = tuple(p for p in props if p.kind == "sometimes" and (*key, p.name) not in _GUIDED)
-    if not wanted:
-        return
-    _GUIDED.update((*key, p.name) for p in wanted)
-    from ..smt.guides import keep_guide
-    for raw in check_game(Game(base, players), wanted, Limits(time_limit=GUIDE_SECONDS), fewest_elections=False):
-        if raw.verdict == "witness" and raw.moves:
-            keep_guide(base, raw.property, [rule for rule, _ in raw.moves])
+    if wanted:
+        for prop in wanted:
+            _GUIDED[(*key, prop.name)] = ()
+        for raw in check_game(Game(base, players), wanted, Limits(time_limit=GUIDE_SECONDS), fewest_elections=False):
+            if raw.verdict == "witness" and raw.moves:
+                _GUIDED[(*key, raw.property)] = tuple(rule for rule, _ in raw.moves)
+    # Kept again before every mutant: the store keeps a few guides per property, and
+    # earlier mutants' own witnesses could have pushed the rules' out.
+    for prop in props:
+        rules = _GUIDED.get((*key, prop.name))
+        if rules:
+            keep_guide(base, prop.name, rules)
 
 
-_GUIDED: set[tuple[str, str, tuple[str, ...], int, str]] = set()
-"""The rules and counts whose witnesses this process has kept as guides."""
+_GUIDED: dict[tuple[str, str, tuple[str, ...], int, str], tuple[str, ...]] = {}
+"""The rules' own witnesses this process found, as guides, by rules, count and property
+(empty where the search found none)."""
 
 
 def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:

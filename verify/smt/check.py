@@ -223,7 +223,7 @@ class Backend:
                         keep_guide(self.spec, guide, rules)
                         return led
         if self.any_guide and guide is not None:
-            along = self._along_any_guide(unrolling, target, guide, bound, deadline)
+            along = self._along_any_guide(target, guide, bound, deadline)
             if along is not None:
                 along.seconds, along.queries = time.perf_counter() - start, queries + along.queries
                 return along
@@ -239,28 +239,38 @@ class Backend:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
 
-    def _along_any_guide(self, unrolling: Unrolling, target: Target, guide: str, bound: int,
-                         deadline: float | None) -> Search | None:
+    def _along_any_guide(self, target: Target, guide: str, bound: int, deadline: float | None) -> Search | None:
         """A path to the target along a kept guide of any length (`any_guide`: the rules'
         own witnesses guiding a mutant's, where the verdict matters more than the
         shortest game and no lower bound may be proved): a quick query each. A path as
         long as the bound is a shortest; a longer one carries the bound."""
-        for rules in guides_for(self.spec, guide, None):
-            if len(rules) < bound:
-                continue
-            led = guided(unrolling, target, rules, deadline)
+        led, _ = self._first_along(
+            [rules for rules in guides_for(self.spec, guide, None) if len(rules) >= bound], target, bound, deadline,
+            f"found along the rules of an earlier witness; {bound} moves is the proved lower bound, so no game is "
+            f"shorter",
+            lambda depth: f"found along the rules of an earlier witness, {depth} moves; "
+                          + (f"no game shorter than {bound} moves gets there" if bound > 1 else
+                             "no lower bound was proved") + ", and a shorter game than this one may")
+        return led
+
+    def _first_along(self, guides: Sequence[Guide], target: Target, bound: int, deadline: float | None,
+                     shortest: str, longer: Callable[[int], str]) -> tuple[Search | None, int]:
+        """The first path to the target along one of `guides` (one query each) and the
+        queries asked: noted `shortest` when as long as `bound` (no shorter path exists),
+        else `longer(its length)`, carrying the bound."""
+        queries = 0
+        for rules in guides:
+            led = guided(self.unrolling(), target, rules, deadline)
+            queries += led.queries
             if led.trace is None:
                 continue
             if led.depth == bound:
-                led.note = (f"found along the rules of an earlier witness; {bound} moves is the proved lower "
-                            f"bound, so no game is shorter")
+                led.note = shortest
             else:
                 led.lower_bound = bound
-                led.note = (f"found along the rules of an earlier witness, {led.depth} moves; "
-                            + (f"no game shorter than {bound} moves gets there" if bound > 1 else
-                               "no lower bound was proved") + ", and a shorter game than this one may")
-            return led
-        return None
+                led.note = longer(led.depth)
+            return led, queries
+        return None, queries
 
     def _played_at(self, prop: Property, bound: int, deadline: float | None) -> list[Guide]:
         """The rules of random games that reach `prop` in exactly `bound` moves (the proved
@@ -276,22 +286,17 @@ class Backend:
         at_least = stalled.depth + 1 if stalled.stopped == "time" else stalled.depth
         seconds = PLAYOUT_SECONDS if deadline is None else min(PLAYOUT_SECONDS,
                                                                max(0.0, deadline - time.perf_counter()) / 4)
-        queries = stalled.queries
         guides = played_guides(self.game, prop, seconds=seconds, at_least=at_least)
-        for rules in guides:
-            led = guided(self.unrolling(), target, rules, deadline)
-            queries += led.queries
-            if led.trace is None:
-                continue
+        led, asked = self._first_along(
+            guides, target, at_least, deadline,
+            f"found along the rules of a random game once the solver's search stopped at {at_least} moves; no game "
+            f"is shorter, so this one is a shortest",
+            lambda depth: f"found along the rules of a random game once the solver's search stopped "
+                          f"({stalled.stopped}); no game shorter than {at_least} moves gets there, so the shortest "
+                          f"takes {at_least}-{depth} moves")
+        queries = stalled.queries + asked
+        if led is not None:
             led.queries = queries
-            if led.depth == at_least:
-                led.note = (f"found along the rules of a random game once the solver's search stopped at "
-                            f"{at_least} moves; no game is shorter, so this one is a shortest")
-            else:
-                led.lower_bound = at_least
-                led.note = (f"found along the rules of a random game once the solver's search stopped "
-                            f"({stalled.stopped}); no game shorter than {at_least} moves gets there, so the "
-                            f"shortest takes {at_least}-{led.depth} moves")
             return led
         stalled.queries = queries
         if guides:
