@@ -211,21 +211,20 @@ class Backend:
             if play is not None:
                 sources.append((lambda: self._played_at(play, tight, deadline), "a random game"))
             for rules_of, origin in sources:
-                for rules in rules_of():
-                    if len(rules) != tight:   # only a path as long as the bound is a shortest
-                        continue
-                    led = guided(unrolling, target, rules, deadline)
-                    queries += led.queries
-                    if led.trace is not None:
-                        led.seconds, led.queries = time.perf_counter() - start, queries
-                        led.note = (f"found along the rules of {origin}; {bound} moves is the proved "
-                                    f"lower bound, so no game is shorter")
-                        keep_guide(self.spec, guide, rules)
-                        return led
+                # Only a path as long as the bound is a shortest.
+                led, asked = self._first_along([rules for rules in rules_of() if len(rules) == tight], target,
+                                               tight, deadline, f"found along the rules of {origin}; {bound} moves "
+                                               f"is the proved lower bound, so no game is shorter")
+                queries += asked
+                if led is not None:
+                    led.seconds, led.queries = time.perf_counter() - start, queries
+                    keep_guide(self.spec, guide, [move.rule for move, _ in led.trace.steps] if led.trace else ())
+                    return led
         if self.any_guide and guide is not None:
-            along = self._along_any_guide(target, guide, bound, deadline)
+            along, asked = self._along_any_guide(target, guide, bound, deadline)
+            queries += asked
             if along is not None:
-                along.seconds, along.queries = time.perf_counter() - start, queries + along.queries
+                along.seconds, along.queries = time.perf_counter() - start, queries
                 return along
         plain = deadline
         if play is not None and deadline is not None:
@@ -239,25 +238,26 @@ class Backend:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found
 
-    def _along_any_guide(self, target: Target, guide: str, bound: int, deadline: float | None) -> Search | None:
+    def _along_any_guide(self, target: Target, guide: str, bound: int, deadline: float | None
+                         ) -> tuple[Search | None, int]:
         """A path to the target along a kept guide of any length (`any_guide`: the rules'
         own witnesses guiding a mutant's, where the verdict matters more than the
-        shortest game and no lower bound may be proved): a quick query each. A path as
-        long as the bound is a shortest; a longer one carries the bound."""
-        led, _ = self._first_along(
+        shortest game and no lower bound may be proved), and the queries asked: a quick
+        one each. A path as long as the bound is a shortest; a longer one carries the bound."""
+        return self._first_along(
             [rules for rules in guides_for(self.spec, guide, None) if len(rules) >= bound], target, bound, deadline,
             f"found along the rules of an earlier witness; {bound} moves is the proved lower bound, so no game is "
             f"shorter",
             lambda depth: f"found along the rules of an earlier witness, {depth} moves; "
                           + (f"no game shorter than {bound} moves gets there" if bound > 1 else
                              "no lower bound was proved") + ", and a shorter game than this one may")
-        return led
 
     def _first_along(self, guides: Sequence[Guide], target: Target, bound: int, deadline: float | None,
-                     shortest: str, longer: Callable[[int], str]) -> tuple[Search | None, int]:
+                     shortest: str, longer: Callable[[int], str] | None = None) -> tuple[Search | None, int]:
         """The first path to the target along one of `guides` (one query each) and the
         queries asked: noted `shortest` when as long as `bound` (no shorter path exists),
-        else `longer(its length)`, carrying the bound."""
+        else `longer(its length)`, carrying the bound (`longer` may be left out when every
+        guide is as long as the bound)."""
         queries = 0
         for rules in guides:
             led = guided(self.unrolling(), target, rules, deadline)
@@ -267,6 +267,7 @@ class Backend:
             if led.depth == bound:
                 led.note = shortest
             else:
+                assert longer is not None, "a guide longer than the bound with no note for it"
                 led.lower_bound = bound
                 led.note = longer(led.depth)
             return led, queries
