@@ -28,7 +28,7 @@ from verify.explicit import keys as keys_module
 from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from verify.explicit.explore import Limits, explore
 from verify.explicit.graphs import analyse
-from verify.explicit.keys import distinct, distinct_groups, pack
+from verify.explicit.keys import distinct, distinct_groups, pack, pack_rows, unpack_rows
 from verify.explicit.layers import Layered, LayeredSearch, layered
 from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions
@@ -277,6 +277,23 @@ def test_pack_puts_each_value_in_its_own_bits_and_starts_a_word_when_full() -> N
     words = pack(values)
     assert words.shape == (2, 2)
     assert words[:, 0].tolist() == [5 | 1 << 3, (1 << 62) - 1] and words[:, 1].tolist() == [1 << 3, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 62)), min_size=1, max_size=8), st.integers(0, 5),
+       st.randoms(use_true_random=False))
+def test_pack_rows_equals_pack_and_unpack_rows_inverts_it(
+        fields: list[tuple[int, int]], width: int, rng: Any) -> None:
+    # Each field a row of values from its lowest value up to its width's top (a zero width holds `low`).
+    rows = [np.array([low + (rng.getrandbits(bits) if bits else 0) for _ in range(width)], dtype=np.int64)
+            for low, bits in fields]
+    states = np.array(rows, dtype=np.int64).reshape(len(fields), width)
+    stored = [(row, low, bits) for row, (low, bits) in enumerate(fields)]
+    words = pack_rows(states, stored)
+    assert (words == pack([(states[row] - low, bits) for row, low, bits in stored])).all()
+    back = np.full_like(states, 99)
+    unpack_rows(words, stored, back)
+    assert (back == states).all()
 
 
 # ---------------------------------------------------------------- shrules explore

@@ -54,6 +54,48 @@ def unpack(words: Words, widths: list[int]) -> list[Array]:
     return out
 
 
+Field = tuple[int, int, int]
+"""A stored field of a state array: its row, its lowest value and its bit width."""
+
+
+def pack_rows(states: Array, fields: list[Field]) -> Words:
+    """`pack` of the fields' rows of `states` (a column per state), each less its lowest
+    value. Each field is shifted into one scratch row and or-ed into its word in place:
+    two passes over a row and no new array per field (`pack` makes four), which halves
+    the time of a layer's keys."""
+    width = states.shape[1]
+    spots = places([bits for _, _, bits in fields])
+    words = np.zeros((max([word for word, _ in spots], default=0) + 1, width), dtype=np.int64)
+    scratch = np.empty(width, dtype=np.int64)
+    for (row, low, bits), (word, shift) in zip(fields, spots):
+        if not bits:
+            continue
+        source = states[row]
+        if low:
+            source = np.subtract(source, low, out=scratch)
+        if shift:
+            # value < 2**bits and shift + bits <= WORD_BITS: the shift cannot reach the sign.
+            source = np.left_shift(source, shift, out=scratch)
+        np.bitwise_or(words[word], source, out=words[word])
+    packed: Words = words.view(np.uint64)
+    return packed
+
+
+def unpack_rows(words: Words, fields: list[Field], into: Array) -> None:
+    """The inverse of `pack_rows`: each field's values written to its row of `into`."""
+    spots = places([bits for _, _, bits in fields])
+    scratch = np.empty(words.shape[1], dtype=np.uint64)
+    for (row, low, bits), (word, shift) in zip(fields, spots):
+        if not bits:
+            into[row] = low
+            continue
+        np.right_shift(words[word], np.uint64(shift), out=scratch)
+        np.bitwise_and(scratch, np.uint64((1 << bits) - 1), out=scratch)
+        into[row] = scratch.view(np.int64)
+        if low:
+            into[row] += low
+
+
 def _mixed(words: Words) -> Words:
     """A 64-bit hash of each column's words, every bit of every word reaching the top
     bits (the ones `distinct` keeps): the words are chained by multiplication, then
@@ -106,7 +148,7 @@ def distinct_groups(words: Words, priority: Array | None = None) -> tuple[Array,
     # (equality is transitive): one gather per word, read in order.
     wrong = np.zeros(width - 1, dtype=bool)
     for row in words:
-        ordered = row[column]
+        ordered = row.take(column)
         wrong |= ordered[1:] != ordered[:-1]
     wrong &= ~leads[1:]
     if not wrong.any():
