@@ -338,7 +338,7 @@ def test_explore_exits_1_where_a_game_can_get_stuck_and_3_at_a_limit() -> None:
 
 def test_explore_exits_1_where_a_value_leaves_its_declared_range(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(LayeredSearch, "out_of_range",
-                        lambda self, states: "field 'election_tracker' = 4 is outside its declared range 0..3")
+                        lambda self, states, written=None: "field 'election_tracker' = 4 is outside its declared range 0..3")
     result = explore_cli("-n", "5", "--rules", SMALL)
     assert result.exit_code == 1, result.output
     assert "a value leaves its declared range (field 'election_tracker' = 4" in result.stdout

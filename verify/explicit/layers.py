@@ -299,6 +299,7 @@ class LayeredSearch:
         self._vias = False
         self._spill: str | None = None       # where waiting successors go past PENDING_IN_MEMORY
         self._pending_memory = 0
+        self._written: set[int] = set()    # the rows the last successors' moves wrote
         self.watch: Watch | None = None
         self.rank: Callable[[Rows], Any] | None = (
             None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
@@ -346,6 +347,7 @@ class LayeredSearch:
         order = np.argsort(phases.astype(np.int16), kind="stable")
         counts = np.bincount(phases, minlength=len(self.batched.by_phase))
         made: list[_Made] = []
+        self._written = set()
         start = 0
         for phase, count in enumerate(counts.tolist()):
             columns = order[start:start + count]
@@ -365,6 +367,7 @@ class LayeredSearch:
         after = states.take(origin, axis=1)
         at = 0
         for moves_of in made:
+            self._written.update(moves_of.rule.writes)
             stop = at + len(moves_of.origin)
             for row, value in zip(moves_of.rule.writes, moves_of.values):
                 after[row, at:stop] = value
@@ -491,6 +494,7 @@ class LayeredSearch:
                     if not len(taken):
                         continue
                     values = rule.effect(Rows(after, taken))
+                    self._written.update(rule.writes)
                     before = after.take(taken, axis=1) if self.watch is not None else None
                     changed = np.zeros(len(taken), dtype=bool)
                     for row, value in zip(rule.writes, values):
@@ -528,29 +532,39 @@ class LayeredSearch:
 
     # -------------------------------------------------------------- states
 
-    def _outside(self, states: Array) -> npt.NDArray[np.bool_]:
+    def _checked_of(self, written: set[int] | None) -> list[tuple[int, int, int, str]]:
+        """The checked fields among the rows `written` (all of them for None): a successor
+        copies every other field from a stored state, which was in range."""
+        return self.checked if written is None else [check for check in self.checked if check[0] in written]
+
+    @staticmethod
+    def _outside(states: Array, checked: list[tuple[int, int, int, str]]) -> npt.NDArray[np.bool_]:
         """Per checked field (a row each), where the states hold a value outside its range."""
-        rows = [index for index, _, _, _ in self.checked]
-        lows = np.array([low for _, low, _, _ in self.checked], dtype=np.int64)[:, None]
-        spans = np.array([high - low for _, low, high, _ in self.checked], dtype=np.uint64)[:, None]
+        rows = [index for index, _, _, _ in checked]
+        lows = np.array([low for _, low, _, _ in checked], dtype=np.int64)[:, None]
+        spans = np.array([high - low for _, low, high, _ in checked], dtype=np.uint64)[:, None]
         outside: npt.NDArray[np.bool_] = (states[rows] - lows).view(np.uint64) > spans
         return outside
 
-    def outside(self, states: Array) -> npt.NDArray[np.bool_]:
-        """Where a state holds a stored field outside its declared range."""
-        if not self.checked:
+    def outside(self, states: Array, written: set[int] | None = None) -> npt.NDArray[np.bool_]:
+        """Where a state holds a stored field outside its declared range (of the rows
+        `written`, if given)."""
+        checked = self._checked_of(written)
+        if not checked:
             return np.zeros(states.shape[1], dtype=bool)
-        return np.asarray(self._outside(states).any(axis=0), dtype=bool)
+        return np.asarray(self._outside(states, checked).any(axis=0), dtype=bool)
 
-    def out_of_range(self, states: Array) -> str:
-        """The first stored field outside its declared range, in words ('' if none)."""
-        if not self.checked:
+    def out_of_range(self, states: Array, written: set[int] | None = None) -> str:
+        """The first stored field outside its declared range, in words ('' if none); of
+        the rows `written`, if given."""
+        checked = self._checked_of(written)
+        if not checked:
             return ""
-        bad = self._outside(states)
+        bad = self._outside(states, checked)
         if not bad.any():
             return ""
         at, column = np.argwhere(bad)[0]
-        index, low, high, name = self.checked[at]
+        index, low, high, name = checked[at]
         return f"field '{name}' = {int(states[index, column])} is outside its declared range {low}..{high}"
 
     def canonical(self, states: Array) -> None:
@@ -803,7 +817,7 @@ class LayeredSearch:
         if self.watch is not None:
             # A checker wants the shallowest such successor and what else it breaks:
             # the search goes on without them (and cannot be complete).
-            bad = self.outside(after)
+            bad = self.outside(after, self._written)
             if bad.any():
                 self.watch.unstorable(after[:, bad], origin[bad], moves[bad], self.out_of_range)
                 kept = ~bad
@@ -811,7 +825,7 @@ class LayeredSearch:
                 result.out_of_range = True
                 if not after.shape[1]:
                     return "", 0
-        problem = self.out_of_range(after)
+        problem = self.out_of_range(after, self._written)
         if problem:
             return f"{OUT_OF_RANGE}: {problem}", 0
         self.canonical(after)
