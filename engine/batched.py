@@ -617,7 +617,7 @@ class BatchedGame:
             empty = bounds[-1] <= 0                 # no candidate move at all: a deadlock
             self.deadlocked.extend(pending[empty].tolist())
             if empty.any():
-                pending, bounds = pending[~empty], bounds[:, ~empty]
+                pending, bounds = pending[~empty], np.compress(~empty, bounds, axis=1)
             width = len(pending)
             # About one legal candidate per game in the first round; the few games left
             # after it get eight times as many, so that a round or two decide them all.
@@ -670,7 +670,7 @@ class BatchedGame:
         if listed is None:
             return None
         moves, weights = listed
-        return moves, weights[:, inverse]
+        return moves, weights.take(inverse, axis=1)
 
     def _listed(self, rules: Sequence[BatchRule], sub: Rows, chance: bool,
                 limit: int) -> tuple[Listing, Array] | None:
@@ -770,7 +770,7 @@ class BatchedGame:
             moves, weights = listed
             chance = weights.sum(axis=0) > 0 if len(moves) else np.zeros(len(games), dtype=bool)
             if chance.any():
-                self._draw_from(moves, weights[:, chance], states, games if chance.all() else games[chance], rng)
+                self._draw_from(moves, np.compress(chance, weights, axis=1), states, games if chance.all() else games[chance], rng)
             games = games[~chance]
             if not len(games):
                 return games
@@ -808,7 +808,7 @@ class BatchedGame:
         if fresh < len(ended):
             keep = np.ones(states.shape[1], dtype=bool)
             keep[ended[fresh:]] = False
-            states, moves = states[:, keep], moves[keep]
+            states, moves = np.compress(keep, states, axis=1), moves[keep]
         return states, moves, started + fresh
 
     def play(self, games: int | None = None, seconds: float | None = None, seed: int = 0, batch: int = BATCH,

@@ -140,7 +140,7 @@ def batch_projector(game: Game) -> Callable[[Any], Any]:
         inside = code >= 0
         if not inside.any():
             return None
-        states = states[:, inside]
+        states = np.compress(inside, states, axis=1)
         code = code[inside]
         phase = states[index["phase"]]
         shift = states[index["hitler"]]

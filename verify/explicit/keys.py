@@ -164,7 +164,7 @@ def distinct_groups(words: Words, priority: Array | None = None) -> tuple[Array,
     bad[group[1:][wrong]] = True
     # Different keys under one hash prefix (rare): those groups again, exactly.
     again = column[bad[group]]
-    exact, exact_group = _distinct_exactly(words[:, again], rank[again]) if len(again) else (again, again)
+    exact, exact_group = _distinct_exactly(words.take(again, axis=1), rank[again]) if len(again) else (again, again)
     good = ~bad
     chosen = np.concatenate([leader[good], again[exact]])
     order = np.argsort(chosen)
@@ -180,7 +180,7 @@ def distinct_groups(words: Words, priority: Array | None = None) -> tuple[Array,
 def _distinct_exactly(words: Words, rank: Array) -> tuple[Array, Array]:
     """`distinct_groups` by sorting the words themselves (after a collision of the hash)."""
     order = np.lexsort((np.arange(words.shape[1]), rank, *words[::-1]))
-    ordered = words[:, order]
+    ordered = words.take(order, axis=1)
     first = np.concatenate(([True], np.any(ordered[:, 1:] != ordered[:, :-1], axis=0)))
     group = np.cumsum(first) - 1
     chosen = order[first]

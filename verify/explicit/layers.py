@@ -699,7 +699,7 @@ class LayeredSearch:
                     # then, when the parts have doubled since the last time.
                     clock = time.process_time()
                     merged = np.concatenate(projected, axis=1)
-                    projected = [merged[:, distinct(merged)]]
+                    projected = [merged.take(distinct(merged), axis=1)]
                     projected_size = projected[0].shape[1]
                     merge_at = max(merge_at, 2 * projected_size)
                     result.projection_seconds += time.process_time() - clock
@@ -819,9 +819,9 @@ class LayeredSearch:
             # the search goes on without them (and cannot be complete).
             bad = self.outside(after, self._written)
             if bad.any():
-                self.watch.unstorable(after[:, bad], origin[bad], moves[bad], self.out_of_range)
+                self.watch.unstorable(np.compress(bad, after, axis=1), origin[bad], moves[bad], self.out_of_range)
                 kept = ~bad
-                after, origin, moves, forced = after[:, kept], origin[kept], moves[kept], forced[kept]
+                after, origin, moves, forced = np.compress(kept, after, axis=1), origin[kept], moves[kept], forced[kept]
                 result.out_of_range = True
                 if not after.shape[1]:
                     return "", 0
