@@ -177,7 +177,7 @@ def steps_of_model(model: Model, state: Any) -> Counter[tuple[int, tuple[int, ..
 
 def steps_of_layers(search: LayeredSearch, states: list[Any]) -> list[Counter[tuple[int, tuple[int, ...]]]]:
     matrix = np.array(states, dtype=np.int64).T
-    after, origin, move, _ = search.successors(matrix)
+    after, origin, move, _, _ = search.successors(matrix)
     search.canonical(after)
     out: list[Counter[tuple[int, tuple[int, ...]]]] = [Counter() for _ in states]
     for column, (source, code) in enumerate(zip(origin.tolist(), move.tolist())):

@@ -43,17 +43,6 @@ def pack(columns: list[tuple[Array, int]]) -> Words:
     return words
 
 
-def unpack(words: Words, widths: list[int]) -> list[Array]:
-    """The values `pack` packed at these widths (a zero width gives zeros)."""
-    out = []
-    for bits, (word, shift) in zip(widths, places(widths)):
-        if bits:
-            out.append(((words[word] >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.int64))
-        else:
-            out.append(np.zeros(words.shape[1], dtype=np.int64))
-    return out
-
-
 Field = tuple[int, int, int]
 """A stored field of a state array: its row, its lowest value and its bit width."""
 

@@ -299,7 +299,6 @@ class LayeredSearch:
         self._vias = False
         self._spill: str | None = None       # where waiting successors go past PENDING_IN_MEMORY
         self._pending_memory = 0
-        self._written: set[int] = set()    # the rows the last successors' moves wrote
         self.watch: Watch | None = None
         self.rank: Callable[[Rows], Any] | None = (
             None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
@@ -339,15 +338,15 @@ class LayeredSearch:
 
     # -------------------------------------------------------------- moves of a layer
 
-    def successors(self, states: Array) -> tuple[Array, Array, Array, Array]:
+    def successors(self, states: Array) -> tuple[Array, Array, Array, Array, set[int]]:
         """Every stored transition from the states (a column each): the final states
         (forced chains fused, not yet canonical), the column each came from, the move,
-        and the forced moves that followed it."""
+        the forced moves that followed it, and the rows any of those moves wrote."""
         phases = states[self.phase]
         order = np.argsort(phases.astype(np.int16), kind="stable")
         counts = np.bincount(phases, minlength=len(self.batched.by_phase))
         made: list[_Made] = []
-        self._written = set()
+        written: set[int] = set()
         start = 0
         for phase, count in enumerate(counts.tolist()):
             columns = order[start:start + count]
@@ -359,7 +358,7 @@ class LayeredSearch:
                         made.append(moves_of)
         if not made:
             empty = np.zeros(0, dtype=np.int64)
-            return np.zeros((len(states), 0), dtype=np.int64), empty, empty, empty
+            return np.zeros((len(states), 0), dtype=np.int64), empty, empty, empty, written
         origin = np.concatenate([moves_of.origin for moves_of in made])
         move = np.concatenate([moves_of.move for moves_of in made])
         # One gather of every successor's state, then each rule's writes into its own
@@ -367,7 +366,7 @@ class LayeredSearch:
         after = states.take(origin, axis=1)
         at = 0
         for moves_of in made:
-            self._written.update(moves_of.rule.writes)
+            written.update(moves_of.rule.writes)
             stop = at + len(moves_of.origin)
             for row, value in zip(moves_of.rule.writes, moves_of.values):
                 after[row, at:stop] = value
@@ -376,8 +375,8 @@ class LayeredSearch:
                                  moves_of.origin, moves_of.move)
             at = stop
         if self.fuse:
-            return self._fused(after, origin, move)
-        return after, origin, move, np.zeros(len(move), dtype=np.int64)
+            return (*self._fused(after, origin, move, written), written)
+        return after, origin, move, np.zeros(len(move), dtype=np.int64), written
 
     def _chunks(self, rule: BatchRule, columns: Array) -> list[Array]:
         """The columns in groups whose candidate grid (candidates × states) stays within
@@ -466,12 +465,14 @@ class LayeredSearch:
                 for values in grid]
         return flat, inside_all.reshape(total, width)
 
-    def _fused(self, after: Array, origin: Array, move: Array) -> tuple[Array, Array, Array, Array]:
+    def _fused(self, after: Array, origin: Array, move: Array, written: set[int]
+               ) -> tuple[Array, Array, Array, Array]:
         """Each successor in a game phase taken through its forced moves (Model.chains),
         in place: a chain ends where no game rule holds (stored, found as a deadlock),
         at a move that leaves the state as it was, or past MAX_FORCED moves; where two
         game rules hold the chain branches, and each branch gets a column of its own.
-        Returns the states, origins and moves with the forced moves of each chain."""
+        Returns the states, origins and moves with the forced moves of each chain; adds the rows
+        the forced moves write to `written`."""
         forced = np.zeros(len(move), dtype=np.int64)
         active = np.flatnonzero(self.game_phase[after[self.phase]])
         for _ in range(MAX_FORCED):
@@ -494,7 +495,7 @@ class LayeredSearch:
                     if not len(taken):
                         continue
                     values = rule.effect(Rows(after, taken))
-                    self._written.update(rule.writes)
+                    written.update(rule.writes)
                     before = after.take(taken, axis=1) if self.watch is not None else None
                     changed = np.zeros(len(taken), dtype=bool)
                     for row, value in zip(rule.writes, values):
@@ -803,7 +804,7 @@ class LayeredSearch:
         """Expand some states of one layer (ids from `base`): their successors put aside by
         rank, the transitions and deadlocks counted. Returns what stops the search ('' for
         nothing) and how many successors were put aside."""
-        after, origin, moves, forced = self.successors(states)
+        after, origin, moves, forced, written = self.successors(states)
         result.transitions += after.shape[1]
         movers = np.bincount(origin, minlength=states.shape[1])
         stuck = (movers == 0) & (states[self.phase] != self.over)
@@ -817,7 +818,7 @@ class LayeredSearch:
         if self.watch is not None:
             # A checker wants the shallowest such successor and what else it breaks:
             # the search goes on without them (and cannot be complete).
-            bad = self.outside(after, self._written)
+            bad = self.outside(after, written)
             if bad.any():
                 self.watch.unstorable(np.compress(bad, after, axis=1), origin[bad], moves[bad], self.out_of_range)
                 kept = ~bad
@@ -825,7 +826,7 @@ class LayeredSearch:
                 result.out_of_range = True
                 if not after.shape[1]:
                     return "", 0
-        problem = self.out_of_range(after, self._written)
+        problem = self.out_of_range(after, written)
         if problem:
             return f"{OUT_OF_RANGE}: {problem}", 0
         self.canonical(after)
