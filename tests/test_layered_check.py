@@ -296,10 +296,12 @@ def test_a_layer_too_large_to_sort_within_the_memory_limit_stops_the_search() ->
     assert LayeredSearch._room(Limits(), layer, 10**6) == ""
 
 
-def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """With every waiting successor written to disk (no room in memory), the sweep finds
-    the same states, layers, depths and facts, and leaves no file behind but the paths."""
+@pytest.mark.parametrize("buffer", [0, 1 << 16, 1 << 40], ids=["record per part", "records of parts", "buffered"])
+def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    buffer: int) -> None:
+    """With every waiting successor bound for disk (no room in memory), the sweep finds
+    the same states, layers, depths and facts, whether the parts are appended one by one,
+    several to a record or never flushed, and leaves no file behind but the paths."""
     from verify.explicit import layers
     from verify.explicit.layers import LayeredSearch
     from verify.explicit.model import Model
@@ -307,9 +309,19 @@ def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path
     model = Model(compiled_game(5, "standard" + ALONG))
     kept = LayeredSearch(model).run(paths=True, facts=True)
     monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
-    before = next(layers._PARTS)
+    monkeypatch.setattr(layers, "SPILL_BUFFER", buffer)
+    flushes: list[int] = []
+    flush = layers._Pending.flush
+    monkeypatch.setattr(layers._Pending, "flush",
+                        lambda self, folder: (flushes.append(len(self.buffered)), flush(self, folder))[1])
     spilled = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
-    assert spilled.complete and next(layers._PARTS) > before + spilled.layers   # every part went to disk
+    records = [parts for parts in flushes if parts]
+    if buffer == 0:
+        assert records and all(parts == 1 for parts in records)
+    elif buffer == 1 << 16:
+        assert records and max(records) > 1
+    else:
+        assert not records
     for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
                  "fewest_elections", "largest_layer"):
         assert getattr(spilled, name) == getattr(kept, name), name
@@ -320,13 +332,15 @@ def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc/self/fd (Linux)")
 def test_successors_waiting_on_disk_hold_no_file_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file per waiting part is read back whole, not mapped: a mapping holds its file
-    open, and 10 players' tens of thousands of parts ran out of file descriptors."""
+    """A layer's file of waiting parts is opened only to append to it and to read it
+    back: a file held open per part or layer (a mapping) ran 10 players out of file
+    descriptors."""
     from verify.explicit import layers
     from verify.explicit.layers import LayeredSearch, LayerProgress
     from verify.explicit.model import Model
 
     monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
+    monkeypatch.setattr(layers, "SPILL_BUFFER", 0)
     most = [0]
 
     def count(_: LayerProgress) -> None:
