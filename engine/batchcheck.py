@@ -55,13 +55,17 @@ class BatchChecks:
     only: frozenset[int]
 
 
-def compile_batch_checks(game: Game, properties: Sequence[Property]) -> BatchChecks:
-    """The batched checks of every state, move and permission property of `properties`."""
+def compile_batch_checks(game: Game, properties: Sequence[Property], skip: frozenset[int] = frozenset()
+                         ) -> BatchChecks:
+    """The batched checks of every state, move and permission property of `properties`
+    but those numbered in `skip` (numbers stay positions in `properties`)."""
     states: list[Entry] = []
     moves: list[Entry] = []
     wanted: list[Entry] = []
     given: list[Entry] = []
     for number, prop in enumerate(properties):
+        if number in skip:
+            continue
         if prop.kind in PERMISSIONS:
             if prop.state is not None:
                 wanted.append((number, prop.state, True, ()))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.game import Game, Move, compiled_game
@@ -40,7 +40,7 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .graphs import GraphFacts, analyse
 from .model import Model
-from .reductions import Reductions, cone, symmetry_blockers
+from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
 from .layered_check import LayeredExploration, layered_exploration
 from .layers import HANDED_OVER, NO_RANKING
 from .sweep import NOT_DECREASING, Swept, compiled_measure, measure_failed, sweep
@@ -133,6 +133,9 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
         if not layered.limit.startswith((NOT_DECREASING, f"limit: {NO_RANKING}", f"limit: {HANDED_OVER}")):
             return Searched(layered, layered.facts, "layered sweep by the ranking")
         note = f"breadth-first: the layered sweep stopped ({layered.limit.removeprefix('limit: ')})"
+        if model.plan.dealt:
+            # Only the layered checker enumerates dealt fields: the others keep them.
+            model = Model(model.game, props, replace(model.plan.reductions, deals=False))
     elif explorer == "sweep":
         measure = compiled_measure(model.game)
         if measure is not None:
@@ -164,12 +167,17 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     symmetric = tuple(p for p in state_props if not symmetry_blockers(game.spec, (p,)))
     plain = tuple(p for p in state_props if p not in symmetric)
     groups: list[tuple[tuple[Property, ...], Reductions]] = []
-    parts = by_cone(game.spec, symmetric) if explorer == "layers" and reductions.cone else [symmetric]
+    if explorer == "layers":
+        # The layered checker enumerates dealt fields (reductions.py (e)): a property that
+        # reads who the ordinary Fascists are joins the others' search.
+        reductions = replace(reductions, deals=True)
+    dealt = frozenset(dealt_fields(game.spec)) if reductions.deals and reductions.cone else frozenset()
+    parts = by_cone(game.spec, symmetric, dealt) if explorer == "layers" and reductions.cone else [symmetric]
     if parts[0] or graph_props:
         groups.append((parts[0], reductions))
     groups += [(part, reductions) for part in parts[1:]]
     if plain:
-        groups.append((plain, Reductions(False, reductions.representatives, reductions.cone, reductions.fuse)))
+        groups.append((plain, replace(reductions, symmetry=False)))
 
     def remaining() -> Limits:
         if limits.time_limit is None:
@@ -181,6 +189,8 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                  and fewest_elections)
     elected: dict[str, Trace] = {}      # the layered sweep finds the fewest elections as it goes
     counted: set[str] = set()           # ... for the wins it checked
+    # `groups` grows while it is walked: a property that fired for a dealt value is
+    # searched again, with the field kept, for its verdict and shortest game.
     for number, (group, group_reductions) in enumerate(groups):
         with_graph = number == 0 and bool(graph_props)
         if progress:
@@ -207,7 +217,10 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                   if cut and not exploration.complete else "")
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note, unsure) if part)
         start = len(out)
-        out += _state_verdicts(exploration, group, note)
+        fired = set(getattr(exploration, "dealt_fired", ()))
+        if fired:
+            groups.append((tuple(p for p in group if p.name in fired), replace(group_reductions, deals=False)))
+        out += _state_verdicts(exploration, tuple(p for p in group if p.name not in fired), note)
         if with_graph:
             out += _graph_verdicts(exploration, graph_props, searched.facts, note)
         for raw in out[start:]:
@@ -238,16 +251,18 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     return out
 
 
-def by_cone(spec: Spec, props: tuple[Property, ...]) -> list[tuple[Property, ...]]:
+def by_cone(spec: Spec, props: tuple[Property, ...], dealt: frozenset[str] = frozenset()
+            ) -> list[tuple[Property, ...]]:
     """The properties in groups, each searched with the cone of influence of its own
     members: one property that reads a field no other reads (at 7 players one of 91
     reads who the ordinary Fascists are, which makes the graph more than twelve times
     larger) gets a search of its own instead of making every property wait for the
-    larger graph. The groups are the maximal cones, the one holding most properties
-    first; each property goes to the first group whose cone holds its own."""
+    larger graph; with `dealt`, the fields the layered checker enumerates (reductions.py
+    (e)), it joins the others). The groups are the maximal cones, the one holding most
+    properties first; each property goes to the first group whose cone holds its own."""
     if not props:
         return [props]
-    cones = {prop.name: cone(spec, (prop,)) for prop in props}
+    cones = {prop.name: cone(spec, (prop,), dealt) for prop in props}
     distinct = set(cones.values())
     maximal = [one for one in distinct if not any(one < other for other in distinct)]
     maximal.sort(key=lambda one: (-sum(cones[p.name] <= one for p in props), sorted(one)))

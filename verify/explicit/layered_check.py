@@ -37,6 +37,7 @@ from engine.batchcheck import BatchChecks, Fired, compile_batch_checks
 from engine.batched import BatchRule, Rows
 from engine.propcheck import compile_allowances, compile_checks
 from engine.trace import Trace
+from spec.lang import nodes as n
 from spec.properties import Property
 
 from ..results import Limits
@@ -46,6 +47,7 @@ from .graphs import GraphFacts
 from .keys import Words
 from .layers import VIA, Layered, LayeredSearch, LayerProgress
 from .model import RULE_BITS, Model, Step
+from .reductions import enumerable
 
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
@@ -70,13 +72,27 @@ class PropertyWatch:
         game = model.game
         self.model = model
         self.properties = properties
-        self.checks: BatchChecks = compile_batch_checks(game, properties)
+        # A move property reading a dealt field the search drops (reductions.py (e)) is
+        # checked apart, on each move widened to every value the deal could give.
+        self.deals = model.deals
+        dealt = model.plan.dealt
+        self.dealt = frozenset(number for number, prop in enumerate(properties)
+                               if dealt and enumerable(prop) and (n.fields_read([prop.move], game.spec.definitions)
+                                                                   & dealt))
+        self.checks: BatchChecks = compile_batch_checks(game, properties, skip=self.dealt)
+        self.dealt_checks: BatchChecks | None = (
+            compile_batch_checks(game, properties, skip=frozenset(range(len(properties))) - self.dealt)
+            if self.dealt else None)
         self.phase = game.phase_index
         self.deadlocks = deadlocks
         self.whole = whole
         self.by_elections = frozenset(number for number, prop in enumerate(properties)
                                       if elections and prop.kind == "sometimes" and prop.report == "elections")
         self.stop_on = frozenset(number for number, prop in enumerate(properties) if prop.name in stop_on)
+        # Their hits only send them to a search with the field kept (check.py): one
+        # stops nothing and counts no elections here.
+        self.stop_on -= self.dealt
+        self.by_elections -= self.dealt
         self.stopped = False
         self.election_rule = np.zeros(1 << RULE_BITS, dtype=np.int64)
         for compiled in game.by_role[ELECTION_ROLE]:
@@ -131,6 +147,9 @@ class PropertyWatch:
         check = self.checks.move[rule.index]
         if check is not None:
             self._move_hits(check(before, Rows(after, every, slice(None)), *args), origin, move)
+        if self.dealt_checks is not None and self.dealt_checks.move[rule.index] is not None:
+            whole = before.states.take(before.games, axis=1)
+            self._dealt_hits(rule.index, whole, after, list(args), origin, move)
         if not self.wanted:
             return
         given = self.checks.given[rule.index]
@@ -157,6 +176,8 @@ class PropertyWatch:
         if check is not None:
             self._move_hits(check(Rows(before, columns, slice(None)), Rows(after, columns, slice(None))),
                             origin, move)
+        if self.dealt_checks is not None and self.dealt_checks.move[rule.index] is not None:
+            self._dealt_hits(rule.index, before, after, [], origin, move)
 
     def expanded(self) -> None:
         """Every move of the part seen: the permissions wanted and given by none."""
@@ -212,6 +233,29 @@ class PropertyWatch:
                 continue
             columns = np.flatnonzero(phases == phase)
             yield columns, check(Rows(states, columns))
+
+    def _dealt_hits(self, rule: int, before: Array, after: Array, args: list[Array], origin: Array,
+                    move: Array) -> None:
+        """The checks of the properties reading a dealt field, on the moves widened to
+        every value the deal could give beside them: a move fires where any value does.
+        The deal's own moves set the fields: they are checked as made."""
+        assert self.dealt_checks is not None and self.deals is not None
+        check = self.dealt_checks.move[rule]
+        assert check is not None
+        if rule == self.deals.rule:
+            every = np.arange(after.shape[1])
+            self._move_hits(check(Rows(before, every, slice(None)), Rows(after, every, slice(None)), *args),
+                            origin, move)
+            return
+        copies, wide_before, wide_after, wide_args = self.deals.widen(before, after, args)
+        every = np.arange(len(copies))
+        numbers, fired = check(Rows(wide_before, every, slice(None)), Rows(wide_after, every, slice(None)),
+                               *wide_args)
+        for number, where in zip(numbers, fired):
+            if where.any():
+                hit = np.zeros(len(origin), dtype=bool)
+                hit[copies[where]] = True
+                self._move_hit(number, origin[hit], move[hit])
 
     def _move_hits(self, fired: Fired, origin: Array, move: Array) -> None:
         for number, where in zip(*fired):
@@ -285,6 +329,7 @@ class LayeredExploration(Exploration):
     elected_ids: dict[str, list[int]]
     facts: GraphFacts | None
     settled: bool = False       # stopped with every hit as near as a complete search's (`SETTLED`)
+    dealt_fired: tuple[str, ...] = ()   # properties that fired for some dealt value (reductions.py (e))
 
     def trace_of(self, ids: list[int], hit: Hit | None) -> Trace:
         """The trace through the stored states `ids` (from the initial state), then the
@@ -399,6 +444,11 @@ def _exploration(model: Model, properties: tuple[Property, ...], search: Layered
     result.parent_move = _Layers(layered.parent_move, keys.starts)   # type: ignore[assignment]
     result.elected, result.elected_ids, result.facts = {}, {}, None
     for number, best in watch.best.items():
+        if number in watch.dealt:
+            # Fired on a move with a dealt value beside it: not a game of the reduced
+            # graph, so no trace; the caller searches again with the field kept.
+            result.dealt_fired += (properties[number].name,)
+            continue
         result.hits[properties[number].name] = _hit(model, keys, properties[number], best)
     if watch.deadlock is not None:
         result.deadlock = Hit(watch.deadlock.state, depth=watch.deadlock.cost)

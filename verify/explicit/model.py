@@ -23,6 +23,7 @@ from engine.pycompile import CompiledRule, compile_expression
 from spec.properties import Property
 
 from .codec import Codec
+from .deals import Deals, deals_of
 from .reductions import Plan, Reductions, Representative, pivot_field, plan, representatives
 
 ARG_BITS = 16
@@ -49,6 +50,7 @@ class Model:
                  reductions: Reductions = Reductions(), keep: frozenset[str] = frozenset()) -> None:
         self.game = game
         self.plan: Plan = plan(game.spec, properties, reductions, keep)
+        self.deals: Deals | None = deals_of(game, self.plan)
         pivot = None
         if self.plan.symmetry:
             index = pivot_field(game.spec)

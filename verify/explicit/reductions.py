@@ -73,6 +73,7 @@ class Reductions:
     representatives: bool = True
     cone: bool = True
     fuse: bool = True
+    deals: bool = False             # (e): only the layered checker enumerates dealt fields
 
     def label(self) -> str:
         """A short description, e.g. 'symmetry+representatives+cone+fuse' or 'none'."""
@@ -208,14 +209,14 @@ def representatives(rule: Rule, properties: tuple[Property, ...] = ()) -> dict[i
 # ---------------------------------------------------------------- (c) cone of influence
 
 
-def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
+def cone(spec: Spec, properties: tuple[Property, ...], dealt: frozenset[str] = frozenset()) -> frozenset[str]:
     """The fields that can influence the properties: read by a property or by any
-    guard, weight, let, actor or domain, closed under the effects that assign them."""
+    guard, weight, let, actor or domain, closed under the effects that assign them.
+    `dealt`: fields an enumerable property's reads of are not counted ((e) above)."""
     kept = {"phase"}
     for prop in properties:
-        kept |= fields_read(prop.state, spec) | _move_reads(prop, spec)
-        if prop.kind in ("terminates", "deadlock_free"):
-            pass  # the graph itself: the phase decides what "over" means
+        reads = fields_read(prop.state, spec) | _move_reads(prop, spec)
+        kept |= reads - dealt if enumerable(prop) else reads
         if prop.kind == "in_range":
             kept |= {field.name for field in spec.fields if field.low is not None}   # every bounded value
     for rule in spec.rules:
@@ -242,6 +243,59 @@ def cone(spec: Spec, properties: tuple[Property, ...]) -> frozenset[str]:
                     kept |= reads
                     changed = True
     return frozenset(kept)
+
+
+ENUMERABLE = ("always", "never", "sometimes", "shows")
+"""The kinds of property whose move expression can be checked for every dealt value
+(`PropertyWatch`): one check per move, nothing carried from state to state."""
+
+
+def enumerable(prop: Property) -> bool:
+    """Whether the property's reads of a dealt field may be enumerated, not searched."""
+    return prop.kind in ENUMERABLE and prop.state is None and prop.move is not None
+
+
+def dealt_fields(spec: Spec) -> dict[str, tuple[str, str]]:
+    """The fields a deal fixes for the whole game ((e) above): field -> (its rule, the
+    parameter it is assigned). The rule is the only one of the phase the game starts in,
+    every phase a rule sets is written out and none is that phase, the field is
+    assigned by that rule alone, and the rules themselves never read it."""
+    phase = next((f for f in spec.fields if f.name == "phase"), None)
+    if phase is None or not isinstance(phase.init, n.Lit):
+        return {}
+    start = spec.enums["phase"][int(phase.init.value)]
+    for rule in spec.rules:
+        for target, node in rule.effect:
+            if target == "phase":
+                values = _literals(node)
+                if values is None or phase.init.value in values:
+                    return {}
+    dealing = [rule for rule in spec.rules if rule.phase == start]
+    if len(dealing) != 1:
+        return {}
+    deal = dealing[0]
+    assigned: dict[str, int] = {}
+    for rule in spec.rules:
+        for target, _ in rule.effect:
+            assigned[target] = assigned.get(target, 0) + 1
+    read = cone(spec, ())
+    out: dict[str, tuple[str, str]] = {}
+    for target, node in deal.effect:
+        if (isinstance(node, n.Name) and node.kind == "param" and assigned[target] == 1 and target not in read
+                and target != "phase"):
+            out[target] = (deal.name, node.name)
+    return out
+
+
+def _literals(node: n.Node) -> set[int | bool] | None:
+    """The values an expression can take when it is a literal or a choice between
+    literals (`a if c else b`); None for anything else."""
+    if isinstance(node, n.Lit):
+        return {node.value}
+    if isinstance(node, n.IfElse):
+        then, otherwise = _literals(node.then), _literals(node.otherwise)
+        return None if then is None or otherwise is None else then | otherwise
+    return None
 
 
 def _move_reads(prop: Property, spec: Spec) -> set[str]:
@@ -284,6 +338,7 @@ class Plan:
     kept: frozenset[str]
     symmetry: bool
     blockers: tuple[str, ...] = field(default=())
+    dealt: frozenset[str] = frozenset()           # (e): dealt fields enumerated, not kept
 
     def labels(self) -> list[str]:
         """The reductions applied, as short names: symmetry, votes, cone, fused."""
@@ -296,6 +351,8 @@ class Plan:
             out.append("cone")
         if self.reductions.fuse:
             out.append("fused")
+        if self.dealt:
+            out.append("deals")
         return out
 
     def describe(self, spec: Spec) -> str:
@@ -310,6 +367,8 @@ class Plan:
             parts.append("cone of influence (drops " + ", ".join(dropped) + ")")
         if self.reductions.fuse:
             parts.append("forced moves fused")
+        if self.dealt:
+            parts.append("dealt " + ", ".join(sorted(self.dealt)) + " enumerated")
         return ", ".join(parts) or "none"
 
 
@@ -319,8 +378,20 @@ def plan(spec: Spec, properties: tuple[Property, ...], reductions: Reductions,
     to stay (e.g. the fields of a projection)."""
     blockers = tuple(symmetry_blockers(spec, properties)) if reductions.symmetry else ()
     symmetry = reductions.symmetry and not blockers
+    dealt: frozenset[str] = frozenset()
     if reductions.cone:
-        kept = cone(spec, properties) | keep
+        if reductions.deals:
+            dealt = frozenset(dealt_fields(spec)) - keep
+        kept = cone(spec, properties, dealt) | keep
+        # A dealt field some kept field's effect reads steers the search: it stays.
+        while dealt & kept:
+            dealt -= kept
+            kept = cone(spec, properties, dealt) | keep
+        needed: set[str] = set()
+        for prop in properties:
+            if enumerable(prop):
+                needed |= (fields_read(prop.state, spec) | _move_reads(prop, spec)) & dealt
+        dealt = frozenset(needed)
     else:
         kept = frozenset(f.name for f in spec.fields)
-    return Plan(reductions, frozenset(kept), symmetry, blockers)
+    return Plan(reductions, frozenset(kept), symmetry, blockers, dealt)
