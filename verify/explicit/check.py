@@ -217,7 +217,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                   if cut and not exploration.complete else "")
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note, unsure) if part)
         start = len(out)
-        fired = set(getattr(exploration, "dealt_fired", ()))
+        fired = set(exploration.dealt_fired if isinstance(exploration, LayeredExploration) else ())
         if fired:
             groups.append((tuple(p for p in group if p.name in fired), replace(group_reductions, deals=False)))
         out += _state_verdicts(exploration, tuple(p for p in group if p.name not in fired), note)
