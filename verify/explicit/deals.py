@@ -18,7 +18,7 @@ import numpy.typing as npt
 from engine.game import Game
 from spec.lang import nodes as n
 
-from .reductions import Plan, dealt_fields
+from .reductions import Plan, assignments, dealt_fields
 
 Array = npt.NDArray[np.int64]
 
@@ -75,10 +75,7 @@ def deals_of(game: Game, plan: Plan) -> Deals | None:
     rule = spec.rule(rule_name)
     positions = [param.name for param in rule.params]
     names = game.field_names
-    assigned: dict[str, int] = {}
-    for other in spec.rules:
-        for target, _ in other.effect:
-            assigned[target] = assigned.get(target, 0) + 1
+    assigned = assignments(spec)
     fields = sorted(plan.dealt)
     # Kept fields the deal alone sets from a parameter stay as dealt: a state's value of
     # them says which deals it came from. (Dropped ones say nothing: every deal is tried.)

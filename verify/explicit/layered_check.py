@@ -37,7 +37,6 @@ from engine.batchcheck import BatchChecks, Fired, compile_batch_checks
 from engine.batched import BatchRule, Rows
 from engine.propcheck import compile_allowances, compile_checks
 from engine.trace import Trace
-from spec.lang import nodes as n
 from spec.properties import Property
 
 from ..results import Limits
@@ -47,7 +46,7 @@ from .graphs import GraphFacts
 from .keys import Words
 from .layers import VIA, Layered, LayeredSearch, LayerProgress
 from .model import RULE_BITS, Model, Step
-from .reductions import enumerable
+from .reductions import dealt_reads
 
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
@@ -75,10 +74,8 @@ class PropertyWatch:
         # A move property reading a dealt field the search drops (reductions.py (e)) is
         # checked apart, on each move widened to every value the deal could give.
         self.deals = model.deals
-        dealt = model.plan.dealt
         self.dealt = frozenset(number for number, prop in enumerate(properties)
-                               if dealt and enumerable(prop) and (n.fields_read([prop.move], game.spec.definitions)
-                                                                   & dealt))
+                               if dealt_reads(prop, game.spec, model.plan.dealt))
         self.checks: BatchChecks = compile_batch_checks(game, properties, skip=self.dealt)
         self.dealt_checks: BatchChecks | None = (
             compile_batch_checks(game, properties, skip=frozenset(range(len(properties))) - self.dealt)

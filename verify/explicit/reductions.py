@@ -274,10 +274,7 @@ def dealt_fields(spec: Spec) -> dict[str, tuple[str, str]]:
     if len(dealing) != 1:
         return {}
     deal = dealing[0]
-    assigned: dict[str, int] = {}
-    for rule in spec.rules:
-        for target, _ in rule.effect:
-            assigned[target] = assigned.get(target, 0) + 1
+    assigned = assignments(spec)
     read = cone(spec, ())
     out: dict[str, tuple[str, str]] = {}
     for target, node in deal.effect:
@@ -285,6 +282,22 @@ def dealt_fields(spec: Spec) -> dict[str, tuple[str, str]]:
                 and target != "phase"):
             out[target] = (deal.name, node.name)
     return out
+
+
+def assignments(spec: Spec) -> dict[str, int]:
+    """How many rules assign each field (a field one rule alone sets stays as it set it)."""
+    assigned: dict[str, int] = {}
+    for rule in spec.rules:
+        for target, _ in rule.effect:
+            assigned[target] = assigned.get(target, 0) + 1
+    return assigned
+
+
+def dealt_reads(prop: Property, spec: Spec, dealt: frozenset[str]) -> frozenset[str]:
+    """The dealt fields an enumerable property needs enumerated (none for another kind)."""
+    if not dealt or not enumerable(prop):
+        return frozenset()
+    return frozenset((fields_read(prop.state, spec) | _move_reads(prop, spec)) & dealt)
 
 
 def _literals(node: n.Node) -> set[int | bool] | None:
@@ -387,11 +400,7 @@ def plan(spec: Spec, properties: tuple[Property, ...], reductions: Reductions,
         while dealt & kept:
             dealt -= kept
             kept = cone(spec, properties, dealt) | keep
-        needed: set[str] = set()
-        for prop in properties:
-            if enumerable(prop):
-                needed |= (fields_read(prop.state, spec) | _move_reads(prop, spec)) & dealt
-        dealt = frozenset(needed)
+        dealt = frozenset().union(*(dealt_reads(prop, spec, dealt) for prop in properties))
     else:
         kept = frozenset(f.name for f in spec.fields)
     return Plan(reductions, frozenset(kept), symmetry, blockers, dealt)
