@@ -7,6 +7,8 @@ and the field inside the entry) and prints as one line; the CLI turns it into ex
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,6 +100,17 @@ def read_text(path: "Path | str", limit: int = MAX_INPUT_BYTES) -> str:
                         Location(str(path), line)) from None
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> "dict[str, Any]":
+    """A TOML text parsed once: a sweep loads the same rule files for every one of its
+    thousands of rule sets, and parsing them was a tenth of a small board's check. Keyed
+    by the text read, so an edited file is parsed again; callers get a deep copy, since
+    the loader merges overlays into what it is given."""
+    import tomllib
+
+    return tomllib.loads(text)
+
+
 def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
     """A TOML file's data and text, or a `SpecError` naming the file: unreadable, too
     large, not UTF-8, not TOML, or nested too deeply for the parser."""
@@ -105,7 +118,7 @@ def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
 
     text = read_text(path)
     try:
-        return tomllib.loads(text), text
+        return copy.deepcopy(_parsed(text)), text
     except tomllib.TOMLDecodeError as error:
         raise SpecError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:

@@ -59,6 +59,18 @@ def test_a_toml_nested_past_the_stack_names_the_file(tmp_path: Path) -> None:
         read_toml(deep)
 
 
+def test_a_toml_read_twice_is_the_file_as_it_is_now_and_the_caller_s_own(tmp_path: Path) -> None:
+    """Parsed texts are kept (a sweep loads the same files thousands of times): an edit
+    is read again, and what one caller changes in its data no other caller sees."""
+    path = tmp_path / "rules.toml"
+    path.write_text("a = [1]\n", encoding="utf-8")
+    first, _ = read_toml(path)
+    first["a"].append(2)
+    assert read_toml(path)[0] == {"a": [1]}
+    path.write_text("a = [3]\n", encoding="utf-8")
+    assert read_toml(path)[0] == {"a": [3]}
+
+
 def test_a_non_utf8_catalogue_is_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "disputes.toml"
     bad.write_bytes(LATIN1)
