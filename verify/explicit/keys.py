@@ -100,6 +100,12 @@ def _mixed(words: Words) -> Words:
     return mixed
 
 
+def mixed(words: Words) -> Words:
+    """The hash `distinct` sorts by, one 64-bit value per column: equal keys hash alike,
+    so a tally can split keys by it and count each part apart (tally.py)."""
+    return _mixed(words)
+
+
 def distinct(words: Words, priority: Array | None = None) -> Array:
     """One column per distinct key, in column order: of equal keys, the one of lowest
     `priority` (the fewest moves from the start), the first of those on a tie."""

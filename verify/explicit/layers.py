@@ -53,9 +53,10 @@ from ..results import Limits
 from .abstraction import batch_projector
 from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
-from .keys import Words, distinct, distinct_groups, pack_rows, unpack_rows
+from .keys import Words, distinct_groups, pack_rows, unpack_rows
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
+from .tally import Tally
 
 Array = npt.NDArray[np.int64]
 
@@ -657,9 +658,9 @@ class LayeredSearch:
         self._buffered = 0
         self.watch = watch
         projector = batch_projector(self.game) if project else None
-        projected: list[Words] = []
-        projected_size = 0
-        merge_at = 1 << 22
+        # Abstract states recur across layers: they are tallied to the end, on disk past
+        # tally.IN_MEMORY when there is a folder to spill to.
+        projected = Tally(spill)
         pending: dict[int, _Pending] = {}
         initial_rank = int(np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
         zero = np.zeros(1, dtype=np.int64)
@@ -727,8 +728,7 @@ class LayeredSearch:
                         clock = time.process_time()
                         image = projector(states)
                         if image is not None:
-                            projected.append(image)
-                            projected_size += image.shape[1]
+                            projected.add(image)
                         result.projection_seconds += time.process_time() - clock
                     problem, added = self._expand(states, rank, base + start, part, pending, result)
                     held += added
@@ -740,15 +740,6 @@ class LayeredSearch:
                 if problem:
                     result.limit = problem
                     break
-                if projector is not None and projected_size > merge_at:
-                    # Abstract states recur across layers: their duplicates go now and
-                    # then, when the parts have doubled since the last time.
-                    clock = time.process_time()
-                    merged = np.concatenate(projected, axis=1)
-                    projected = [merged.take(distinct(merged), axis=1)]
-                    projected_size = projected[0].shape[1]
-                    merge_at = max(merge_at, 2 * projected_size)
-                    result.projection_seconds += time.process_time() - clock
                 result.largest_layer = max(result.largest_layer, held)
                 if progress is not None:
                     progress(LayerProgress(result.states, result.layers, held, rank, initial_rank,
@@ -771,8 +762,7 @@ class LayeredSearch:
             result.limit = f"limit: {HANDED_OVER} ({error})"
         if result.complete and projector is not None:
             clock = time.process_time()
-            merged = np.concatenate(projected, axis=1) if projected else np.zeros((1, 0), dtype=np.uint64)
-            result.projected = len(distinct(merged))
+            result.projected = projected.count()
             result.projection_seconds += time.process_time() - clock
         if not result.complete:
             result.longest_moves = result.longest_elections = None
