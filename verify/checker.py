@@ -152,10 +152,8 @@ def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
 BOTH_SEARCH_SHARE = 0.25
 """`both`: the share of a count's time limit the search gets before the solver. Where the
 search completes (the layered search decides the 5- and 6-player catalogues in 6 and 13
-s) this changes nothing; where it cannot (7 players and more: 236 s at 7 for all
-but the one property that reads the ordinary Fascists, whose graph is more than twelve
-times larger), a
-sweep cut short proves nothing and its traces are not known to be the shortest, so the
+s) this changes nothing; where it cannot (7 players and more: the whole 7-player
+catalogue took 166 s on the complete graph), a sweep cut short proves nothing and its traces are not known to be the shortest, so the
 solver decides the count anyway and the time the search would spend is the main job's
 waste. Breadth-first, a half was the measured best (132 s with the whole limit for the
 search at 6 players, 68 s with half)."""
