@@ -282,18 +282,72 @@ def test_a_property_reading_a_field_no_other_reads_is_searched_apart() -> None:
     assert by_cone(game.spec, ()) == [()]
 
 
-def test_a_layer_too_large_to_sort_within_the_memory_limit_stops_the_search() -> None:
+def test_a_layer_too_large_to_sort_at_once_is_sliced_or_stops_the_search() -> None:
     """Before a layer is sorted: its own bytes twice and the sort's per state, against
-    what the memory limit leaves."""
-    from verify.explicit.layers import SORT_BYTES, LayeredSearch, _Pending
+    what the memory limit leaves; short of that, as many slices as make each fit beside
+    a record read from disk; short of room for a slice, the limit."""
+    from verify.explicit.layers import MAX_SLICES, SORT_BYTES, SPILL_BUFFER, LayeredSearch, _Pending
 
-    size = 1 << 20
+    size = 1 << 24
     layer = _Pending([np.zeros((2, size), dtype=np.uint64)], {"depth": [np.zeros(size, dtype=np.int32)]}, size)
     needed = (2 * (16 + 4) + SORT_BYTES) * size / 2**20
-    assert LayeredSearch._room(Limits(memory_limit=1000), layer, 1000 - needed - 1) == ""
-    reason = LayeredSearch._room(Limits(memory_limit=1000), layer, 1000 - needed + 1)
-    assert reason.startswith("limit: memory 1,000 MiB (the next layer, 1,048,576 states")
-    assert LayeredSearch._room(Limits(), layer, 10**6) == ""
+    record = 2 * SPILL_BUFFER / 2**20
+    assert LayeredSearch._room(Limits(memory_limit=10_000), layer, 10_000 - needed - 1) == (1, "")
+    room = needed / 2 + record + 1
+    assert LayeredSearch._room(Limits(memory_limit=10_000), layer, 10_000 - room) == (2, "")
+    room = needed / 5 + record + 1
+    assert LayeredSearch._room(Limits(memory_limit=10_000), layer, 10_000 - room) == (5, "")
+    slices, reason = LayeredSearch._room(Limits(memory_limit=10_000), layer, 10_000 - needed / MAX_SLICES / 2)
+    assert slices == 1 and reason.startswith("limit: memory 10,000 MiB (the next layer, 16,777,216 states")
+    assert reason.endswith(f"more than {MAX_SLICES} slices of what is left)")
+    assert LayeredSearch._room(Limits(), layer, 10**6) == (1, "")
+
+
+@pytest.mark.parametrize("spilled", [False, True], ids=["in memory", "on disk"])
+def test_layers_sorted_in_slices_give_the_graph_sorted_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             spilled: bool) -> None:
+    """Every layer taken in three slices by key hash, its waiting successors in memory or
+    read back from disk a record at a time: the same states, layers, depths and graph
+    facts, and every state's fewest decisions from the start, as the layers sorted whole."""
+    from verify.explicit import layers
+    from verify.explicit.layers import LayeredSearch
+    from verify.explicit.model import Model
+
+    model = Model(compiled_game(5, "standard" + ALONG))
+    whole = LayeredSearch(model).run(paths=True, facts=True)
+    if spilled:
+        monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
+        monkeypatch.setattr(layers, "SPILL_BUFFER", 1 << 16)
+    slices = []
+    monkeypatch.setattr(LayeredSearch, "_room",
+                        staticmethod(lambda limits, layer, resident: (slices.append(3), (3, ""))[1]))
+    sliced = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path) if spilled else None)
+    assert slices and sliced.complete
+    for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
+                 "fewest_elections", "deadlocks"):
+        assert getattr(sliced, name) == getattr(whole, name), name
+    assert len(sliced.keys) == 3 * len(whole.keys)
+    assert not [path for path in tmp_path.iterdir() if path.name.startswith("pending-")]
+
+
+def test_a_catalogue_decided_on_sliced_layers_is_decided_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checker over layers sorted in slices: the same verdicts, shortest games and
+    fewest elections as over layers sorted whole (the games themselves may differ
+    where several are shortest, since the states of a layer come in another order)."""
+    from verify.explicit.check import check_players
+    from verify.explicit.layers import LayeredSearch
+
+    names = ("deck_conservation_liberal", "liberal_policy_win", "fascist_hitler_win", "liberal_execution_win",
+             "terminates", "deadlock_free")
+    whole = check_players("standard", 5, names, Limits(time_limit=600))
+    monkeypatch.setattr(LayeredSearch, "_room", staticmethod(lambda limits, layer, resident: (2, "")))
+    sliced = check_players("standard", 5, names, Limits(time_limit=600))
+
+    def summary(raws: list) -> list:
+        return [(raw.property, raw.verdict, len(raw.moves or ()), raw.extra.get("fewest_elections"),
+                 raw.extra.get("longest_moves"), raw.evidence["states"]) for raw in raws]
+
+    assert summary(sliced) == summary(whole)
 
 
 @pytest.mark.parametrize("buffer", [0, 1 << 16, 1 << 40], ids=["record per part", "records of parts", "buffered"])

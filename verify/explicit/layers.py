@@ -53,7 +53,7 @@ from ..results import Limits
 from .abstraction import batch_projector
 from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
-from .keys import Words, distinct_groups, pack_rows, unpack_rows
+from .keys import Words, distinct_groups, mixed, pack_rows, unpack_rows
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
 from .tally import Tally
@@ -75,6 +75,10 @@ NO_RANKING = "no ranking to sweep by"
 SORT_BYTES = 64
 """Bytes per state the sort of a layer takes beside the layer itself (keys.distinct_groups:
 the packed hashes, columns, groups and leaders, a few int64s each)."""
+
+MAX_SLICES = 64
+"""Slices a layer may be sorted in when it does not fit at once: each reads the layer's
+file again, so past this the search stops at the memory limit instead."""
 
 PACE_AFTER = 3.0
 """Seconds a search runs before its pace is judged (`_hopeless`)."""
@@ -188,6 +192,42 @@ class _Pending:
                 out.write(np.ascontiguousarray(array).data)
         self.records.append(keys.shape[1])
         self.disk += self.buffered_bytes
+        self.buffered.clear()
+        self.buffered_bytes = 0
+
+    def slice(self, number: int, slices: int) -> tuple[list[Words], dict[str, list[Array]]]:
+        """The `number`th of `slices` parts of the layer, split by the hash of the keys
+        (keys.mixed: equal keys fall in the same slice), in the order they came: those
+        in memory, those on disk read a record at a time, those still buffered. The
+        layer is left as it was, for the next slice."""
+        states: list[Words] = []
+        carried: dict[str, list[Array]] = {name: [] for name in self.carried}
+
+        def keep(keys: Words, columns: dict[str, Array]) -> None:
+            chosen = np.flatnonzero(mixed(keys) % np.uint64(slices) == np.uint64(number))
+            states.append(keys.take(chosen, axis=1))
+            for name in carried:
+                carried[name].append(columns[name][chosen])
+
+        for index, keys in enumerate(self.states):
+            keep(keys, {name: columns[index] for name, columns in self.carried.items()})
+        if self.file is not None and self.layout is not None:
+            words, key_type, types = self.layout
+            with open(self.file, "rb") as source:
+                for count in self.records:
+                    keys = np.fromfile(source, dtype=key_type, count=words * count).reshape(words, count)
+                    keep(keys, {name: np.fromfile(source, dtype=types[name], count=count) for name in self.carried})
+        for keys, columns in self.buffered:
+            keep(keys, columns)
+        return states, carried
+
+    def discard(self) -> None:
+        """The layer done with: its parts dropped, its file removed."""
+        if self.file is not None:
+            os.remove(self.file)
+        self.file, self.records = None, []
+        self.states.clear()
+        self.carried.clear()
         self.buffered.clear()
         self.buffered_bytes = 0
 
@@ -682,61 +722,71 @@ class LayeredSearch:
                 if result.limit:
                     break
                 rank = max(pending)
-                result.limit = self._room(limits, pending[rank], resident)
+                slices, result.limit = self._room(limits, pending[rank], resident)
                 if result.limit:
                     break
                 layer = pending.pop(rank)
                 held -= layer.size
                 self._pending_memory -= layer.memory
                 self._buffered -= layer.buffered_bytes
-                layer.load()
-                words, values = self._layer(layer)
-                base = result.states
-                result.states += words.shape[1]
                 result.layers += 1
-                if paths:
-                    kept: dict[str, Any] = {"keys": words, "parent": values["parent"], "move": values["move"]}
-                    if self._vias:
-                        kept.update(long_via=values["long_via"], elect_via=values["elect_via"])
-                    if spill is not None and in_memory >= SPILL_AFTER:
-                        kept = {name: _spilled(spill, result.layers, name, column) for name, column in kept.items()}
-                    else:
-                        in_memory += sum(column.nbytes for column in kept.values())
-                    result.keys.append(kept["keys"])
-                    result.parent.append(kept["parent"])
-                    result.parent_move.append(kept["move"])
-                    if self._vias:
-                        result.long_via.append(kept["long_via"])
-                        result.elect_via.append(kept["elect_via"])
-                depth = values["depth"]
-                for value, count in enumerate(np.bincount(depth).tolist()):
-                    if count:
-                        result.per_depth[value] = result.per_depth.get(value, 0) + count
-                result.depth = max(result.depth, int(depth.max()))
                 problem = ""
-                # The layer stays packed; each part is unpacked only to be expanded, so a
-                # layer of tens of millions of states never lies in memory as int64s.
-                for start in range(0, words.shape[1], CHUNK):
-                    stop = start + CHUNK
-                    states = self.unpacked(words[:, start:stop])
-                    part = {name: column[start:stop] for name, column in values.items()}
-                    if facts:
-                        self._note_facts(states, part, result)
-                    if watch is not None:
-                        watch.part(states, base + start, part)
-                    if projector is not None:
-                        clock = time.process_time()
-                        image = projector(states)
-                        if image is not None:
-                            projected.add(image)
-                        result.projection_seconds += time.process_time() - clock
-                    problem, added = self._expand(states, rank, base + start, part, pending, result)
-                    held += added
-                    # A layer of millions takes minutes: the clock and the memory are
-                    # looked at after each part, not only between layers.
-                    problem = problem or self._limit(limits, deadline, result, resident_mib())
+                # A layer too large to sort at once is taken in slices by the hash of its
+                # keys (equal keys share a slice), each sorted and expanded on its own.
+                for number in range(slices):
+                    if slices == 1:
+                        layer.load()
+                        words, values = self._layer(layer.states, layer.carried)
+                    else:
+                        words, values = self._layer(*layer.slice(number, slices))
+                    base = result.states
+                    result.states += words.shape[1]
+                    if paths:
+                        kept: dict[str, Any] = {"keys": words, "parent": values["parent"], "move": values["move"]}
+                        if self._vias:
+                            kept.update(long_via=values["long_via"], elect_via=values["elect_via"])
+                        if spill is not None and in_memory >= SPILL_AFTER:
+                            kept = {name: _spilled(spill, f"{result.layers}.{number}", name, column)
+                                    for name, column in kept.items()}
+                        else:
+                            in_memory += sum(column.nbytes for column in kept.values())
+                        result.keys.append(kept["keys"])
+                        result.parent.append(kept["parent"])
+                        result.parent_move.append(kept["move"])
+                        if self._vias:
+                            result.long_via.append(kept["long_via"])
+                            result.elect_via.append(kept["elect_via"])
+                    depth = values["depth"]
+                    for value, count in enumerate(np.bincount(depth).tolist()):
+                        if count:
+                            result.per_depth[value] = result.per_depth.get(value, 0) + count
+                    result.depth = max(result.depth, int(depth.max()) if len(depth) else 0)
+                    # The layer stays packed; each part is unpacked only to be expanded, so a
+                    # layer of tens of millions of states never lies in memory as int64s.
+                    for start in range(0, words.shape[1], CHUNK):
+                        stop = start + CHUNK
+                        states = self.unpacked(words[:, start:stop])
+                        part = {name: column[start:stop] for name, column in values.items()}
+                        if facts:
+                            self._note_facts(states, part, result)
+                        if watch is not None:
+                            watch.part(states, base + start, part)
+                        if projector is not None:
+                            clock = time.process_time()
+                            image = projector(states)
+                            if image is not None:
+                                projected.add(image)
+                            result.projection_seconds += time.process_time() - clock
+                        problem, added = self._expand(states, rank, base + start, part, pending, result)
+                        held += added
+                        # A layer of millions takes minutes: the clock and the memory are
+                        # looked at after each part, not only between layers.
+                        problem = problem or self._limit(limits, deadline, result, resident_mib())
+                        if problem:
+                            break
                     if problem:
                         break
+                layer.discard()
                 if problem:
                     result.limit = problem
                     break
@@ -772,20 +822,26 @@ class LayeredSearch:
         return result
 
     @staticmethod
-    def _room(limits: Limits, layer: _Pending, resident: float) -> str:
-        """The memory limit, reached before a layer is sorted: the sort of a layer of tens
-        of millions of states needs a few times the layer's own bytes at once (the
-        layer gathered, the hashes sorted, the kept columns copied), more than the
-        growth between two looks at the memory ('' when it fits)."""
+    def _room(limits: Limits, layer: _Pending, resident: float) -> tuple[int, str]:
+        """The slices the next layer is sorted in, or the memory limit reached ('' when
+        it fits). The sort of a layer of tens of millions of states needs a few times
+        the layer's own bytes at once (the layer gathered, the hashes sorted, the kept
+        columns copied), more than the growth between two looks at the memory; a slice
+        needs its share of that, and a record of the layer's file read at a time."""
         if limits.memory_limit is None or not layer.size:
-            return ""
+            return 1, ""
         own = layer.disk + layer.buffered_bytes + sum(part.nbytes for part in layer.states) + sum(
             column.nbytes for columns in layer.carried.values() for column in columns)
         needed = (2 * own + SORT_BYTES * layer.size) / 2**20
-        if resident + needed <= limits.memory_limit:
-            return ""
-        return (f"limit: memory {limits.memory_limit:,} MiB (the next layer, {layer.size:,} states, needs about "
-                f"{needed:,.0f} MiB more to sort)")
+        room = limits.memory_limit - resident
+        if needed <= room:
+            return 1, ""
+        record = 2 * SPILL_BUFFER / 2**20
+        slices = math.ceil(needed / (room - record)) if room > 2 * record else MAX_SLICES + 1
+        if slices <= MAX_SLICES:
+            return slices, ""
+        return 1, (f"limit: memory {limits.memory_limit:,} MiB (the next layer, {layer.size:,} states, needs about "
+                   f"{needed:,.0f} MiB more to sort, more than {MAX_SLICES} slices of what is left)")
 
     @staticmethod
     def _hopeless(limits: Limits, elapsed: float, rank: int, top: int) -> str:
@@ -885,15 +941,15 @@ class LayeredSearch:
                 carried["elect_via"] = carried["fewest_elections"] << VIA | ids
         return "", self._hold(pending, rank, after, ranks, carried)
 
-    def _layer(self, layer: _Pending) -> tuple[Words, dict[str, Array]]:
-        """A rank's pending states without duplicates, as keys, each with its fewest
-        decisions from the start and the parent and move of one shortest path (and, with
-        facts, the most moves and elections and the fewest elections over its
-        duplicates)."""
-        words = np.concatenate(layer.states, axis=1)
-        values = {name: np.concatenate(parts) for name, parts in layer.carried.items()}
-        layer.states.clear()
-        layer.carried.clear()
+    def _layer(self, states: list[Words], carried: dict[str, list[Array]]) -> tuple[Words, dict[str, Array]]:
+        """A rank's pending states (or a slice of them) without duplicates, as keys,
+        each with its fewest decisions from the start and the parent and move of one
+        shortest path (and, with facts, the most moves and elections and the fewest
+        elections over its duplicates). The lists given are emptied."""
+        words = np.concatenate(states, axis=1)
+        values = {name: np.concatenate(parts) for name, parts in carried.items()}
+        states.clear()
+        carried.clear()
         if words.shape[1] > 1:
             keep, group = distinct_groups(words, values["depth"])
             merged = {name: column[keep] for name, column in values.items()}
@@ -989,7 +1045,7 @@ _PARTS = itertools.count()
 """Numbers for the files of waiting successors (one folder may serve several searches)."""
 
 
-def _spilled(folder: str, layer: int, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _spilled(folder: str, layer: str, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """`column` written to `folder` and read back mapped: its pages leave memory."""
     path = os.path.join(folder, f"{layer}-{name}.npy")
     np.save(path, column)
