@@ -36,7 +36,8 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_players, materialise, moves_of, select
+from .explicit.check import (DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_players, chosen_from, materialise, moves_of,
+                             select)
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
 
@@ -70,9 +71,10 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     invariants found in played games added to spec/invariants.toml's, or used alone."""
     if backend not in BACKENDS:
         raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
-    counts = tuple(load_spec_counts(spec_name)) if not players else players
+    defined = load_spec_counts(spec_name)
+    counts = tuple(defined) if not players else players
     for count in counts:
-        if count not in load_spec_counts(spec_name):
+        if count not in defined:
             compiled_game(count, spec_name)  # raises the R-S1 SpecError
     catalogue = select(spec_name, properties)
     by_name = {p.name: p for p in catalogue}
@@ -82,7 +84,8 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
                                 hints, workers, progress)
     else:
         results = [result for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend,
-                                                  infer, hints, progress) for result in decided]
+                                                  infer, hints, progress, catalogue=catalogue)
+                   for result in decided]
     order = {name: number for number, name in enumerate(names)}
     results.sort(key=lambda r: (order[r.property], r.players))
     return results
@@ -91,13 +94,14 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
 def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Limits, reductions: Reductions,
                   explorer: str, backend: str, infer: bool, hints: bool,
                   progress: Callable[[str], None] | None = None, *,
-                  search: bool = True, solver_first: bool = False) -> tuple[list[PropertyResult], bool]:
+                  search: bool = True, solver_first: bool = False,
+                  catalogue: tuple[Property, ...] | None = None) -> tuple[list[PropertyResult], bool]:
     """Every selected property at one player count, by the backends asked for, and
     whether the search was cut short. `both`: the search first, then the solver for what
     it left unknown and as its cross-check; with `solver_first`, the solver first and the
     search only for what the solver left unknown; without `search`, the solver alone (a
     smaller count's search was already cut short, and this count's graph is larger)."""
-    catalogue = select(spec_name, names)
+    catalogue = select(spec_name, names) if catalogue is None else chosen_from(catalogue, names)
     by_name = {p.name: p for p in catalogue}
     results: list[PropertyResult] = []
     cut = False
@@ -109,13 +113,15 @@ def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Li
         left = tuple(r.property for r in results if isinstance(r.verdict, Unknown))
         if not search or not left:
             return results, False
-        raws = check_players(spec_name, count, left, _search_share(limits), reductions, progress, explorer)
+        raws = check_players(spec_name, count, left, _search_share(limits), reductions, progress, explorer,
+                             catalogue=catalogue)
         searched = {result.property: result for result in (materialise(raw, spec_name, by_name) for raw in raws)}
         cut = any(isinstance(result.verdict, Unknown) for result in searched.values())
         return [searched.get(r.property, r) if isinstance(r.verdict, Unknown) else r for r in results], cut
     if backend in ("explicit", "both"):
         searched_limits = _search_share(limits) if backend == "both" else limits
-        raws = check_players(spec_name, count, names, searched_limits, reductions, progress, explorer)
+        raws = check_players(spec_name, count, names, searched_limits, reductions, progress, explorer,
+                             catalogue=catalogue)
         results = [materialise(raw, spec_name, by_name) for raw in raws]
         cut = any(isinstance(result.verdict, Unknown) for result in results)
         if backend == "both":
@@ -178,7 +184,8 @@ def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[s
 
 def _in_turn(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
              reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
-             progress: Callable[[str], None] | None) -> Iterator[list[PropertyResult]]:
+             progress: Callable[[str], None] | None, *,
+             catalogue: tuple[Property, ...] | None = None) -> Iterator[list[PropertyResult]]:
     """`_decide_count` for each of `counts` in turn. With `both`, the first count is
     searched first: no witness is known yet to guide the solver, and `batches` puts a
     small count first, whose complete graph is cheap and gives the shortest witnesses.
@@ -191,7 +198,8 @@ def _in_turn(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], li
     cut_at: int | None = None
     for index, count in enumerate(counts):
         decided, cut = _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
-                                     progress, search=cut_at is None or count < cut_at, solver_first=index > 0)
+                                     progress, search=cut_at is None or count < cut_at, solver_first=index > 0,
+                                     catalogue=catalogue)
         if cut and (cut_at is None or count < cut_at):
             cut_at = count
         yield decided

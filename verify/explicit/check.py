@@ -86,6 +86,16 @@ def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Proper
     return tuple(known[name] for name in names)
 
 
+def chosen_from(catalogue: tuple[Property, ...], names: tuple[str, ...] | None) -> tuple[Property, ...]:
+    """`select` over a catalogue already loaded: loading it again (the rules, the
+    catalogue's file, each property's expressions checked) was a tenth of a sweep's
+    small board, done three times per check."""
+    if not names:
+        return catalogue
+    known = {p.name: p for p in catalogue}
+    return tuple(known[name] for name in names)
+
+
 def moves_of(trace: Trace) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """A trace as its moves, plain data that crosses process boundaries (`replay` undoes it)."""
     return tuple((move.rule, tuple(move.args)) for move, _ in trace.steps)
@@ -99,10 +109,12 @@ def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, limits: Limits,
                   reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None,
-                  explorer: str = DEFAULT_EXPLORER) -> list[Raw]:
-    """Every selected property for one player count, as plain data (see module docstring)."""
+                  explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None) -> list[Raw]:
+    """Every selected property for one player count, as plain data (see module docstring).
+    `catalogue`: the rules' catalogue when the caller has it (`select` again otherwise)."""
     game = compiled_game(players, spec_name)
-    props = tuple(p for p in select(spec_name, names) if players in p.players)
+    chosen = select(spec_name, names) if catalogue is None else chosen_from(catalogue, names)
+    props = tuple(p for p in chosen if players in p.players)
     return check_game(game, props, limits, reductions, progress, explorer=explorer)
 
 
