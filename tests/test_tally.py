@@ -35,10 +35,11 @@ def test_a_tally_counts_the_distinct_keys_in_memory_or_on_disk(tmp_path: Path, i
     counted = Tally(str(tmp_path), in_memory=in_memory, buckets=7)
     for part in parts:
         counted.add(part)
-    assert counted.count() == truth(parts)
     spilled = list(tmp_path.glob("tally-*.bin"))
     assert bool(spilled) == (in_memory is not None)
     assert len(spilled) <= 7
+    assert counted.count() == truth(parts)
+    assert not list(tmp_path.glob("tally-*.bin"))
 
 
 def test_a_tally_without_a_folder_keeps_everything_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +64,11 @@ def test_five_players_projected_on_disk_are_still_spins_abstract_states(tmp_path
     count is still SPIN's own (shared/bench/spin/README.md)."""
     monkeypatch.setattr(tally, "IN_MEMORY", 1 << 16)
     monkeypatch.setattr(tally, "MERGE_FIRST", 1 << 15)
+    spills: list[int] = []
+    spill = Tally._spill
+    monkeypatch.setattr(Tally, "_spill", lambda self, words: (spills.append(words.shape[1]), spill(self, words))[1])
     model = Model(compiled_game(5, "standard"), keep=frozenset(PROJECTION_FIELDS))
     found = LayeredSearch(model).run(Limits(time_limit=600), project=True, spill=str(tmp_path))
     assert found.complete and found.projected == SPIN_STATES[5]
-    assert list(tmp_path.glob("tally-*.bin"))
+    assert len(spills) > 1 and sum(spills) >= SPIN_STATES[5]     # sent to disk, in parts, as it went
+    assert not list(tmp_path.glob("tally-*.bin"))     # counted, then removed

@@ -62,7 +62,8 @@ class Tally:
                 self.merge_at = max(self.merge_at, 2 * self.held)
 
     def count(self) -> int:
-        """The distinct keys among all those added."""
+        """The distinct keys among all those added. The files on disk are removed as
+        they are counted, so this is asked once, at the end."""
         if not self.spilled:
             return int(self._merged().shape[1]) if self.parts else 0
         if self.parts:
@@ -75,6 +76,8 @@ class Tally:
             if os.path.exists(path):
                 flat = np.fromfile(path, dtype=np.uint64)
                 total += len(distinct(np.ascontiguousarray(flat.reshape(-1, rows).T)))
+                os.remove(path)         # tens of GiB at 10 players: gone once counted
+        self.spilled = 0
         return total
 
     def _merged(self) -> Words:
