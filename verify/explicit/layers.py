@@ -37,7 +37,7 @@ import itertools
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -211,15 +211,22 @@ class _Pending:
 
         for index, keys in enumerate(self.states):
             keep(keys, {name: columns[index] for name, columns in self.carried.items()})
-        if self.file is not None and self.layout is not None:
-            words, key_type, types = self.layout
-            with open(self.file, "rb") as source:
-                for count in self.records:
-                    keys = np.fromfile(source, dtype=key_type, count=words * count).reshape(words, count)
-                    keep(keys, {name: np.fromfile(source, dtype=types[name], count=count) for name in self.carried})
+        for keys, columns in self._records():
+            keep(keys, columns)
         for keys, columns in self.buffered:
             keep(keys, columns)
         return states, carried
+
+    def _records(self) -> Iterator[tuple[Words, dict[str, Array]]]:
+        """The records of the layer's file, read one at a time (the keys, then each
+        carried column, as `flush` wrote them)."""
+        if self.file is None or self.layout is None:
+            return
+        words, key_type, types = self.layout
+        with open(self.file, "rb") as source:
+            for count in self.records:
+                keys = np.fromfile(source, dtype=key_type, count=words * count).reshape(words, count)
+                yield keys, {name: np.fromfile(source, dtype=types[name], count=count) for name in self.carried}
 
     def discard(self) -> None:
         """The layer done with: its parts dropped, its file removed."""
@@ -234,19 +241,17 @@ class _Pending:
     def load(self) -> None:
         """The parts written to disk read back after those in memory, and then those
         still buffered (the order they came in), the file removed."""
-        if self.file is not None and self.layout is not None:
-            words, key_type, types = self.layout
-            with open(self.file, "rb") as source:
-                for count in self.records:
-                    self.states.append(np.fromfile(source, dtype=key_type, count=words * count).reshape(words, count))
-                    for name, columns in self.carried.items():
-                        columns.append(np.fromfile(source, dtype=types[name], count=count))
+        for keys, columns in self._records():
+            self.states.append(keys)
+            for name, parts in self.carried.items():
+                parts.append(columns[name])
+        if self.file is not None:
             os.remove(self.file)
             self.file, self.records = None, []
-        for keys, carried in self.buffered:
+        for keys, columns in self.buffered:
             self.states.append(keys)
-            for name, columns in self.carried.items():
-                columns.append(carried[name])
+            for name, parts in self.carried.items():
+                parts.append(columns[name])
         self.buffered.clear()
         self.buffered_bytes = 0
 
