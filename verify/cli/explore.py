@@ -13,7 +13,6 @@ gives no fact.
 from __future__ import annotations
 
 import json
-import tempfile
 from typing import Any
 
 import click
@@ -23,6 +22,7 @@ from spec.loader import load_spec
 
 from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearch
 from ..explicit.model import Model
+from ..explicit.scratch import scratch
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits
 from .options import parse_counts, progress_stream, rules_name, rules_option, variant_options
 
@@ -77,7 +77,7 @@ def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_fil
                     logged[0] = state.seconds
             # Successors waiting for their layer go to disk past PENDING_IN_MEMORY (9 and 10
             # players); the folder is under $TMPDIR and gone when the count is done.
-            with tempfile.TemporaryDirectory(prefix="shrules-explore-") as spill:
+            with scratch("shrules-explore-") as spill:
                 found = search.run(Limits(time_limit=time_limit, memory_limit=memory_limit), facts=True,
                                    progress=progress, spill=spill)
         description = model.plan.describe(game.spec)

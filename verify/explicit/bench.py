@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import resource
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
@@ -28,6 +27,7 @@ from .check import check_players, materialise, select
 from .explore import Exploration, explore
 from .layers import LayeredSearch
 from .model import Model
+from .scratch import scratch
 from .sweep import sweep
 
 
@@ -68,7 +68,7 @@ def search_figure(players: int, explorer: str, time_limit: float | None, project
         search = LayeredSearch(model)       # compiled before the clock starts, as Model is
         # At 9 and 10 players the successors waiting for their layer and the projections
         # go to disk (layers.PENDING_IN_MEMORY, tally.IN_MEMORY), as `shrules explore` does.
-        with tempfile.TemporaryDirectory(prefix="shrules-bench-") as spill:
+        with scratch("shrules-bench-") as spill:
             cpu = time.process_time()
             found = search.run(limits, project=project, spill=spill)
             cpu = time.process_time() - cpu - found.projection_seconds

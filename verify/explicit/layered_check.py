@@ -25,7 +25,6 @@ elections of each win come out of the same sweep.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +46,7 @@ from .keys import Words
 from .layers import VIA, Layered, LayeredSearch, LayerProgress
 from .model import RULE_BITS, Model, Step
 from .reductions import dealt_reads
+from .scratch import scratch
 
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
@@ -419,7 +419,7 @@ def layered_exploration(model: Model, properties: tuple[Property, ...], limits: 
             progress(step.states, step.rank)
     # The paths go to disk a layer at a time, mapped back for the few traces read from
     # them; the files are gone once the search is over (the mappings stay readable).
-    with tempfile.TemporaryDirectory(prefix="shrules-paths-") as folder:
+    with scratch("shrules-paths-") as folder:
         layered = search.run(limits, paths=True, facts=graph or elections, progress=on_layer, watch=watch,
                              spill=folder)
     return _exploration(model, properties, search, layered, watch, graph)

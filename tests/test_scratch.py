@@ -1,0 +1,51 @@
+"""A search terminated by SIGTERM removes its scratch folders (verify/explicit/scratch.py):
+at 9 and 10 players they hold tens of GiB, and `kill`, `timeout` or a cancelled CI job
+used to leave them in $TMPDIR."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verify.explicit.scratch import TERMINATED, scratch
+
+SHRULES = [sys.executable, "-m", "verify"]
+
+
+def test_the_handler_is_back_and_the_folder_gone_after_the_block() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with scratch("shrules-test-") as folder:
+        assert Path(folder).is_dir()
+        assert signal.getsignal(signal.SIGTERM) is not before
+    assert not Path(folder).exists()
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize(("command", "prefix"), [
+    (["explore", "-n", "7"], "shrules-explore-"),
+    (["check", "-n", "7", "--backend", "explicit"], "shrules-paths-"),
+])
+def test_sigterm_during_a_search_removes_its_folder(command: list[str], prefix: str, tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    process = subprocess.Popen([*SHRULES, *command], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(path.name.startswith(prefix) for path in tmp_path.iterdir()):
+            assert process.poll() is None, f"ended before its search began: {process.stderr.read() if process.stderr else ''}"
+            assert time.monotonic() < deadline, "no scratch folder within 120 s"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == TERMINATED, stderr
+    assert "Traceback" not in stderr
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith("shrules-")] == []
