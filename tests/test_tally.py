@@ -35,11 +35,24 @@ def test_a_tally_counts_the_distinct_keys_in_memory_or_on_disk(tmp_path: Path, i
     counted = Tally(str(tmp_path), in_memory=in_memory, buckets=7)
     for part in parts:
         counted.add(part)
-    spilled = list(tmp_path.glob("tally-*.bin"))
+    spilled = list(tmp_path.glob("tally*.bin"))
     assert bool(spilled) == (in_memory is not None)
     assert len(spilled) <= 7
     assert counted.count() == truth(parts)
-    assert not list(tmp_path.glob("tally-*.bin"))
+    assert not list(tmp_path.glob("tally*.bin"))
+
+
+def test_two_tallies_share_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches given one folder (a bench, a sweep's worker) each count their own keys."""
+    monkeypatch.setattr(tally, "MERGE_FIRST", 500)
+    first, second = Tally(str(tmp_path), in_memory=0, buckets=5), Tally(str(tmp_path), in_memory=0, buckets=5)
+    ones, others = [keys(seed, 400) for seed in range(4)], [keys(seed, 400) for seed in range(10, 16)]
+    for one, other in zip(ones, others):
+        first.add(one)
+        second.add(other)
+    for other in others[len(ones):]:
+        second.add(other)
+    assert first.count() == truth(ones) and second.count() == truth(others)
 
 
 def test_a_tally_without_a_folder_keeps_everything_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,4 +84,4 @@ def test_five_players_projected_on_disk_are_still_spins_abstract_states(tmp_path
     found = LayeredSearch(model).run(Limits(time_limit=600), project=True, spill=str(tmp_path))
     assert found.complete and found.projected == SPIN_STATES[5]
     assert len(spills) > 1 and sum(spills) >= SPIN_STATES[5]     # sent to disk, in parts, as it went
-    assert not list(tmp_path.glob("tally-*.bin"))     # counted, then removed
+    assert not list(tmp_path.glob("tally*.bin"))     # counted, then removed

@@ -12,6 +12,7 @@ and its distinct keys counted on its own, a `BUCKETS`th of the whole at a time.
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
@@ -29,6 +30,9 @@ MERGE_FIRST = 1 << 22
 """Keys gathered before their duplicates are first removed; later, whenever the keys
 held have doubled since."""
 
+_TALLIES = itertools.count()
+"""Numbers for the tallies' files: one folder may serve several searches, each with its own."""
+
 
 class Tally:
     """Distinct key columns (a column of `Words` per key) counted as they come."""
@@ -42,6 +46,7 @@ class Tally:
         self.merge_at = MERGE_FIRST
         self.rows: int | None = None    # words per key, fixed by the first part
         self.spilled = 0                # columns written to disk, duplicates among them
+        self.name = f"tally{os.getpid()}.{next(_TALLIES)}"
 
     def add(self, words: Words) -> None:
         """Take these keys in; now and then remove the duplicates among those held, and
@@ -100,4 +105,4 @@ class Tally:
 
     def _path(self, bucket: int) -> str:
         assert self.folder is not None
-        return os.path.join(self.folder, f"tally-{bucket}.bin")
+        return os.path.join(self.folder, f"{self.name}-{bucket}.bin")
