@@ -31,7 +31,8 @@ MERGE_FIRST = 1 << 22
 held have doubled since."""
 
 _TALLIES = itertools.count()
-"""Numbers for the tallies' files: one folder may serve several searches, each with its own."""
+"""Numbers for the tallies' files: one folder may serve several searches, each with its own
+(named with the process id too: forked workers start from the same number)."""
 
 
 class Tally:

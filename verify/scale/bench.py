@@ -12,6 +12,7 @@ time limit counts at the limit, its rule set unknown).
 from __future__ import annotations
 
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -20,7 +21,6 @@ from typing import Any
 
 from spec.settings import POWERS, SLOTS
 
-from ..explicit.scratch import scratch
 from .cache import Cache
 from .run import run_all
 from .sweep import Space, read_verdict, soundness_properties, sweep_tasks
@@ -84,7 +84,7 @@ def bench_sweep(players: int, sample: int, time_limit: float, *, seed: int = 1, 
     walls: list[float] = []
     results: list[dict[str, Any]] = []
     for workers in (1, 2) if scaling else (1,):
-        with scratch("shrules-bench-") as folder:
+        with tempfile.TemporaryDirectory(prefix="shrules-bench-") as folder:
             echo(f"sweep, {players} players: {len(tasks)} boards on {workers} worker{'s' if workers > 1 else ''}")
             started = time.perf_counter()
             found = run_all(tasks, Cache(Path(folder)), workers=workers)
