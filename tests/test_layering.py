@@ -19,16 +19,18 @@ ROOMS: dict[str, set[str]] = {
     # room        rooms it may import besides itself (spec and engine are always allowed)
     "verify":   set(),                                      # verify/__init__.py: a docstring
     "results":  set(),                                      # the typed verdicts and exit statuses
-    "explicit": {"results"},                                # the explicit-state checker
-    "smt":      {"results"},                                # the Z3 backend
-    "checker":  {"results", "explicit", "smt"},             # the catalogue, by either backend
+    "workers":  set(),                                      # local worker processes that end with their parent
+    "explicit": {"results", "workers"},                     # the explicit-state checker
+    "smt":      {"results", "workers"},                     # the Z3 backend
+    "checker":  {"results", "workers", "explicit", "smt"},  # the catalogue, by either backend
     "lawyer":   {"results", "explicit", "smt"},             # shrules ask
-    "diff":     {"results", "explicit", "smt", "checker"},  # shrules diff, the mutation score
+    "diff":     {"results", "workers", "explicit", "smt", "checker"},  # shrules diff, the mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages
-    "scale":    {"results", "explicit", "smt", "checker", "diff"},  # tasks, their runner and cache, the sweep
-    "cli":      {"results", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book", "scale"},
+    "scale":    {"results", "workers", "explicit", "smt", "checker", "diff"},  # tasks, their runner and cache, the sweep
+    "cli":      {"results", "workers", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book",
+                 "scale"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""

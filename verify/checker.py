@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from contextlib import ExitStack
 from dataclasses import asdict, replace
 from functools import partial
-from multiprocessing import Manager
 from typing import Any
 
 from engine.trace import Trace
@@ -40,6 +39,7 @@ from .explicit.check import (DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_pla
                              select)
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
+from .workers import worker_manager, worker_pool
 
 BACKENDS = ("explicit", "smt", "both")
 
@@ -234,9 +234,9 @@ def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...
     longest."""
     results: list[PropertyResult] = []
     with ExitStack() as stack:
-        lines = stack.enter_context(Manager()).Queue() if progress else None
+        lines = stack.enter_context(worker_manager()).Queue() if progress else None
         tasks = batches(counts, backend, workers)
-        pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(workers, len(tasks))))
+        pool = stack.enter_context(worker_pool(min(workers, len(tasks))))
         futures = {batch: pool.submit(_counts_in_a_process, spec_name, batch, names, limits, reductions, explorer,
                                       backend, infer, hints, lines)
                    for batch in tasks}

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from ..checker import check
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed
+from ..workers import worker_pool
 from .compare import Budget, diff
 from .mutate import PROBE_GAMES, PROBE_SECONDS
 
@@ -201,7 +201,7 @@ def mutation_score(names: list[str] | None = None, base_name: str = "standard", 
             if progress:
                 progress(catch)
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         futures = [pool.submit(catch_mutant, name, base_name, effort) for name in names]
         for future in futures:
             catch = future.result()

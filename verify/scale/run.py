@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from spec.errors import SpecError, shown
 
+from ..workers import worker_pool
 from .cache import Cache
 from .tasks import Task, run_task
 
@@ -105,7 +106,7 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
     left = {task.key: task for task in pending}
     for attempt in range(retries + 1):
         try:
-            with ProcessPoolExecutor(max_workers=min(workers, len(left))) as pool:
+            with worker_pool(min(workers, len(left))) as pool:
                 futures: dict[Future[Result], str] = {pool.submit(function, task): key for key, task in left.items()}
                 while futures:
                     done, _ = wait(futures, return_when=FIRST_COMPLETED)

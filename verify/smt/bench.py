@@ -14,7 +14,6 @@ import os
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from spec.loader import load_spec
 
 from .agree import compare_specs
 from ..results import Limits
+from ..workers import worker_pool
 from .check import backend_for, catalogue_of, check_property, clear_cache
 
 
@@ -103,7 +103,7 @@ def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] =
     bench = ProofBench()
     with tempfile.TemporaryDirectory() as empty, _cache_at(None if hints else empty):
         if workers > 1:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with worker_pool(workers) as pool:
                 parts = list(pool.map(_bench_count, [spec_name] * len(ordered), ordered,
                                       [kinds] * len(ordered), [seconds] * len(ordered), [hints] * len(ordered)))
         else:
