@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.workers import PARENT_POLL, worker_pool
+from verify.workers import PARENT_POLL, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[1]
 PROC = Path("/proc")
@@ -26,8 +26,8 @@ pytestmark = pytest.mark.skipif(not (PROC / "self" / "environ").exists(),
 
 PARENT = """
 import os, time
-from verify.workers import worker_pool
-pool = worker_pool(2)
+from verify.workers import WorkerPool
+pool = WorkerPool(2)
 print(pool.submit(os.getpid).result(), flush=True)
 pool.submit(time.sleep, 600).result()
 """
@@ -68,7 +68,7 @@ def end_all(marker: str) -> None:
 
 
 def test_a_pool_in_this_process_works_as_a_pool() -> None:
-    with worker_pool(2) as pool:
+    with WorkerPool(2) as pool:
         assert list(pool.map(abs, [-1, -2, 3])) == [1, 2, 3]
         assert pool.submit(divmod, 7, 2).result() == (3, 1)
         with pytest.raises(ZeroDivisionError):

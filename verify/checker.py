@@ -39,7 +39,7 @@ from .explicit.check import (DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_pla
                              select)
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
-from .workers import worker_manager, worker_pool
+from .workers import WorkerPool, worker_manager
 
 BACKENDS = ("explicit", "smt", "both")
 
@@ -236,7 +236,7 @@ def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...
     with ExitStack() as stack:
         lines = stack.enter_context(worker_manager()).Queue() if progress else None
         tasks = batches(counts, backend, workers)
-        pool = stack.enter_context(worker_pool(min(workers, len(tasks))))
+        pool = stack.enter_context(WorkerPool(min(workers, len(tasks))))
         futures = {batch: pool.submit(_counts_in_a_process, spec_name, batch, names, limits, reductions, explorer,
                                       backend, infer, hints, lines)
                    for batch in tasks}

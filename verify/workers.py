@@ -57,11 +57,6 @@ class WorkerPool(ProcessPoolExecutor):
         return super().submit(_call, fn, *args, **kwargs)
 
 
-def worker_pool(workers: int, mp_context: BaseContext | None = None) -> WorkerPool:
-    """A pool of `workers` processes that end with this one (module docstring)."""
-    return WorkerPool(workers, mp_context)
-
-
 def worker_manager() -> SyncManager:
     """A started multiprocessing manager (its queues can be handed to pool workers) whose
     server process ends soon after this process ends, removing its socket's folder."""

@@ -37,7 +37,7 @@ from ..checker import check
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed
-from ..workers import worker_pool
+from ..workers import WorkerPool
 from .compare import Budget, diff
 from .mutate import PROBE_GAMES, PROBE_SECONDS
 
@@ -201,7 +201,7 @@ def mutation_score(names: list[str] | None = None, base_name: str = "standard", 
             if progress:
                 progress(catch)
         return out
-    with worker_pool(workers) as pool:
+    with WorkerPool(workers) as pool:
         futures = [pool.submit(catch_mutant, name, base_name, effort) for name in names]
         for future in futures:
             catch = future.result()

@@ -50,7 +50,7 @@ from spec.properties import Property, load_properties
 
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
-from ..workers import worker_pool
+from ..workers import WorkerPool
 from .compare import Budget, diff
 from .operators import OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
@@ -562,7 +562,7 @@ def local_spread(workers: int) -> Spread:
         if workers <= 1 or len(arguments) <= 1:
             yield from (function(*args) for args in arguments)
             return
-        with worker_pool(max(1, min(workers, len(arguments)))) as pool:
+        with WorkerPool(max(1, min(workers, len(arguments)))) as pool:
             futures = [pool.submit(function, *args) for args in arguments]
             for future in futures:
                 yield future.result()

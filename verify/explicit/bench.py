@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from engine.game import compiled_game
 
 from ..results import Limits
-from ..workers import worker_pool
+from ..workers import WorkerPool
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from .check import check_players, materialise, select
 from .explore import Exploration, explore
@@ -91,7 +91,7 @@ def search_apart(players: int, explorer: str, time_limit: float | None, project:
                  rules: str = "standard") -> SearchFigure:
     """`search_figure` in a freshly started process (not forked: a fork would start with
     this process's memory), so that the peak memory is the search's alone."""
-    with worker_pool(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with WorkerPool(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(search_figure, players, explorer, time_limit, project, rules).result()
 
 SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}

@@ -29,7 +29,7 @@ from typing import Any
 
 from spec.errors import SpecError, shown
 
-from ..workers import worker_pool
+from ..workers import WorkerPool
 from .cache import Cache
 from .tasks import Task, run_task
 
@@ -106,7 +106,7 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
     left = {task.key: task for task in pending}
     for attempt in range(retries + 1):
         try:
-            with worker_pool(min(workers, len(left))) as pool:
+            with WorkerPool(min(workers, len(left))) as pool:
                 futures: dict[Future[Result], str] = {pool.submit(function, task): key for key, task in left.items()}
                 while futures:
                     done, _ = wait(futures, return_when=FIRST_COMPLETED)

@@ -21,7 +21,7 @@ from spec.loader import load_spec
 
 from .agree import compare_specs
 from ..results import Limits
-from ..workers import worker_pool
+from ..workers import WorkerPool
 from .check import backend_for, catalogue_of, check_property, clear_cache
 
 
@@ -103,7 +103,7 @@ def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] =
     bench = ProofBench()
     with tempfile.TemporaryDirectory() as empty, _cache_at(None if hints else empty):
         if workers > 1:
-            with worker_pool(workers) as pool:
+            with WorkerPool(workers) as pool:
                 parts = list(pool.map(_bench_count, [spec_name] * len(ordered), ordered,
                                       [kinds] * len(ordered), [seconds] * len(ordered), [hints] * len(ordered)))
         else:
