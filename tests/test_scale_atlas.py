@@ -103,3 +103,20 @@ def test_check_reads_a_custom_game_from_the_atlas(swept: tuple[Path, subprocess.
     (tmp_path / "atlas.json").write_text('{"atlas": 99}', encoding="utf-8")
     bad = CliRunner().invoke(main, ["check", "-n", "5", "--atlas", str(tmp_path)])
     assert bad.exit_code == 2 and "is not an atlas of this shrules" in bad.stderr
+
+
+@pytest.mark.parametrize("fewest,sentence", [
+    ((1, 1), "Every sound board at 5 players: the slowest win needs at fewest 1 elected governments, so they "
+             "share one colour."),
+    ((1, 3), "Sound boards at 5 players: the slowest win needs at fewest 1 to 3 elected governments."),
+])
+def test_the_page_says_when_every_sound_board_shares_a_colour(fewest: tuple[int, int], sentence: str) -> None:
+    """A flat colour scale is said in words ("from 1 to 1" told the reader nothing)."""
+    from verify.scale.atlas import grids
+    boards = ["none,none,none,none,execution", "none,none,none,execution,execution"]
+    atlas = {"space": {"powers": ["none", "execution"]},
+             "rule_sets": [{"players": 5, "settings": {"powers": board}, "verdict": "sound", "broken": [],
+                            "fewest_elections": value} for board, value in zip(boards, fewest)]}
+    text = "".join(grids(atlas))
+    assert sentence in text
+    assert text.count("<p>") == 1

@@ -253,7 +253,11 @@ def grids(atlas: dict[str, Any]) -> list[str]:
             cells.append(f"<rect x='{1 + column * CELL}' y='{1 + row * CELL}' width='{CELL}' height='{CELL}' "
                          f"fill='{colour}'{stroke}><title>{escape(title)}</title></rect>")
         cells.append("</svg>")
-        if scale != (0, 0) or elections:
+        if elections and scale[0] == scale[1]:
+            # A flat scale is a finding, not a colour: say so rather than "from 1 to 1".
+            cells.append(f"<p>Every sound board at {count} players: the slowest win needs at fewest {scale[0]} "
+                         "elected governments, so they share one colour.</p>")
+        elif elections:
             cells.append(f"<p>Sound boards at {count} players: the slowest win needs at fewest {scale[0]} to "
                          f"{scale[1]} elected governments.</p>")
         out += cells
