@@ -463,25 +463,44 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
 
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
-                   any_guide: bool = False, each: float | None = None) -> Iterator[tuple[Property, Verdict]]:
+                   any_guide: bool = False, each: float | Sequence[float] | None = None
+                   ) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
     the solver cannot encode, or whose invariants are not inferred (no `hints`) in time,
     ends the sequence: nothing is claimed for it. `any_guide`: witnesses are first sought
     along kept guides of any length (`Backend._along_any_guide`). `each`: at most this many
-    seconds for one property, so that one the solver cannot decide leaves time for the rest."""
+    seconds for one property, so that one the solver cannot decide leaves time for the rest;
+    several (shortest first) ask the properties in passes, each pass only those the ones
+    before left unknown: the first pass answers every property the solver decides quickly
+    before the hard ones take their long turns. A property's verdict is yielded once, when
+    decided or, unknown, after the last pass it was asked in."""
     deadline = time.perf_counter() + seconds
+    caps: list[float | None] = [None] if each is None else [each] if isinstance(each, (int, float)) else list(each)
     try:
         backend = _new_backend(spec, players, hints, deadline)
         backend.any_guide = any_guide
-        for prop in props:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return
-            if players in prop.players:
-                given = left if each is None else min(left, each)
-                yield prop, _noting_inference(backend, _decide(backend, prop, Limits(time_limit=given)))
+        left_unknown: dict[str, Verdict] = {}
+        asked = [prop for prop in props if players in prop.players]
+        for number, cap in enumerate(caps):
+            last = number == len(caps) - 1
+            for prop in asked:
+                if number and prop.name not in left_unknown:
+                    continue
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    break
+                given = left if cap is None else min(left, cap)
+                verdict = _noting_inference(backend, _decide(backend, prop, Limits(time_limit=given)))
+                if verdict.verdict != "unknown" or last:
+                    left_unknown.pop(prop.name, None)
+                    yield prop, verdict
+                else:
+                    left_unknown[prop.name] = verdict
+        for prop in asked:
+            if prop.name in left_unknown:
+                yield prop, left_unknown[prop.name]
     except (SpecError, KeyError, ValueError, TypeError, IndexError, z3.Z3Exception, OutOfTime):
         return
 
