@@ -34,6 +34,25 @@ pool.submit(time.sleep, 600).result()
 """A parent whose worker sleeps ten minutes: it prints the worker's process id first."""
 
 
+DEAF = """
+import os, signal, time
+import verify.workers
+verify.workers.GRACE = 2.0
+from verify.workers import WorkerPool
+pool = WorkerPool(1)
+
+def deaf():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    return os.getpid()
+
+print(pool.submit(deaf).result(), flush=True)
+pool.submit(time.sleep, 600).result()
+"""
+"""A parent whose worker ignores SIGTERM (as a task that installs its own handler might),
+with a fallback of 2 s instead of a minute: the pool forks after the change, so the
+worker has it too."""
+
+
 def living(marker: str) -> list[int]:
     """The processes, zombies left out, whose environment holds the line `marker`."""
     found = []
@@ -111,6 +130,25 @@ def test_a_killed_check_leaves_no_worker_and_no_scratch_folder(tmp_path: Path) -
         parent.wait(timeout=30)
         assert left_after(marker, 30) == [], "a process of the check outlived it by 30 s"
         assert [path.name for path in tmp_path.iterdir() if path.name.startswith("shrules-")] == []
+    finally:
+        parent.kill()
+        end_all(marker)
+
+
+def test_a_worker_deaf_to_sigterm_ends_after_the_grace(tmp_path: Path) -> None:
+    """The fallback: an orphan whose SIGTERM does nothing is ended outright `GRACE` seconds
+    after it was told to end (here 2 s), not left asleep on its task."""
+    marker = f"SHRULES_TEST_RUN={tmp_path}"
+    env = {**os.environ, "SHRULES_TEST_RUN": str(tmp_path)}
+    parent = subprocess.Popen([sys.executable, "-c", DEAF], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        parent.kill()
+        parent.wait(timeout=30)
+        time.sleep(PARENT_POLL + 0.5)
+        assert worker in living(marker), "the worker ended at its SIGTERM, which it ignores: nothing was tested"
+        assert left_after(marker, 20) == [], "a worker deaf to SIGTERM outlived its parent by 20 s"
     finally:
         parent.kill()
         end_all(marker)
