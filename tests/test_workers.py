@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,22 @@ def end_all(marker: str) -> None:
             pass
 
 
+@contextmanager
+def parent_of_one_worker(script: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """`script` run as a parent process that prints its worker's process id: the parent,
+    the worker's id and the marker of the test's processes; every one of them is killed
+    on the way out, whatever the test found."""
+    marker = f"SHRULES_TEST_RUN={tmp_path}"
+    env = {**os.environ, "SHRULES_TEST_RUN": str(tmp_path)}
+    parent = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        yield parent, int(parent.stdout.readline()), marker
+    finally:
+        parent.kill()
+        end_all(marker)
+
+
 def test_a_pool_in_this_process_works_as_a_pool() -> None:
     with WorkerPool(2) as pool:
         assert list(pool.map(abs, [-1, -2, 3])) == [1, 2, 3]
@@ -96,20 +114,12 @@ def test_a_pool_in_this_process_works_as_a_pool() -> None:
 
 @pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_workers_end_when_their_parent_is_killed(sent: signal.Signals, tmp_path: Path) -> None:
-    marker = f"SHRULES_TEST_RUN={tmp_path}"
-    env = {**os.environ, "SHRULES_TEST_RUN": str(tmp_path)}
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        assert parent.stdout is not None
-        worker = int(parent.stdout.readline())
+    with parent_of_one_worker(PARENT, tmp_path) as (parent, worker, marker):
         time.sleep(2 * PARENT_POLL)
         assert worker in living(marker), "the worker ended before its parent"
         parent.send_signal(sent)
         parent.wait(timeout=30)
         assert left_after(marker, 20) == [], "a worker outlived its parent by 20 s"
-    finally:
-        parent.kill()
-        end_all(marker)
 
 
 def test_a_killed_check_leaves_no_worker_and_no_scratch_folder(tmp_path: Path) -> None:
@@ -138,17 +148,9 @@ def test_a_killed_check_leaves_no_worker_and_no_scratch_folder(tmp_path: Path) -
 def test_a_worker_deaf_to_sigterm_ends_after_the_grace(tmp_path: Path) -> None:
     """The fallback: an orphan whose SIGTERM does nothing is ended outright `GRACE` seconds
     after it was told to end (here 2 s), not left asleep on its task."""
-    marker = f"SHRULES_TEST_RUN={tmp_path}"
-    env = {**os.environ, "SHRULES_TEST_RUN": str(tmp_path)}
-    parent = subprocess.Popen([sys.executable, "-c", DEAF], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        assert parent.stdout is not None
-        worker = int(parent.stdout.readline())
+    with parent_of_one_worker(DEAF, tmp_path) as (parent, worker, marker):
         parent.kill()
         parent.wait(timeout=30)
         time.sleep(PARENT_POLL + 0.5)
         assert worker in living(marker), "the worker ended at its SIGTERM, which it ignores: nothing was tested"
         assert left_after(marker, 20) == [], "a worker deaf to SIGTERM outlived its parent by 20 s"
-    finally:
-        parent.kill()
-        end_all(marker)
