@@ -85,11 +85,14 @@ class Proved:
 
 @dataclass(frozen=True, slots=True)
 class Refuted:
-    """The property fails: a reachable counterexample, with the shortest trace to it."""
+    """The property fails: a reachable counterexample, with the shortest trace to it (or,
+    when `lower_bound` is set, a trace not proved the shortest: no game shorter than
+    `lower_bound` moves breaks it, and the trace may be longer than one that does)."""
 
     evidence: Evidence
     trace: Trace | None
     message: str = ""
+    lower_bound: int | None = None  # None: the trace is a shortest one
 
     verdict = "refuted"
     holds = False

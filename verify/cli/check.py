@@ -46,8 +46,8 @@ def cell(result: PropertyResult) -> str:
     mark = "" if result.as_expected in (True, None) else "!"
     if isinstance(verdict, (Refuted, Witnessed)) and verdict.trace is not None:
         size = f"{len(verdict.trace.steps)}m"
-        if isinstance(verdict, Witnessed) and verdict.lower_bound is not None:
-            size = f"{verdict.lower_bound}-{size}"   # a witness not proved the shortest, and its bound
+        if verdict.lower_bound is not None:
+            size = f"{verdict.lower_bound}-{size}"   # a game not proved the shortest, and its bound
         if isinstance(verdict, Witnessed) and result.extra.get("fewest_elections") is not None:
             size += f"/{result.extra['fewest_elections']}e"
     elif verdict.evidence.states is not None:

@@ -118,6 +118,36 @@ class Unrolling:
         self.reason = query.reason_unknown() if result == z3.unknown else ""
         return result
 
+    def check_departing(self, rules: Sequence[str], beyond: int, target: Target) -> tuple[z3.CheckSatResult, int]:
+        """Whether a path of one step or more meets the target having followed `rules`
+        (a guide) for as many of its first steps as it likes, then made at most `beyond`
+        moves of its own; and, when one does, how long the model's path is. One query:
+        where the path leaves the guide and where it ends are the solver's to choose, so
+        a guide that fits only part of the way still leads somewhere. Steps past the end
+        are left free (not asserted), so the model's path is only as long as it says."""
+        total = len(rules) + beyond
+        self.extend(total)
+        width = total.bit_length() + 2          # leave + beyond stays below 2^(width-1)
+        end, leave = z3.BitVec("path.end", width), z3.BitVec("path.leave", width)
+        query = solver(self.timeout_ms)
+        query.add(*self.constraints[0])
+        query.add(z3.ULE(leave, len(rules)), z3.ULE(leave, end), z3.ULE(end, leave + beyond), z3.UGE(end, 1))
+        for index in range(total):
+            query.add(z3.Implies(z3.UGT(end, index), z3.And(self.steps[index].relation, *self.constraints[index + 1])))
+            if index < len(rules):
+                query.add(z3.Implies(z3.UGT(leave, index), self.steps[index].fires(rules[index])))
+        query.add(z3.Or([z3.And(end == depth, target(self, depth)) for depth in range(1, total + 1)]))
+        result = query.check()
+        self.model = query.model() if result == z3.sat else None
+        self.reason = query.reason_unknown() if result == z3.unknown else ""
+        depth = self.model.eval(end, model_completion=True).as_long() if self.model is not None else 0
+        return result, int(depth)
+
+    def meets(self, target: Target, depth: int) -> bool:
+        """Whether the last satisfiable check's path meets the target at `depth`."""
+        assert self.model is not None
+        return bool(z3.is_true(self.model.eval(target(self, depth), model_completion=True)))
+
     def trace(self, depth: int) -> Trace:
         """The path of the last satisfiable check, replayed through the engine."""
         model = self.model

@@ -49,6 +49,7 @@ from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
+from .deep import out_of_range, violation_target, violations_along_the_rules
 from .guides import Guide, forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
@@ -463,8 +464,8 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
 
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
-                   any_guide: bool = False, each: float | Sequence[float] | None = None
-                   ) -> Iterator[tuple[Property, Verdict]]:
+                   any_guide: bool = False, each: float | Sequence[float] | None = None,
+                   deep: float | None = None) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
@@ -474,7 +475,10 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
     seconds for one property, so that one the solver cannot decide leaves time for the rest;
     several (shortest first) ask the properties in passes, each pass only those the ones
     before left unknown: the first pass answers every property the solver decides quickly
-    before the hard ones take their long turns. A property's verdict is yielded once, when
+    before the hard ones take their long turns. `deep` (with two passes or more): between
+    the first and the second, at most this many seconds for violations of the properties
+    left unknown along the rules' own games (verify/smt/deep.py), which the plain search
+    reaches only one slow query per depth. A property's verdict is yielded once, when
     decided or, unknown, after the last pass it was asked in."""
     deadline = time.perf_counter() + seconds
     caps: list[float | None] = [None] if each is None else [each] if isinstance(each, (int, float)) else list(each)
@@ -485,6 +489,12 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
         asked = [prop for prop in props if players in prop.players]
         for number, cap in enumerate(caps):
             last = number == len(caps) - 1
+            if number == 1 and deep is not None and left_unknown:
+                undecided = [prop for prop in asked if prop.name in left_unknown]
+                for prop, refuted in violations_along_the_rules(backend, undecided,
+                                                                min(deadline, time.perf_counter() + deep)):
+                    left_unknown.pop(prop.name, None)
+                    yield prop, refuted
             for prop in asked:
                 if number and prop.name not in left_unknown:
                     continue
@@ -557,7 +567,9 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                 if base.trace is None and base.stopped in ("depth", "unreachable"):
                     return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start, note=note))
                 break
-    found = backend.search(backend.state_target(node, not negate), limits, deadline)
+    target = violation_target(backend, prop)
+    assert target is not None
+    found = backend.search(target, limits, deadline)
     seconds = time.perf_counter() - start
     decided = _decided_by_search(found, seconds, f"reachable in {found.depth} moves",
                                  "no path of one step or more ends in a violation, and the initial state satisfies it")
@@ -607,19 +619,13 @@ def _in_range(backend: Backend, limits: Limits) -> Verdict:
     """`in_range`: every field's declared range (its typing candidate) is in the proved
     support, or else the shortest game that leaves one, by BMC."""
     start = time.perf_counter()
-    induction = backend.induction
-    support = induction.support()
-    kept = set(support.names())
-    system = backend.system
-    left_out = [name for name, _ in system.typing(induction.before) if f"typing:{name}" not in kept]
+    support = backend.induction.support()
+    left_out, outside = out_of_range(backend)
     note = (f"every field's declared range is inductive together with the {len(support.kept)} proved "
             f"strengthening invariants (support: {support.seconds:.2f} s)")
-    if not left_out:
+    if outside is None:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
-
-    def outside(state: State) -> z3.BoolRef:
-        return z3.Or([z3.Not(term) for name, term in system.typing(state) if name in left_out])
-    found = backend.search(state_target(outside), limits, _deadline(limits))
+    found = backend.search(outside, limits, _deadline(limits))
     seconds = time.perf_counter() - start
     decided = _decided_by_search(found, seconds, f"a value outside its declared range after {found.depth} moves",
                                  "no path of one step or more leaves a declared range")
@@ -636,7 +642,9 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
     note = f"one step from every state satisfying the {_kept(backend)}"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
-    found = backend.search(backend.move_target(prop, prop.kind != "never"), limits, _deadline(limits))
+    target = violation_target(backend, prop)
+    assert target is not None
+    found = backend.search(target, limits, _deadline(limits))
     seconds = time.perf_counter() - start
     if found.trace is not None:
         return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,

@@ -57,3 +57,11 @@ def guides_for(spec: Spec, name: str, length: int | None) -> list[Guide]:
 def forget_guides() -> None:
     """Drop every guide (a benchmark's cold start, a test's clean slate)."""
     _GUIDES.clear()
+
+
+def every_guide(spec: Spec) -> list[Guide]:
+    """Every kept rule sequence of `spec`, whatever property it witnessed, shortest first
+    (verify/smt/deep.py follows them to deep states)."""
+    wanted = _key(spec, "")[:3]
+    found = {guide for key, kept in _GUIDES.items() if key[:3] == wanted for guide in kept}
+    return sorted(found, key=lambda guide: (len(guide), guide))
