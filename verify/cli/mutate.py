@@ -85,7 +85,8 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
               help="Only the solver, with no strengthening invariant written by hand (each inferred for the "
                    "mutant's rules): every property of the catalogue within --time-limit per mutant, the ones it "
                    "leaves unknown named; no search, and no random game decides anything (the solver may follow "
-                   "one's rules toward a witness, which it then finds itself). Not killed and not proved equivalent, a "
+                   "one's rules, or the rules' own games, toward a witness or a violation, which it then finds itself). "
+                   "Not killed and not proved equivalent, a "
                    "mutant is unknown. The rules' own verdicts, where no baseline has them, by the solver too.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
