@@ -141,6 +141,22 @@ def test_a_search_cut_short_proves_nothing() -> None:
     assert any(raw.verdict == "unknown" and "20,000 states" in raw.message for raw in raws)
 
 
+def test_a_full_disk_is_a_limit_that_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search whose paths no longer fit on disk stops as at the memory limit: nothing
+    proved, the reason naming the disk, never an error that loses every verdict."""
+    import errno
+
+    from verify.explicit import layers
+
+    def full(folder: str, layer: str, name: str, column: Any) -> Any:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(layers, "SPILL_AFTER", 0)
+    monkeypatch.setattr(layers, "_spilled", full)
+    raws = decide("standard", 5, "layers")
+    assert {raw.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
+    assert any(raw.verdict == "unknown" and "limit: disk (no space left in" in raw.message for raw in raws)
+
+
 def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
     rules = "mistakes/dead_vote" + ALONG
     game = compiled_game(5, rules)

@@ -33,6 +33,7 @@ expanded within the limits.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import math
 import os
@@ -815,6 +816,11 @@ class LayeredSearch:
                     result.limit = f"{OUT_OF_RANGE}: successors were left out"
         except HandOver as error:
             result.limit = f"limit: {HANDED_OVER} ({error})"
+        except OSError as error:
+            if error.errno not in DISK_FULL:
+                raise
+            result.limit = (f"limit: disk (no space left in {spill} after {result.states:,} states: the paths "
+                            f"and the states waiting for their layer are kept there; TMPDIR names another folder)")
         if result.complete and projector is not None:
             clock = time.process_time()
             result.projected = projected.count()
@@ -1041,6 +1047,13 @@ disk (with a folder to spill to). A state is met about twice (as many transition
 states) before its layer removes the duplicates, and the waiting successors span the
 next policies' layers: at 10 players up to 195 M of them waited at once. A 6-player
 check never writes them; each layer's are read back once."""
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""The errors of a write the disk has no room for: a limit like memory, so the verdicts
+are unknown and the run says where it stopped. A check keeps at least 48 bytes of paths
+a state on disk (at 5 players: two words of keys, the parent, the move and the
+predecessors on the longest game and on the fewest elections), so the 1.55 billion
+states of 10 players need 75 GB or more before the states waiting for their layer."""
 
 SPILL_BUFFER = 64 << 20
 """Bytes of waiting successors bound for disk gathered in memory before they are
