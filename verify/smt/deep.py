@@ -8,8 +8,9 @@ choosing every move's rule as well as its parameters; for the chaos mutant at 5 
 the shortest violation takes 42 moves and the solver 338 s, far past what a mutant's
 property is given.
 
-The rules' own witnesses (verify/smt/guides.py) are games that already reach deep: six
-of 13 to 71 moves at 5 players, through reshuffles, powers and the veto. Here each is
+The kept guides (verify/smt/guides.py) are games that already reach deep: the rules' own
+shortest witnesses, six of 13 to 71 moves at 5 players, through reshuffles, powers and
+the veto, and the witnesses found for earlier mutants. Here each is
 followed for as many of its moves as fit (the solver chooses where to leave it), then at
 most `BEYOND` moves of the path's own, to a violation of any property still undecided:
 one query per guide and detour length, whose rules are fixed up to the departure, so the
