@@ -819,8 +819,9 @@ class LayeredSearch:
         except OSError as error:
             if error.errno not in DISK_FULL:
                 raise
-            result.limit = (f"limit: disk (no space left in {spill} after {result.states:,} states: the paths "
-                            f"and the states waiting for their layer are kept there; TMPDIR names another folder)")
+            result.limit = (f"limit: disk (no space left in {spill or error.filename} after {result.states:,} "
+                            f"states: the paths and the states waiting for their layer are kept there; TMPDIR "
+                            f"names another folder)")
         if result.complete and projector is not None:
             clock = time.process_time()
             result.projected = projected.count()

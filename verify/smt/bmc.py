@@ -113,6 +113,10 @@ class Unrolling:
             query.add(self.steps[index].relation)
         query.add(target)
         query.add(*extra)
+        return self._answer(query)
+
+    def _answer(self, query: z3.Solver) -> z3.CheckSatResult:
+        """Ask `query`, keeping its model (for `trace`) or why it is unknown."""
         result = query.check()
         self.model = query.model() if result == z3.sat else None
         self.reason = query.reason_unknown() if result == z3.unknown else ""
@@ -137,9 +141,7 @@ class Unrolling:
             if index < len(rules):
                 query.add(z3.Implies(z3.UGT(leave, index), self.steps[index].fires(rules[index])))
         query.add(z3.Or([z3.And(end == depth, target(self, depth)) for depth in range(1, total + 1)]))
-        result = query.check()
-        self.model = query.model() if result == z3.sat else None
-        self.reason = query.reason_unknown() if result == z3.unknown else ""
+        result = self._answer(query)
         depth = self.model.eval(end, model_completion=True).as_long() if self.model is not None else 0
         return result, int(depth)
 

@@ -122,17 +122,16 @@ def violations_along_the_rules(backend: Backend, props: Sequence[Property], dead
                     rules, detour, lambda path, depth: z3.Or([target(path, depth) for target in targets]))
                 if result != z3.sat:
                     break
-                broken = 0
+                asked = len(open_targets)
+                how = (f"found along a kept witness game of {len(rules)} moves"
+                       + (f" with at most {detour} moves of its own after leaving it" if detour else "")
+                       + "; not proved the shortest")
                 for name, (prop, target) in list(open_targets.items()):
                     depth = next((d for d in range(1, end + 1) if unrolling.meets(target, d)), None)
                     if depth is None:
                         continue
                     del open_targets[name]
-                    broken += 1
-                    how = (f"found along the rules' own game of {len(rules)} moves"
-                           + (f" with at most {detour} moves of its own after leaving it" if detour else "")
-                           + "; not proved the shortest")
                     yield prop, Refuted(Evidence("bmc", depth=depth, seconds=time.perf_counter() - start, note=how),
                                         unrolling.trace(depth), f"{breach(prop, depth)} ({how})", lower_bound=1)
-                if not broken:      # the model's path meets a target the decoding does not: ask no more
+                if len(open_targets) == asked:   # the model's path meets a target the decoding does not: ask no more
                     return
