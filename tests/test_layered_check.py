@@ -267,6 +267,26 @@ def test_paths_spilled_to_disk_read_back_as_kept_in_memory(tmp_path: Path, monke
         assert all(np.array_equal(a, b) for a, b in zip(getattr(kept, name), getattr(spilled, name))), name
 
 
+def test_paths_keep_32_bits_where_the_ids_and_moves_fit() -> None:
+    """The parents, moves and predecessors are kept in 32 bits (a 10-player check's paths
+    on disk: 32 bytes a state, not 48); a column with a value past 32 bits stays as it is."""
+    from verify.explicit.layers import LayeredSearch, _narrowed, _via_ids
+    from verify.explicit.model import Model
+
+    model = Model(compiled_game(5, "standard" + ALONG))
+    result = LayeredSearch(model).run(paths=True, facts=True)
+    assert result.complete
+    for name in ("parent", "parent_move", "long_via", "elect_via"):
+        columns = getattr(result, name)
+        assert all(column.dtype == np.int32 for column in columns), name
+    for name in ("parent", "long_via", "elect_via"):
+        ids = np.concatenate(getattr(result, name))
+        assert ids[0] == -1 and (ids[1:] >= 0).all() and (ids < result.states).all(), name
+    wide = np.array([-1, 1 << 31], dtype=np.int64)
+    assert _narrowed(wide).dtype == np.int64 and _narrowed(wide[:1]).dtype == np.int32
+    assert _via_ids(np.array([-1, 7 << 40 | 12345], dtype=np.int64)).tolist() == [-1, 12345]
+
+
 @pytest.mark.parametrize("elapsed, rank, cut", [(2.0, 10, False), (5.0, 99, True), (5.0, 50, False),
                                                 (100.0, 50, True)])
 def test_a_sweep_whose_pace_cannot_meet_the_time_limit_is_cut_early(elapsed: float, rank: int, cut: bool) -> None:

@@ -43,14 +43,13 @@ from .codec import OutOfRange
 from .explore import ELECTION_ROLE, Exploration, Hit, trace_along
 from .graphs import GraphFacts
 from .keys import Words
-from .layers import VIA, Layered, LayeredSearch, LayerProgress
+from .layers import Layered, LayeredSearch, LayerProgress
 from .model import RULE_BITS, Model, Step
 from .reductions import dealt_reads
 from .scratch import scratch
 
 Array = npt.NDArray[np.int64]
 Bool = npt.NDArray[np.bool_]
-ID_MASK = (1 << VIA) - 1
 
 
 @dataclass(slots=True)
@@ -338,13 +337,10 @@ class LayeredExploration(Exploration):
 
 
 def _path_ids(via: _Layers, state: int) -> list[int]:
-    """The ids from the initial state to `state` along a packed predecessor column."""
+    """The ids from the initial state to `state` along a predecessor column (-1: none)."""
     ids = [state]
-    while True:
-        packed = via[ids[-1]]
-        if packed < 0:
-            break
-        ids.append(packed & ID_MASK)
+    while (before := via[ids[-1]]) >= 0:
+        ids.append(before)
     ids.reverse()
     return ids
 

@@ -140,10 +140,10 @@ class Layered:
     fewest_elections: dict[tuple[int, int], int] = field(default_factory=dict)   # (winner, how) -> fewest
     ends: dict[tuple[int, int], int] = field(default_factory=dict)               # finished states by outcome
     keys: list[Words] = field(default_factory=list)             # with `paths`: per layer
-    parent: list[Array] = field(default_factory=list)
-    parent_move: list[Array] = field(default_factory=list)
-    long_via: list[Array] = field(default_factory=list)         # with paths and facts: `VIA`
-    elect_via: list[Array] = field(default_factory=list)
+    parent: list[npt.NDArray[Any]] = field(default_factory=list)        # int32 where it fits (`_narrowed`)
+    parent_move: list[npt.NDArray[Any]] = field(default_factory=list)
+    long_via: list[npt.NDArray[Any]] = field(default_factory=list)      # with paths and facts: the ids
+    elect_via: list[npt.NDArray[Any]] = field(default_factory=list)     # of `VIA`, -1 for none
 
 
 @dataclass(slots=True)
@@ -748,9 +748,11 @@ class LayeredSearch:
                     base = result.states
                     result.states += words.shape[1]
                     if paths:
-                        kept: dict[str, Any] = {"keys": words, "parent": values["parent"], "move": values["move"]}
+                        kept: dict[str, Any] = {"keys": words, "parent": _narrowed(values["parent"]),
+                                                "move": _narrowed(values["move"])}
                         if self._vias:
-                            kept.update(long_via=values["long_via"], elect_via=values["elect_via"])
+                            kept.update(long_via=_narrowed(_via_ids(values["long_via"])),
+                                        elect_via=_narrowed(_via_ids(values["elect_via"])))
                         if spill is not None and in_memory >= SPILL_AFTER:
                             kept = {name: _spilled(spill, f"{result.layers}.{number}", name, column)
                                     for name, column in kept.items()}
@@ -1051,10 +1053,10 @@ check never writes them; each layer's are read back once."""
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 """The errors of a write the disk has no room for: a limit like memory, so the verdicts
-are unknown and the run says where it stopped. A check keeps at least 48 bytes of paths
-a state on disk (at 5 players: two words of keys, the parent, the move and the
-predecessors on the longest game and on the fewest elections), so the 1.55 billion
-states of 10 players need 75 GB or more before the states waiting for their layer."""
+are unknown and the run says where it stopped. A check keeps 32 bytes of paths a state
+on disk at 10 players (two words of keys; the parent, the move and the predecessors on
+the longest game and on the fewest elections in 32 bits each, `_narrowed`), so the 1.55
+billion states of 10 players need 50 GB before the states waiting for their layer."""
 
 SPILL_BUFFER = 64 << 20
 """Bytes of waiting successors bound for disk gathered in memory before they are
@@ -1062,6 +1064,22 @@ appended to their layers' files, each layer's as one record."""
 
 _PARTS = itertools.count()
 """Numbers for the files of waiting successors (one folder may serve several searches)."""
+
+
+def _narrowed(column: Array) -> npt.NDArray[Any]:
+    """`column` as 32-bit integers when every value fits (the ids of 10 players' 1.55
+    billion states, the codes of moves with one argument), else as it is: the paths of a
+    10-player check keep 32 bytes a state on disk instead of 48."""
+    if column.dtype == np.int64 and len(column) and int(column.min()) >= -(1 << 31) and int(column.max()) < 1 << 31:
+        return column.astype(np.int32)
+    return column
+
+
+def _via_ids(packed: Array) -> Array:
+    """The predecessors' ids of a `VIA` column, -1 kept where there is none: the values
+    packed above them served only to merge the duplicates."""
+    ids: Array = np.where(packed < 0, -1, packed & ((1 << VIA) - 1))
+    return ids
 
 
 def _spilled(folder: str, layer: str, name: str, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
