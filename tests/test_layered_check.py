@@ -401,21 +401,31 @@ def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path
     monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
     monkeypatch.setattr(layers, "SPILL_BUFFER", buffer)
     flushes: list[int] = []
+    gathered: list[int] = []
+    written: list[int] = []
     flush = layers._Pending.flush
-    monkeypatch.setattr(layers._Pending, "flush",
-                        lambda self, folder: (flushes.append(len(self.buffered)), flush(self, folder))[1])
+
+    def counted(self: layers._Pending, folder: str) -> None:
+        flushes.append(len(self.buffered))
+        gathered.append(sum(keys.shape[1] for keys, _ in self.buffered))
+        before = sum(self.records)
+        flush(self, folder)
+        written.append(sum(self.records) - before)
+    monkeypatch.setattr(layers._Pending, "flush", counted)
     spilled = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path))
     records = [parts for parts in flushes if parts]
     if buffer == 0:
         assert records and all(parts == 1 for parts in records)
     elif buffer == 1 << 16:
         assert records and max(records) > 1
+        # The parts of a record meet the same states: written without their duplicates.
+        assert sum(written) < sum(gathered)
     else:
         assert not records
     for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
                  "fewest_elections", "largest_layer"):
         assert getattr(spilled, name) == getattr(kept, name), name
-    for name in ("keys", "parent", "parent_move"):
+    for name in ("keys", "parent", "parent_move", "long_via", "elect_via"):
         assert all(np.array_equal(a, b) for a, b in zip(getattr(kept, name), getattr(spilled, name))), name
     assert not [path for path in tmp_path.iterdir() if path.name.startswith("pending-")]
 

@@ -155,10 +155,12 @@ class _Pending:
     the fewest elections. `least`: the least of each of `NEAREST` it carries.
 
     Once the successors in memory take `PENDING_IN_MEMORY`, a layer's later parts go
-    to its one file on disk: gathered in `buffered` first, then appended together, raw,
-    as one record (`records`: the states in each), so that a 10-player search opens a
-    file per flush and layer, not per part (a file per part, opened and parsed, cost
-    more than its bytes: a third of the spilling time at 7 players)."""
+    to its one file on disk: gathered in `buffered` first, then appended together as
+    one record without the duplicates among them (`records`: the states in each;
+    `dropped`: the duplicates removed), so that a 10-player search opens a file per
+    flush and layer, not per part (a file per part, opened and parsed, cost more than
+    its bytes: a third of the spilling time at 7 players). `size` counts every
+    successor put aside, duplicates included."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
     carried: dict[str, list[Array]] = field(default_factory=dict)
@@ -168,6 +170,7 @@ class _Pending:
     file: str | None = None                                 # its later parts, written to disk
     records: list[int] = field(default_factory=list)        # states per record of `file`
     disk: int = 0                                           # their bytes
+    dropped: int = 0                                        # duplicates removed before the write
     buffered: list[tuple[npt.NDArray[Any], dict[str, Array]]] = field(default_factory=list)
     buffered_bytes: int = 0                                 # parts waiting to be appended to `file`
     layout: tuple[int, Any, dict[str, Any]] | None = None   # a record's key words and dtypes
@@ -185,6 +188,11 @@ class _Pending:
             return
         keys = np.concatenate([part for part, _ in self.buffered], axis=1)
         columns = {name: np.concatenate([carried[name] for _, carried in self.buffered]) for name in self.carried}
+        # A record holds the successors of many parts of one layer, which meet the same
+        # states again and again: at 7 players a fifth of them are distinct.
+        gathered = keys.shape[1]
+        keys, columns = _without_duplicates(keys, columns)
+        self.dropped += gathered - keys.shape[1]
         if self.file is None:
             self.file = os.path.join(folder, f"pending-{next(_PARTS)}.bin")
             self.layout = keys.shape[0], keys.dtype, {name: column.dtype for name, column in columns.items()}
@@ -192,7 +200,7 @@ class _Pending:
             for array in (keys, *columns.values()):
                 out.write(np.ascontiguousarray(array).data)
         self.records.append(keys.shape[1])
-        self.disk += self.buffered_bytes
+        self.disk += keys.nbytes + sum(column.nbytes for column in columns.values())
         self.buffered.clear()
         self.buffered_bytes = 0
 
@@ -846,7 +854,7 @@ class LayeredSearch:
             return 1, ""
         own = layer.disk + layer.buffered_bytes + sum(part.nbytes for part in layer.states) + sum(
             column.nbytes for columns in layer.carried.values() for column in columns)
-        needed = (2 * own + SORT_BYTES * layer.size) / 2**20
+        needed = (2 * own + SORT_BYTES * (layer.size - layer.dropped)) / 2**20
         room = limits.memory_limit - resident
         if needed <= room:
             return 1, ""
@@ -956,25 +964,13 @@ class LayeredSearch:
         return "", self._hold(pending, rank, after, ranks, carried)
 
     def _layer(self, states: list[Words], carried: dict[str, list[Array]]) -> tuple[Words, dict[str, Array]]:
-        """A rank's pending states (or a slice of them) without duplicates, as keys,
-        each with its fewest decisions from the start and the parent and move of one
-        shortest path (and, with facts, the most moves and elections and the fewest
-        elections over its duplicates). The lists given are emptied."""
+        """A rank's pending states (or a slice of them) without duplicates
+        (`_without_duplicates`). The lists given are emptied."""
         words = np.concatenate(states, axis=1)
         values = {name: np.concatenate(parts) for name, parts in carried.items()}
         states.clear()
         carried.clear()
-        if words.shape[1] > 1:
-            keep, group = distinct_groups(words, values["depth"])
-            merged = {name: column[keep] for name, column in values.items()}
-            if "longest" in values:
-                for name, reduce in (("longest", np.maximum), ("most_elections", np.maximum),
-                                     ("fewest_elections", np.minimum), ("long_via", np.maximum),
-                                     ("elect_via", np.minimum)):
-                    if name in values:
-                        reduce.at(merged[name], group, values[name])
-            words, values = words.take(keep, axis=1), merged
-        return words, values
+        return _without_duplicates(words, values)
 
     def unpacked(self, words: Words) -> Array:
         """The states whose keys these are (the inverse of `keys` on canonical states)."""
@@ -1027,6 +1023,26 @@ class LayeredSearch:
                 layer.flush(self._spill)
             self._buffered = 0
         return len(ranks)
+
+
+def _without_duplicates(words: Words, values: dict[str, Array]) -> tuple[Words, dict[str, Array]]:
+    """Successors without duplicates, as keys, in the order they came, each with its
+    fewest decisions from the start and the parent and move of one shortest path (the
+    first such duplicate's), and, with facts, the most moves and elections and the fewest
+    elections over its duplicates. Merging parts first and then the merged parts gives
+    what merging all at once gives: the first of the fewest decisions stays the first,
+    and the most and the fewest are the most and the fewest of the parts'."""
+    if words.shape[1] <= 1:
+        return words, values
+    keep, group = distinct_groups(words, values["depth"])
+    merged = {name: column[keep] for name, column in values.items()}
+    if "longest" in values:
+        for name, reduce in (("longest", np.maximum), ("most_elections", np.maximum),
+                             ("fewest_elections", np.minimum), ("long_via", np.maximum),
+                             ("elect_via", np.minimum)):
+            if name in values:
+                reduce.at(merged[name], group, values[name])
+    return words.take(keep, axis=1), merged
 
 
 def _least(pending: dict[int, _Pending]) -> dict[str, int]:
