@@ -430,6 +430,30 @@ def test_successors_waiting_on_disk_give_the_graph_kept_in_memory(tmp_path: Path
     assert not [path for path in tmp_path.iterdir() if path.name.startswith("pending-")]
 
 
+def test_successors_merged_in_memory_give_the_graph_merged_at_their_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waiting successors held in memory, merged without their duplicates every few
+    parts, give the same states, paths and facts as merged only when their layer comes."""
+    from verify.explicit import layers
+    from verify.explicit.layers import LayeredSearch
+    from verify.explicit.model import Model
+
+    model = Model(compiled_game(5, "standard" + ALONG))
+    monkeypatch.setattr(layers, "SPILL_BUFFER", 1 << 60)
+    whole = LayeredSearch(model).run(paths=True, facts=True)
+    monkeypatch.setattr(layers, "SPILL_BUFFER", 1 << 16)
+    dropped: list[int] = []
+    compact = layers._Pending.compact
+    monkeypatch.setattr(layers._Pending, "compact",
+                        lambda self: (compact(self), dropped.append(self.dropped))[0])
+    merged = LayeredSearch(model).run(paths=True, facts=True)
+    assert dropped and max(dropped) > 0
+    for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
+                 "fewest_elections", "largest_layer", "ends"):
+        assert getattr(merged, name) == getattr(whole, name), name
+    for name in ("keys", "parent", "parent_move", "long_via", "elect_via"):
+        assert all(np.array_equal(a, b) for a, b in zip(getattr(whole, name), getattr(merged, name))), name
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc/self/fd (Linux)")
 def test_successors_waiting_on_disk_hold_no_file_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A layer's file of waiting parts is opened only to append to it and to read it

@@ -154,7 +154,9 @@ class _Pending:
     move; with facts (`FACTS`), the longest game to it in moves and in elections and
     the fewest elections. `least`: the least of each of `NEAREST` it carries.
 
-    Once the successors in memory take `PENDING_IN_MEMORY`, a layer's later parts go
+    The parts held in memory are merged without their duplicates whenever those added
+    since take `SPILL_BUFFER` bytes (`compact`). Once the successors in memory take
+    `PENDING_IN_MEMORY`, a layer's later parts go
     to its one file on disk: gathered in `buffered` first, then appended together as
     one record without the duplicates among them (`records`: the states in each;
     `dropped`: the duplicates removed), so that a 10-player search opens a file per
@@ -170,7 +172,9 @@ class _Pending:
     file: str | None = None                                 # its later parts, written to disk
     records: list[int] = field(default_factory=list)        # states per record of `file`
     disk: int = 0                                           # their bytes
-    dropped: int = 0                                        # duplicates removed before the write
+    dropped: int = 0                                        # duplicates removed (`compact`, `flush`)
+    fresh: int = 0                                          # bytes held in memory since `compact`
+    compacted: int = 0                                      # parts of `states` already compacted
     buffered: list[tuple[npt.NDArray[Any], dict[str, Array]]] = field(default_factory=list)
     buffered_bytes: int = 0                                 # parts waiting to be appended to `file`
     layout: tuple[int, Any, dict[str, Any]] | None = None   # a record's key words and dtypes
@@ -203,6 +207,32 @@ class _Pending:
         self.disk += keys.nbytes + sum(column.nbytes for column in columns.values())
         self.buffered.clear()
         self.buffered_bytes = 0
+
+    def compact(self) -> int:
+        """The parts held in memory since the last compaction merged into one without
+        their duplicates (`_without_duplicates`), as `flush` writes a record; the bytes
+        this frees."""
+        first = self.compacted
+        if len(self.states) - first > 1:
+            keys, columns = _without_duplicates(
+                np.concatenate(self.states[first:], axis=1),
+                {name: np.concatenate(parts[first:]) for name, parts in self.carried.items()})
+            gathered = sum(part.shape[1] for part in self.states[first:])
+            before = sum(part.nbytes for part in self.states[first:]) + sum(
+                column.nbytes for parts in self.carried.values() for column in parts[first:])
+            del self.states[first:]
+            self.states.append(keys)
+            for name, parts in self.carried.items():
+                del parts[first:]
+                parts.append(columns[name])
+            after = keys.nbytes + sum(column.nbytes for column in columns.values())
+            self.dropped += gathered - keys.shape[1]
+            self.memory -= before - after
+        else:
+            before = after = 0
+        self.compacted = len(self.states)
+        self.fresh = 0
+        return before - after
 
     def slice(self, number: int, slices: int) -> tuple[list[Words], dict[str, list[Array]]]:
         """The `number`th of `slices` parts of the layer, split by the hash of the keys
@@ -1015,6 +1045,9 @@ class LayeredSearch:
                     into.carried[name].append(column)
                 into.memory += held
                 self._pending_memory += held
+                into.fresh += held
+                if into.fresh >= SPILL_BUFFER:
+                    self._pending_memory -= into.compact()
             into.size += stop - start
             for name, least in nearest.items():
                 into.least[name] = min(into.least.get(name, least[number]), least[number])
