@@ -115,8 +115,9 @@ players are 1,024 per state when listed one by one."""
 class Layered:
     """What a layered search found: counts, deadlocks, and whether it was complete.
 
-    `largest_layer` is the most states held at once (the pending layers, duplicates
-    included); `projected` the distinct states on SPIN's abstraction when asked for and
+    `largest_layer` is the most successors waiting at once, counted as they were put
+    aside (duplicates included, also those a merge has since removed: `_Pending.size`);
+    `projected` the distinct states on SPIN's abstraction when asked for and
     complete."""
 
     players: int
