@@ -157,13 +157,12 @@ class _Pending:
 
     The parts held in memory are merged without their duplicates whenever those added
     since take `SPILL_BUFFER` bytes (`compact`). Once the successors in memory take
-    `PENDING_IN_MEMORY`, a layer's later parts go
-    to its one file on disk: gathered in `buffered` first, then appended together as
-    one record without the duplicates among them (`records`: the states in each;
-    `dropped`: the duplicates removed), so that a 10-player search opens a file per
-    flush and layer, not per part (a file per part, opened and parsed, cost more than
-    its bytes: a third of the spilling time at 7 players). `size` counts every
-    successor put aside, duplicates included."""
+    `PENDING_IN_MEMORY`, a layer's later parts go to its one file on disk: gathered in
+    `buffered` first, then appended together as one record without the duplicates among
+    them (`records`: the states in each; `dropped`: the duplicates removed), so that a
+    10-player search opens a file per flush and layer, not per part (a file per part,
+    opened and parsed, cost more than its bytes: a third of the spilling time at 7
+    players). `size` counts every successor put aside, duplicates included."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
     carried: dict[str, list[Array]] = field(default_factory=dict)
