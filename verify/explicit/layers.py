@@ -186,17 +186,13 @@ class _Pending:
         return self.file is not None or bool(self.buffered)
 
     def flush(self, folder: str) -> None:
-        """The buffered parts appended to the layer's file as one record: the keys, then
-        each carried column in `carried`'s order, raw."""
+        """The buffered parts appended to the layer's file as one record without the
+        duplicates among them (`_merged`): the keys, then each carried column in
+        `carried`'s order, raw."""
         if not self.buffered:
             return
-        keys = np.concatenate([part for part, _ in self.buffered], axis=1)
-        columns = {name: np.concatenate([carried[name] for _, carried in self.buffered]) for name in self.carried}
-        # A record holds the successors of many parts of one layer, which meet the same
-        # states again and again: at 7 players a fifth of them are distinct.
-        gathered = keys.shape[1]
-        keys, columns = _without_duplicates(keys, columns)
-        self.dropped += gathered - keys.shape[1]
+        keys, columns = self._merged([part for part, _ in self.buffered],
+                                     {name: [carried[name] for _, carried in self.buffered] for name in self.carried})
         if self.file is None:
             self.file = os.path.join(folder, f"pending-{next(_PARTS)}.bin")
             self.layout = keys.shape[0], keys.dtype, {name: column.dtype for name, column in columns.items()}
@@ -209,30 +205,33 @@ class _Pending:
         self.buffered_bytes = 0
 
     def compact(self) -> int:
-        """The parts held in memory since the last compaction merged into one without
-        their duplicates (`_without_duplicates`), as `flush` writes a record; the bytes
+        """The parts held in memory since the last compaction (`fresh` bytes of them)
+        merged into one without their duplicates, as `flush` writes a record; the bytes
         this frees."""
-        first = self.compacted
+        first, freed = self.compacted, 0
         if len(self.states) - first > 1:
-            keys, columns = _without_duplicates(
-                np.concatenate(self.states[first:], axis=1),
-                {name: np.concatenate(parts[first:]) for name, parts in self.carried.items()})
-            gathered = sum(part.shape[1] for part in self.states[first:])
-            before = sum(part.nbytes for part in self.states[first:]) + sum(
-                column.nbytes for parts in self.carried.values() for column in parts[first:])
+            keys, columns = self._merged(self.states[first:],
+                                         {name: parts[first:] for name, parts in self.carried.items()})
             del self.states[first:]
             self.states.append(keys)
             for name, parts in self.carried.items():
                 del parts[first:]
                 parts.append(columns[name])
-            after = keys.nbytes + sum(column.nbytes for column in columns.values())
-            self.dropped += gathered - keys.shape[1]
-            self.memory -= before - after
-        else:
-            before = after = 0
+            freed = self.fresh - keys.nbytes - sum(column.nbytes for column in columns.values())
+            self.memory -= freed
         self.compacted = len(self.states)
         self.fresh = 0
-        return before - after
+        return freed
+
+    def _merged(self, keys: list[Words], columns: dict[str, list[Array]]) -> tuple[Words, dict[str, Array]]:
+        """Parts of the layer joined and merged without their duplicates
+        (`_without_duplicates`), the duplicates counted in `dropped`. A record or a
+        compaction holds the successors of many parts of one layer, which meet the same
+        states again and again: at 7 players a fifth of a record's were distinct."""
+        joined = np.concatenate(keys, axis=1)
+        merged, values = _without_duplicates(joined, {name: np.concatenate(parts) for name, parts in columns.items()})
+        self.dropped += joined.shape[1] - merged.shape[1]
+        return merged, values
 
     def slice(self, number: int, slices: int) -> tuple[list[Words], dict[str, list[Array]]]:
         """The `number`th of `slices` parts of the layer, split by the hash of the keys
