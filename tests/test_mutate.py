@@ -291,6 +291,62 @@ def test_the_solver_alone_kills_a_mutant_with_inferred_invariants_and_names_noth
     assert outcome.undecided == [] and outcome.to_json()["undecided"] == []
 
 
+def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--until-killed`: the solver asks no property after the one whose verdict differs
+    from the rules' own, and names none undecided (not measured, rather than every
+    property it skipped)."""
+    from verify.smt import check as smt_check
+    asked: list[str] = []
+    real = smt_check.verdicts_under
+
+    def counting(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        for prop, verdict in real(*args, **kwargs):  # type: ignore[arg-type]
+            asked.append(prop.name)
+            yield prop, verdict
+    monkeypatch.setattr(smt_check, "verdicts_under", counting)
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    verdicts = {"deck_conservation_fascist": "proved", "deck_conservation_liberal": "proved",
+                "liberal_policy_win": "witness"}
+    outcome = decide(base, dropped, 5, verdicts, LIMITS, solver_only=True, until_killed=True)
+    assert outcome.status == "killed", outcome.line
+    assert outcome.detail.startswith("deck_conservation_fascist: proved -> refuted"), outcome.detail
+    assert asked[-1] == "deck_conservation_fascist", asked
+    assert outcome.undecided is None and "undecided" not in outcome.to_json()
+
+
+def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver's verdicts come one at a time; with `until_killed` none is drawn after
+    the first that differs from the rules' own, without it every one is."""
+    from types import SimpleNamespace
+
+    from verify.smt import check as smt_check
+    drawn: list[str] = []
+
+    def scripted(spec: object, players: int, props: list[object], *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        answers = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "refuted",
+                   "liberal_policy_win": "witness"}
+        for prop in props:
+            drawn.append(prop.name)  # type: ignore[attr-defined]
+            yield prop, SimpleNamespace(verdict=answers[prop.name], trace=None)  # type: ignore[attr-defined]
+    monkeypatch.setattr(smt_check, "verdicts_under", scripted)
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    verdicts = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "proved",
+                "liberal_policy_win": "witness"}
+    for until_killed, expected in ((True, 2), (False, 3)):
+        drawn.clear()
+        outcome = decide(base, dropped, 5, verdicts, LIMITS, solver_only=True, until_killed=until_killed)
+        assert outcome.status == "killed" and outcome.detail.startswith("deck_conservation_fascist"), outcome.line
+        assert len(drawn) == expected, drawn
+        assert (outcome.undecided is None) == until_killed
+
+
+def test_until_killed_is_only_for_the_solver_alone() -> None:
+    result = CliRunner().invoke(main, ["mutate", "-n", "5", "--until-killed"])
+    assert result.exit_code == 2 and "only with --solver-only" in result.output
+
+
 def test_what_the_solver_alone_leaves_undecided_is_named_and_never_survives(monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of time, the solver decides nothing: every property it was asked is named as
     undecided, and a mutant neither killed nor proved equivalent stays unknown."""

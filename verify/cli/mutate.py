@@ -88,6 +88,9 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
                    "one's rules, or the rules' own games, toward a witness or a violation, which it then finds itself). "
                    "Not killed and not proved equivalent, a "
                    "mutant is unknown. The rules' own verdicts, where no baseline has them, by the solver too.")
+@click.option("--until-killed", is_flag=True,
+              help="With --solver-only: stop each mutant's check at the first property whose verdict differs "
+                   "from the rules' own (one kills it); the properties not asked are not counted as undecided.")
 @click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write what the run found (killed, and the status of the others) as the mutation gate's "
@@ -105,7 +108,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    diff_time: float, max_pairs: int,
                    workers: int, json_output: bool, base_time_limit: float = 1800.0,
                    baseline_dir: Path | None = None, no_baseline: bool = False, random_only: bool = False,
-                   solver_only: bool = False,
+                   solver_only: bool = False, until_killed: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
                    report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
                    scheduler: str | None = None, cache_dir: str | None = None) -> None:
@@ -121,6 +124,9 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     if solver_only and (random_only or gate_file is not None):
         raise click.BadParameter("--solver-only decides mutants by the solver alone: not with --random-only "
                                  "or --gate", param_hint="--solver-only")
+    if until_killed and not solver_only:
+        raise click.BadParameter("--until-killed stops the solver alone at the first kill: only with --solver-only",
+                                 param_hint="--until-killed")
     if (record_file or gate_file) and len(counts) != 1:
         raise click.BadParameter("a mutation record is for one player count, e.g. -n 5", param_hint="--players")
     if gate_file is not None:
@@ -175,7 +181,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
                   complete=not random_only, progress=progress, numbers=numbers,
-                  spread=_spread(scheduler, cache_dir, workers), solver_only=solver_only)
+                  spread=_spread(scheduler, cache_dir, workers), solver_only=solver_only,
+                  until_killed=until_killed)
     if record is not None:
         verdict = judge(run, record, named)
         explain(spec, verdict.lost + verdict.new, record.players)

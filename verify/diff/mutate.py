@@ -191,9 +191,11 @@ def _moves(moves: Any) -> list[str]:
 
 
 def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], limits: Limits,
-           budget: Budget = MUTATE_DIFF, complete: bool = True, solver_only: bool = False) -> Outcome:
+           budget: Budget = MUTATE_DIFF, complete: bool = True, solver_only: bool = False,
+           until_killed: bool = False) -> Outcome:
     """One mutant at one player count (see the module docstring); `solver_only`: by the
-    solver alone (`_by_the_solver`)."""
+    solver alone (`_by_the_solver`), stopping at the first property that kills the mutant
+    when `until_killed`."""
     started = time.monotonic()
     outcome = Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description, players,
                       "unknown")
@@ -230,7 +232,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
                                       f"the game then makes, at {players} players (proved): the same games")
     props = catalogue(mutant.spec, players, tuple(verdicts))
     if solver_only:
-        return _by_the_solver(base, mutant, players, props, verdicts, limits, done)
+        return _by_the_solver(base, mutant, players, props, verdicts, limits, done, until_killed)
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
     if killer is not None:
@@ -292,7 +294,8 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
 
 
 def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Property, ...],
-                   verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome]) -> Outcome:
+                   verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome],
+                   until_killed: bool = False) -> Outcome:
     """A mutant decided by the solver alone, with no strengthening invariant written by
     hand (each inferred for the mutant's rules): every property of the catalogue is
     checked within the mutant's time limit, the changed rule's first, and every one the
@@ -316,7 +319,9 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP):
         if verdict.verdict != "unknown":
             decided[prop.name] = verdict
-    undecided = [prop.name for prop in checked if prop.name not in decided]
+            if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):
+                break
+    undecided: list[str] | None = [prop.name for prop in checked if prop.name not in decided]
     killers = [prop for prop in checked if prop.name in decided
                and verdicts.get(prop.name, "unknown") not in ("unknown", decided[prop.name].verdict)]
     outcome: Outcome
@@ -326,6 +331,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
         outcome = done("killed", f"{name}: {verdicts[name]} -> {decided[name].verdict} (the solver alone"
                                  + (f", {len(moves)} moves)" if moves else ")"), moves, len(moves) if moves else None)
+        if until_killed:
+            undecided = None
     else:
         relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS, hints=False)
         if relation.proved:
@@ -552,11 +559,11 @@ def _id_order(rule_id: str) -> tuple[int, int, str, int]:
 
 def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,
                      budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None,
-                     complete: bool, solver_only: bool = False) -> Outcome:
+                     complete: bool, solver_only: bool = False, until_killed: bool = False) -> Outcome:
     """For a worker process: rebuild the mutants (deterministic) and decide number `number`."""
     base = load_spec(rules)
     mutant = next(m for m in mutants(base, operators, rule_filter) if m.number == number)
-    return decide(base, mutant, players, verdicts, limits, budget, complete, solver_only)
+    return decide(base, mutant, players, verdicts, limits, budget, complete, solver_only, until_killed)
 
 
 Spread = Callable[[Callable[..., "Outcome"], list[tuple[Any, ...]]], Iterator["Outcome"]]
@@ -583,14 +590,16 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
             complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None,
-            numbers: frozenset[int] | None = None, spread: Spread | None = None, solver_only: bool = False) -> Run:
+            numbers: frozenset[int] | None = None, spread: Spread | None = None, solver_only: bool = False,
+            until_killed: bool = False) -> Run:
     """Every mutant of `rules` (filtered, only `numbers` when given, at most `cap` per
     count) at every count. The rules' own verdicts come from `verdicts` (e.g. the baseline)
     for the counts it has, or from a check with its own budget `base_limits` (default:
     `limits`), not a mutant's. `spread`, when given, decides the mutants instead of local
     processes (verify/scale/run.py: on a Dask cluster), returning the outcomes in order.
     `solver_only`: the mutants and the rules' own verdicts (where no baseline has them)
-    decided by the solver alone, with no strengthening invariant written by hand."""
+    decided by the solver alone, with no strengthening invariant written by hand;
+    `until_killed` (with it): each mutant's check stops at the first property killing it."""
     started = time.monotonic()
     base = load_spec(rules)
     chosen = [m for m in mutants(base, operators, rule_filter) if numbers is None or m.number in numbers]
@@ -623,11 +632,12 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
         spread = local_spread(workers)
     outcomes: Iterator[Outcome]
     if spread is None:   # in this process, with the mutants already built
-        outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete, solver_only)
+        outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete, solver_only, until_killed)
                     for mutant, count in jobs)
     else:                # each task builds its mutant again from its number
         outcomes = spread(_decide_numbered, [(rules, mutant.number, count, base_of[count], limits, budget, operators,
-                                              rule_filter, complete, solver_only) for mutant, count in jobs])
+                                              rule_filter, complete, solver_only, until_killed)
+                                             for mutant, count in jobs])
     for done, outcome in enumerate(outcomes, start=1):
         run.outcomes.append(outcome)
         if progress:
