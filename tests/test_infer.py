@@ -307,3 +307,45 @@ def test_games_that_deadlock_are_sampled_up_to_the_deadlock(monkeypatch: pytest.
         patched.setattr(game, "random_next", game.random_step)
         with pytest.raises(AssertionError):
             sample_states(game, 400, 0)
+
+
+def _draw_never_possible() -> Any:
+    """The mutant whose draw asks for more Liberal tiles than the pile holds (R-L1's
+    `new_liberal <= draw_liberal` negated): every game stops at its first draw."""
+    from verify.diff.operators import mutants
+    (mutant,) = [m for m in mutants(load_spec("standard"), ("negate",), ("draw_hand",))
+                 if m.description == "requirement: new_liberal <= draw_liberal negated"]
+    return mutant
+
+
+def test_a_phase_no_game_entered_is_proposed_as_unreachable() -> None:
+    """Every phase the sampled games never entered is a candidate `phase != '…'`; the
+    phases they did enter are not."""
+    mutant = _draw_never_possible()
+    game = Game(mutant.spec, 5)
+    seen = {game.phase_names[state[game.phase_index]] for state in sample_states(game, 40, 0)}
+    assert "draw" in seen and "president_discard" not in seen
+    texts = {item.text for item in candidates(mutant.spec, 5, games=40)}
+    for phase in game.phase_names:
+        assert (f"phase != '{phase}'" in texts) == (phase not in seen), phase
+
+
+def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inferred for that mutant, the invariants keep the phases its games never reach
+    unreachable, so induction's counterexample is a stuck draw and the solver finds the
+    game to it: deadlock freedom refuted, not unknown (before those candidates, nothing
+    was assumed of a state past the draw, the fixpoint dropped almost every candidate,
+    and both this and `terminates` stayed unknown)."""
+    from verify.smt.check import check_property
+    from spec.properties import load_properties
+    monkeypatch.setenv("SHRULES_CACHE", str(tmp_path))
+    mutant = _draw_never_possible()
+    props = {p.name: p for p in load_properties(mutant.spec)}
+    verdict = check_property(mutant.spec, props["deadlock_free"], 5, LIMITS, infer=True, hints=False)
+    assert verdict.verdict == "refuted", getattr(verdict, "reason", "")
+    trace = verdict.trace      # type: ignore[union-attr]
+    game = Game(mutant.spec, 5)
+    assert game.phase(trace.end) == "draw" and not game.legal_moves(trace.end)
+    terminates = check_property(mutant.spec, props["terminates"], 5, LIMITS, infer=True, hints=False)
+    assert terminates.verdict == "proved", getattr(terminates, "reason", "")

@@ -16,7 +16,9 @@ seen there satisfies it:
 - a value: `x == c` when only one is seen; else the bounds `x >= lo`, `x <= hi` for
   counters and `count(S)`, the members seen for an enum, `x != none` for an optional;
 - two values of one kind: `x == y`, `x != y`, `x <= y`;
-- a seat and a seat set: `x in S`, `x not in S`; two seat sets: `S <= T`.
+- a seat and a seat set: `x in S`, `x not in S`; two seat sets: `S <= T`;
+- a phase no game entered: `phase != 'p'` (its own situation: nothing else is proposed
+  for a state in it).
 
 Every candidate is printed in the spec's own expression language (`phase != 'veto' or
 (election_tracker <= 2)`), parsed back like any invariant of spec/invariants.toml and
@@ -306,6 +308,14 @@ def mine(spec: Spec, game: Game, states: Iterable[Any]) -> list[Found]:
                     if text not in known:
                         out.append(Found(phase, f"{guard} or {situation} or ({text})", fields | feature.fields))
         out += _pair_situations(spec, feats, rows, game.players, phase, known, single)
+    # A phase no sampled game entered: perhaps one no game can enter (a mutant that
+    # deadlocks at the first draw, a power the board never grants). Without this
+    # candidate nothing at all is assumed of states in it, and every candidate of a phase
+    # reachable from it falls in the fixpoint: for such a mutant at 5 players the kept set
+    # left the players' seats empty and the policy counts negative.
+    for number, name in enumerate(game.phase_names):
+        if number not in by_phase:
+            out.append(Found(name, f"phase != '{name}'", frozenset({"phase"})))
     return out
 
 
@@ -538,7 +548,7 @@ def _writers(spec: Spec) -> dict[str, set[str]]:
 
 
 
-CACHE_VERSION = "4"
+CACHE_VERSION = "5"
 """Changes when the templates change, so an old cache is not read as a new one's."""
 
 
