@@ -92,3 +92,24 @@ def test_nothing_is_claimed_along_the_rules_games_where_the_rules_hold() -> None
     backend = backend_for(BASE, PLAYERS)
     props = [CATALOGUE["deck_conservation_fascist"], CATALOGUE["deck_conservation_liberal"]]
     assert list(violations_along_the_rules(backend, props, time.perf_counter() + 300.0, beyond=(0,))) == []
+
+
+def test_a_deadlock_deep_in_a_game_is_found_along_the_rules_games() -> None:
+    """The mutant whose draw needs at least one new Fascist tile (R-L1's `new_fascist >= 0`
+    made `>= 1`) sticks at the first draw after a policy peek (R-X5: the three tiles on
+    top are known, so none is new), past 30 moves. Along the rules' own games the solver
+    finds such a game; the engine replays it and has no move at its end, in a game not
+    over (so a path the encoding alone called stuck would not be reported)."""
+    rules_own_guides()
+    mutant = [m for m in mutants(BASE, ("constant",), ("draw_hand",))
+              if m.description == "requirement: literal 0 -> 1"][0]      # the first: new_fascist's
+    prop = CATALOGUE["deadlock_free"]
+    backend = backend_for(mutant.spec, PLAYERS)
+    found = list(violations_along_the_rules(backend, [prop], time.perf_counter() + 300.0, beyond=(0,)))
+    assert len(found) == 1, found
+    verdict = found[0][1]
+    assert verdict.trace is not None and verdict.evidence.depth == len(verdict.trace.steps) > 30
+    assert "policy_peek" in [move.rule for move, _ in verdict.trace.steps]
+    game = Game(mutant.spec, PLAYERS)
+    assert game.phase(verdict.trace.end) == "draw"
+    assert not game.legal_moves(verdict.trace.end) and not game.is_over(verdict.trace.end)

@@ -314,6 +314,29 @@ class Backend:
             return z3.Not(term) if negate else term
         return state_target(holds)
 
+    def stuck_target(self) -> Target | None:
+        """The target "the game is not over and no move is legal", in any phase whose rules'
+        parameters are few enough to spell out (`_no_move`); None when no phase's are. A
+        deadlock deep in a game is sought along the rules' own games with it (deep.py): a
+        mutant that needs a new Fascist tile in every draw (R-L1) sticks at the first draw
+        after a policy peek, 36 moves in at 5 players, in a phase other than induction's
+        counterexample."""
+        system = self.system
+        by_phase = [(number, [rule for rule in self.spec.rules if rule.phase == name])
+                    for number, name in enumerate(system.phases) if number != self.game.over_phase]
+        usable = [(number, rules) for number, rules in by_phase if rules and _expandable(system, rules)]
+        if not usable:
+            return None
+
+        def stuck(state: State) -> z3.BoolRef:
+            terms = []
+            for number, rules in usable:
+                none = _no_move(system, rules, state)
+                assert none is not None      # every rule of `usable` is expandable
+                terms.append(z3.And(state["phase"] == number, none))
+            return z3.Or(terms)
+        return state_target(stuck)
+
     def move_target(self, prop: Property, negate: bool) -> Target:
         """The target "the last step is one of the property's moves, and the expression
         holds over it" (or fails)."""

@@ -67,15 +67,17 @@ def out_of_range(backend: Backend) -> tuple[list[str], Target | None]:
 
 def violation_target(backend: Backend, prop: Property) -> Target | None:
     """The target "the property fails here": a state breaking a state invariant, a move
-    breaking a move invariant, a value outside its range (`in_range`); None for the
-    kinds a single state or move cannot break (witnesses, termination, deadlock,
-    permissions)."""
+    breaking a move invariant, a value outside its range (`in_range`), a state with no
+    move that is not a finished game (`deadlock_free`, `Backend.stuck_target`); None for
+    the kinds a single state or move cannot break (witnesses, termination, permissions)."""
     if prop.kind in ("always", "never") and prop.state is not None:
         return backend.state_target(prop.state, prop.kind != "never")
     if prop.kind in ("always", "never", "shows") and prop.move is not None:
         return backend.move_target(prop, prop.kind != "never")
     if prop.kind == "in_range":
         return out_of_range(backend)[1]
+    if prop.kind == "deadlock_free":
+        return backend.stuck_target()
     return None
 
 
@@ -83,6 +85,8 @@ def breach(prop: Property, depth: int) -> str:
     """What the game found shows, in the words the plain search uses for the kind."""
     if prop.kind == "in_range":
         return f"a value outside its declared range after {depth} moves"
+    if prop.kind == "deadlock_free":
+        return f"deadlock: no legal move after {depth} moves"
     if prop.state is not None:
         return f"reachable in {depth} moves"
     return f"a violating move after {depth - 1} moves"
@@ -130,8 +134,12 @@ def violations_along_the_rules(backend: Backend, props: Sequence[Property], dead
                     depth = next((d for d in range(1, end + 1) if unrolling.meets(target, d)), None)
                     if depth is None:
                         continue
+                    trace = unrolling.trace(depth)
+                    if prop.kind == "deadlock_free" and (backend.game.legal_moves(trace.end)
+                                                         or backend.game.is_over(trace.end)):
+                        continue     # the engine has a move there: not a deadlock, whatever the encoding said
                     del open_targets[name]
                     yield prop, Refuted(Evidence("bmc", depth=depth, seconds=time.perf_counter() - start, note=how),
-                                        unrolling.trace(depth), f"{breach(prop, depth)} ({how})", lower_bound=1)
+                                        trace, f"{breach(prop, depth)} ({how})", lower_bound=1)
                 if len(open_targets) == asked:   # the model's path meets a target the decoding does not: ask no more
                     return
