@@ -292,9 +292,11 @@ def test_the_solver_alone_kills_a_mutant_with_inferred_invariants_and_names_noth
 
 
 def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--until-killed`: the solver asks no property after the one whose verdict differs
-    from the rules' own, and names none undecided (not measured, rather than every
-    property it skipped)."""
+    """`--until-killed` with the real solver: the mutant is killed by the property whose
+    verdict differs, the last one the solver hands back, and no property is named
+    undecided (not measured, rather than every property it skipped). That nothing is
+    asked after the kill is shown with a scripted solver below: here the killing
+    property comes last either way."""
     from verify.smt import check as smt_check
     asked: list[str] = []
     real = smt_check.verdicts_under

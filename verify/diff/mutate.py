@@ -271,6 +271,15 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
 
 
+def _asking_order(mutant: Mutant, prop: Property) -> int:
+    """The order the solver is asked a mutant's properties in: those about the changed
+    rule's moves first, then the other invariants, the witnesses (each a bounded model
+    check) last."""
+    if mutant.rule in prop.on:
+        return 0
+    return 2 if prop.kind == "sometimes" else 1
+
+
 def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], verdicts: dict[str, str]
                    ) -> tuple[str, str, str, list[str]] | None:
     """The first property whose verdict the solver finds different under the mutant (a
@@ -279,11 +288,8 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
     then the state properties, the witnesses last (each a bounded model check)."""
     from ..smt.check import verdicts_under
 
-    def order(prop: Property) -> int:
-        if mutant.rule in prop.on:
-            return 0
-        return 2 if prop.kind == "sometimes" else 1
-    decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"), key=order)
+    decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
+                     key=lambda prop: _asking_order(mutant, prop))
     for prop, verdict in verdicts_under(mutant.spec, players, decided, SOLVER_SECONDS):
         if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
             continue
@@ -307,12 +313,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     mutant the catalogue cannot see is never called survived."""
     from ..smt.check import rule_sets_play_the_same_games, verdicts_under
 
-    def order(prop: Property) -> int:
-        if mutant.rule in prop.on:
-            return 0
-        return 2 if prop.kind == "sometimes" else 1
     _guides_from_the_rules(base, players, props)
-    checked = sorted(props, key=order)
+    checked = sorted(props, key=lambda prop: _asking_order(mutant, prop))
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
     for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,

@@ -316,7 +316,8 @@ class Backend:
 
     def stuck_target(self) -> Target | None:
         """The target "the game is not over and no move is legal", in any phase whose rules'
-        parameters are few enough to spell out (`_no_move`); None when no phase's are. A
+        parameters are few enough to spell out (`_no_move`; a phase with no rule at all is
+        stuck whenever it is reached); None when no phase's are. A
         deadlock deep in a game is sought along the rules' own games with it (deep.py): a
         mutant that needs a new Fascist tile in every draw (R-L1) sticks at the first draw
         after a policy peek, 36 moves in at 5 players, where the plain search, one query
@@ -324,7 +325,7 @@ class Backend:
         system = self.system
         by_phase = [(number, [rule for rule in self.spec.rules if rule.phase == name])
                     for number, name in enumerate(system.phases) if number != self.game.over_phase]
-        usable = [(number, rules) for number, rules in by_phase if rules and _expandable(system, rules)]
+        usable = [(number, rules) for number, rules in by_phase if _expandable(system, rules)]
         if not usable:
             return None
 
