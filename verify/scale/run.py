@@ -175,7 +175,10 @@ def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callab
         futures = client.map(function, pending, key=[f"shrules-{task.key}" for task in pending],
                              retries=retries, pure=False)
         keys = {future.key: task.key for future, task in zip(futures, pending)}
-        for future in as_completed(futures):
+        # Bound to this client's event loop: left alone, as_completed takes the process's
+        # default client, and where that is another client (one the caller holds) a result
+        # lost with its worker and recomputed is then awaited on the wrong loop.
+        for future in as_completed(futures, loop=client.loop):
             arrived(keys[future.key], future.result())
     finally:
         client.close()
