@@ -13,14 +13,15 @@ from __future__ import annotations
 import pytest
 
 import verify.smt.check as smt_check
-from engine.game import Game
+from engine.game import Game, Move
 from spec.loader import load_spec
 from verify.checker import plain
 from verify.cli.check import cell
 from verify.explicit.check import materialise
 from verify.report.html import _trace_block
 from verify.report.records import result_record
-from verify.results import Limits, PropertyResult, Unknown, Witnessed
+from verify.diff.operators import Mutant, mutants
+from verify.results import Limits, PropertyResult, Refuted, Unknown, Witnessed
 from verify.smt import check_property
 from verify.smt.check import catalogue_of, clear_cache
 from verify.smt.guides import forget_guides
@@ -128,6 +129,70 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     assert cell(result) == f"witness 64-{verdict.evidence.depth}m"
     assert result_record(result)["shortest_at_least"] == 64
     assert "not proved the shortest: none takes fewer than 64 moves" in _trace_block(result)
+
+
+def mutant(operator: str, rule: str, description: str, nth: int = 0) -> Mutant:
+    """The `nth` mutant of the standard rules by `operator` on `rule` described so."""
+    return [m for m in mutants(SPEC, (operator,), (rule,)) if m.description == description][nth]
+
+
+CHAOS_NEEDS_TWO = ("constant", "chaos", "requirement: literal 0 -> 1", 1)
+"""R-E9 mutated: chaos enacts a Fascist tile from the pile only when it holds two or more
+(`draw_fascist > 0` made `> 1`, the second such literal of the chaos rule)."""
+
+
+def test_random_games_end_where_a_permission_is_first_broken() -> None:
+    """An `allows` fires where its state holds and no legal move is one it allows: the
+    chaos mutant's random games get there (chaos, nothing known on top, one Fascist tile
+    in the pile), and the rules' own never do in as many games."""
+    prop = CATALOGUE["chaos_may_enact_a_fascist_from_the_pile"]
+    broken = mutant(*CHAOS_NEEDS_TWO)
+    guides = played_guides(Game(broken.spec, 5), prop, seconds=60.0, games=3_000)
+    assert guides and all(guide[-1] == "reject" and guide[-3:] == ("pass_candidacy", "nominate", "reject")
+                          for guide in guides), guides      # the third failed election brings chaos
+    assert played_guides(Game(SPEC, 5), prop, seconds=60.0, games=3_000) == []
+
+
+def test_an_only_breach_ends_with_the_move_that_breaks_it() -> None:
+    """An `only` fires at a legal move it does not allow: with R-X3's `power ==
+    'investigate'` dropped, an investigation is legal where a peek was granted, and the
+    guide ends with that investigation, not with the random move made instead."""
+    prop = CATALOGUE["the_peek_granted_is_used"]
+    broken = mutant("drop_requirement", "investigate", "requirement \"power == 'investigate'\" dropped")
+    guides = played_guides(Game(broken.spec, 5), prop, seconds=60.0, games=500)
+    assert guides and all(guide[-2:] == ("grant_power", "investigate") for guide in guides), guides
+    assert played_guides(Game(SPEC, 5), prop, seconds=60.0, games=500) == []
+
+
+def test_a_random_game_that_sticks_is_a_deadlock_guide() -> None:
+    """`deadlock_free` fires where a game not over has no legal move: a draw that needs a
+    new Fascist tile (R-L1 mutated) sticks after a policy peek, the guide ending there."""
+    prop = CATALOGUE["deadlock_free"]
+    broken = mutant("constant", "draw_hand", "requirement: literal 0 -> 1")
+    guides = played_guides(Game(broken.spec, 5), prop, seconds=60.0, games=500)
+    assert guides and all("policy_peek" in guide and guide[-1] == "legislate" for guide in guides), guides
+    assert played_guides(Game(SPEC, 5), prop, seconds=60.0, games=500) == []
+
+
+def test_a_permission_broken_only_deep_in_a_game_is_refuted_by_the_solver() -> None:
+    """The chaos mutant breaks its permission 50 moves in or more, past what the plain
+    search reaches in the time given, and with no written invariant: a random game leads
+    the solver there, and the engine, replaying the path, agrees at its end: chaos, one
+    Fascist tile in the pile, nothing known on top, and a Fascist chaos is legal under the
+    rules there but not under the mutant."""
+    forget_guides()
+    prop = CATALOGUE["chaos_may_enact_a_fascist_from_the_pile"]
+    broken = mutant(*CHAOS_NEEDS_TWO)
+    verdict = check_property(broken.spec, prop, 5, Limits(time_limit=120), infer=True, hints=False)
+    assert isinstance(verdict, Refuted) and verdict.trace is not None, verdict
+    assert "random game" in verdict.evidence.note
+    end = verdict.trace.end
+    game, rules = Game(broken.spec, 5), Game(SPEC, 5)
+    fields = game.describe(end)
+    assert (fields["phase"], fields["draw_fascist"], fields["known_top"]) == ("chaos", 1, [])
+    fascist = Move("chaos", (SPEC.enums["tile"].index("fascist"),))
+    assert fascist in rules.legal_moves(end) and fascist not in game.legal_moves(end)
+    assert verdict.evidence.depth == len(verdict.trace.steps) >= 50
 
 
 @pytest.mark.parametrize("players", [5, 8, 10])

@@ -184,9 +184,10 @@ class Backend:
         reaches it. With `guide` (a property's name), the rule sequences of its earlier
         witnesses as long as the lower bound are tried first (verify/smt/guides.py): a
         path they lead to is as long as the bound, hence a shortest; the path found is
-        kept as a guide in turn. With `play` (the `sometimes` property the target is),
-        a search the solver's time stops is not the end: random games lead it to a path
-        (`_played`), kept out of the plain search's time by `PLAYOUT_RESERVE`."""
+        kept as a guide in turn. With `play` (the property whose witness or violation the
+        target is), a search the solver's time stops is not the end: random games to where
+        the property fires lead it to a path (`_played`), kept out of the plain search's
+        time by `PLAYOUT_RESERVE`."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -550,7 +551,7 @@ def _decide(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if prop.kind == "terminates":
         return _terminates(backend)
     if prop.kind == "deadlock_free":
-        return _deadlock_free(backend, limits)
+        return _deadlock_free(backend, limits, prop)
     if prop.kind in ("allows", "only"):
         return _permission(backend, prop, limits)
     if prop.kind == "in_range":
@@ -593,7 +594,7 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                 break
     target = violation_target(backend, prop)
     assert target is not None
-    found = backend.search(target, limits, deadline)
+    found = backend.search(target, limits, deadline, play=prop)
     seconds = time.perf_counter() - start
     decided = _decided_by_search(found, seconds, f"reachable in {found.depth} moves",
                                  "no path of one step or more ends in a violation, and the initial state satisfies it")
@@ -628,12 +629,20 @@ def _noting_inference(backend: Backend, verdict: Verdict) -> Verdict:
     return dataclasses.replace(verdict, evidence=dataclasses.replace(verdict.evidence, note=note))
 
 
+def _refuted_by(found: Search, seconds: float, message: str, note: str = "") -> Refuted:
+    """The refutation by the game a search found, saying how it was found when not by the
+    plain search (along a random game, `Backend._played`) and then, when it is not proved
+    a shortest, from what length on one may be (`found.lower_bound`)."""
+    return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note or note), found.trace,
+                   message, lower_bound=found.lower_bound)
+
+
 def _decided_by_search(found: Search, seconds: float, refuted: str, proved: str) -> Verdict | None:
     """A state property's verdict from the search for a state breaking it: refuted by the
     game found, proved when no path of any length reaches one, None when the search
     stopped at a limit."""
     if found.trace is not None:
-        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace, refuted)
+        return _refuted_by(found, seconds, refuted)
     if found.stopped == "unreachable":
         return Proved(Evidence("k-induction", depth=1, seconds=seconds, note=proved))
     return None
@@ -668,11 +677,10 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
     target = violation_target(backend, prop)
     assert target is not None
-    found = backend.search(target, limits, _deadline(limits))
+    found = backend.search(target, limits, _deadline(limits), play=prop)
     seconds = time.perf_counter() - start
     if found.trace is not None:
-        return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds), found.trace,
-                       f"a violating move after {found.depth - 1} moves")
+        return _refuted_by(found, seconds, f"a violating move after {found.depth - 1} moves")
     if found.stopped == "unreachable":
         return Proved(Evidence("k-induction", depth=1, seconds=seconds, note="no violating move is reachable"))
     return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
@@ -753,7 +761,7 @@ def _terminates(backend: Backend) -> Verdict:
     return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, "the ranking is not proved"))
 
 
-def _deadlock_free(backend: Backend, limits: Limits = Limits()) -> Verdict:
+def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
     outcome = backend.induction.deadlock_free()
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds,
@@ -768,10 +776,11 @@ def _deadlock_free(backend: Backend, limits: Limits = Limits()) -> Verdict:
             none = _no_move(system, rules, state)
             assert none is not None
             return z3.And(state["phase"] == system.phases.index(phase), none)
-        reached = _reach(backend, state_target(stuck) if _expandable(system, rules) else None, limits)
+        reached = _reach(backend, state_target(stuck) if _expandable(system, rules) else None, limits,
+                         prop)
         if reached.trace is not None and not backend.game.legal_moves(reached.trace.end):
-            return Refuted(Evidence("bmc", depth=reached.depth, seconds=outcome.seconds + reached.seconds,
-                                    note=REACHED), reached.trace, f"deadlock: no legal move in phase {phase}")
+            return _refuted_by(reached, outcome.seconds + reached.seconds, f"deadlock: no legal move in phase {phase}",
+                               REACHED)
         lead += _unreached(reached)
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
@@ -790,11 +799,11 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
     lead = f"a state satisfying the proved invariants where {what}"
     if outcome.counterexample is not None:
         target = _lacking(backend, prop) if prop.kind == "allows" else move_target(induction.breaks_only(prop))
-        reached = _reach(backend, target, limits)
+        reached = _reach(backend, target, limits, prop)
         if reached.trace is not None:
             moves = reached.depth if prop.kind == "allows" else reached.depth - 1
-            return Refuted(Evidence("bmc", depth=reached.depth, seconds=outcome.seconds + reached.seconds,
-                                    note=REACHED), reached.trace, f"{prop.name}: after {moves} moves {what}")
+            return _refuted_by(reached, outcome.seconds + reached.seconds, f"{prop.name}: after {moves} moves {what}",
+                               REACHED)
         lead += _unreached(reached)
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
@@ -872,13 +881,15 @@ is left of the property's time limit, if less): it tells a real counterexample f
 artefact of the induction; stopped, the verdict stays unknown."""
 
 
-def _reach(backend: Backend, target: Target | None, limits: Limits) -> Search:
+def _reach(backend: Backend, target: Target | None, limits: Limits, play: Property | None = None) -> Search:
     """The search for the shortest game from the initial state to `target`, bounded by
-    `CTI_SECONDS` (none when there is no target to search for)."""
+    `CTI_SECONDS` (none when there is no target to search for); `play`, the property the
+    target breaks, for random games to lead a search the solver's time stops (`Backend.search`)."""
     if target is None:
         return Search(None, 0, 0.0, 0, "not searched: too many parameter values to spell out")
     seconds = CTI_SECONDS if limits.time_limit is None else min(CTI_SECONDS, limits.time_limit)
-    return backend.search(target, Limits(max_depth=limits.max_depth, k=limits.k), time.perf_counter() + seconds)
+    return backend.search(target, Limits(max_depth=limits.max_depth, k=limits.k), time.perf_counter() + seconds,
+                          play=play)
 
 
 def _unreached(found: Search) -> str:

@@ -1,4 +1,4 @@
-"""Rule sequences of random games that reach a `sometimes` target: guides for the solver.
+"""Rule sequences of random games that reach where a property fires: guides for the solver.
 
 Two uses (verify/smt/check.py `Backend.search`). Before the deep query at a tight lower
 bound, games exactly that long: a path along one is a shortest witness for one quick
@@ -21,6 +21,18 @@ every BMC path. It decides the property; it is a shortest one only when its leng
 the depth the plain search reached, and otherwise the verdict says how far apart the
 two are (`Witnessed.lower_bound`).
 
+The same holds for a violation once induction failed and the search for a reachable one
+stalls (`_reach`, `_state_invariant`): a changed rule may break a property only deep in a
+game, off every path the plain search reaches in time. Chaos that needs two Fascist
+tiles in the pile to enact one (R-E9) breaks "chaos may enact the pile's last Fascist
+tile" only where the pile holds exactly one, at a chaos with nothing known on top: 35 of
+3,000 random games at 5 players get there, 53 to 75 moves in (the shortest and the
+median), and the solver's path along one refutes it (`Refuted.lower_bound` when not
+proved a shortest). So the games are
+played up to the first place the property fires, whatever its kind: a witness, a
+violated invariant, a permission's breach (every legal move listed, only at the states
+that want it), a state with no move.
+
 Nothing here decides a verdict on its own: a guide that leads nowhere costs one query.
 """
 
@@ -28,11 +40,13 @@ from __future__ import annotations
 
 import time
 from random import Random
+from typing import Any
 
-from engine.game import MAX_MOVES, Game
-from spec.properties import Property
+from engine.game import MAX_MOVES, Game, Move
+from engine.propcheck import compile_allowances, compile_checks
+from spec.lang.limits import EvaluationLimit
+from spec.properties import PERMISSIONS, Property
 
-from engine.propcheck import compile_checks
 from .guides import Guide
 
 PLAYOUT_SECONDS = 2.0
@@ -54,17 +68,22 @@ MAX_PLAYOUT_GUIDES = 4
 
 def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, games: int = PLAYOUT_GAMES,
                   seed: int = 0, at_least: int = 1, exactly: bool = False) -> list[Guide]:
-    """The rule sequences, shortest first, of random games up to the first state or move
-    where `prop` (a `sometimes` property, state or move) holds, at least `at_least` moves
-    long (shorter paths are known not to exist), or exactly that long with `exactly`.
+    """The rule sequences, shortest first, of random games up to the first place where
+    `prop` fires: a `sometimes` property's state or move (a witness), an invariant's
+    violation, a permission's breach (`allows`: a state where it holds and no legal move is
+    one it allows; `only`: a legal move it does not allow, the guide ending with that move),
+    or a state with no legal move in a game not over (`deadlock_free`). At least `at_least`
+    moves long (shorter paths are known not to exist), or exactly that long with `exactly`.
     Seeded: the same rules, seed and number of games give the same guides. Empty when no
-    game played within `seconds` or `games` gets there.
+    game played within `seconds` or `games` gets there, or for a kind no single place
+    breaks (termination, ranges).
 
     The games are played by the engine's fast random step (`Game.recorded_steps`, every
     move legal, chance with its exact weight), told each move's rule and parameters; a
     game cut short (no legal move, or `MAX_MOVES` played) still counts up to there."""
-    checks = compile_checks(game, (prop,))
-    state_checks, move_checks = checks.state, checks.move
+    fired = _fires(game, prop)
+    if fired is None:
+        return []
     phase_index = game.phase_index
     names = [compiled.rule.name for compiled in game.rules]
     made: list[tuple[int, tuple[int, ...]]] = []
@@ -80,23 +99,82 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
         state = game.initial_state()
         while len(made) < longest:
             step = steps[state[phase_index]]
-            if step is None:
-                break
+            after = None
             try:
-                after = step(state, rng)
+                after = step(state, rng) if step is not None else None
             except AssertionError:   # no legal move (a deadlock the rules allow): the game ends here
+                pass
+            except EvaluationLimit:  # a changed rule asks for a value past a bound: no guide beyond
+                break
+            if after is None:
+                hit = fired.stuck and not game.is_over(state) and not game.legal_moves(state)
+                rules = [names[index] for index, _ in made]
+            else:
+                index, args = made[-1]
+                breaking = fired.breaking(state)
+                hit = fired.move_fires(state, after, index, args) or fired.state_fires(after)
+                rules = [names[index] for index, _ in made]
+                if breaking is not None:     # an `only` broken before the random move: the guide ends with it
+                    hit, rules = True, [names[index] for index, _ in made[:-1]] + [breaking]
+            if hit:
+                if len(rules) == at_least or (len(rules) > at_least and not exactly):
+                    found.add(tuple(rules))
                 break
             if after is None:
                 break
-            index, args = made[-1]
-            check = move_checks[index]
-            hit = check is not None and bool(check(state, after, *args))
-            if not hit:
-                state_check = state_checks[after[phase_index]]
-                hit = state_check is not None and bool(state_check(after))
-            if hit:
-                if len(made) == at_least or (len(made) > at_least and not exactly):
-                    found.add(tuple(names[index] for index, _ in made))
-                break
             state = after
     return sorted(found, key=lambda guide: (len(guide), guide))[:MAX_PLAYOUT_GUIDES]
+
+
+class _Fires:
+    """Where one property fires in random play, whatever its kind (`_fires`)."""
+
+    def __init__(self, game: Game, prop: Property) -> None:
+        self.game = game
+        self.stuck = prop.kind == "deadlock_free"
+        checks = compile_checks(game, (prop,)) if prop.kind not in PERMISSIONS and not self.stuck else None
+        self.state_checks = checks.state if checks is not None else [None] * len(game.spec.enums["phase"])
+        self.move_checks = checks.move if checks is not None else [None] * len(game.rules)
+        allowances = compile_allowances(game, (prop,)) if prop.kind in PERMISSIONS else None
+        self.wanted = allowances.wanted if allowances is not None else [None] * len(game.spec.enums["phase"])
+        self.given = allowances.given if allowances is not None else [None] * len(game.rules)
+        self.only = prop.kind == "only"
+        self.index = {compiled.rule.name: compiled.index for compiled in game.rules}
+
+    def move_fires(self, state: Any, after: Any, index: int, args: tuple[int, ...]) -> bool:
+        check = self.move_checks[index]
+        return check is not None and bool(check(state, after, *args))
+
+    def state_fires(self, state: Any) -> bool:
+        """A state or `allows` property fires in `state` (an `allows` where it is wanted and
+        no legal move gives it: every move is listed, only at the rare states wanting it)."""
+        check = self.state_checks[state[self.game.phase_index]]
+        if check is not None and check(state):
+            return True
+        if self.only:
+            return False
+        return self._wanted(state) and not any(self._gives(state, move) for move in self.game.legal_moves(state))
+
+    def breaking(self, state: Any) -> str | None:
+        """An `only` property's move that breaks it in `state`: the rule of a legal move
+        it does not allow where it is wanted (None for other kinds, or none breaks it)."""
+        if not self.only or not self._wanted(state):
+            return None
+        return next((move.rule for move in self.game.legal_moves(state) if not self._gives(state, move)), None)
+
+    def _wanted(self, state: Any) -> bool:
+        wanted = self.wanted[state[self.game.phase_index]]
+        return wanted is not None and bool(wanted(state))
+
+    def _gives(self, state: Any, move: Move) -> bool:
+        given = self.given[self.index[move.rule]]
+        return given is not None and bool(given(state, self.game.apply(state, move), *move.args))
+
+
+def _fires(game: Game, prop: Property) -> _Fires | None:
+    """How random play tells that `prop` fires, or None for a kind no place breaks alone."""
+    if prop.kind in ("terminates", "in_range"):
+        return None
+    if prop.kind not in PERMISSIONS and prop.kind != "deadlock_free" and prop.state is None and prop.move is None:
+        return None
+    return _Fires(game, prop)
