@@ -10,10 +10,13 @@ gets there.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import verify.smt.check as smt_check
 from engine.game import Game, Move
+from spec.lang.limits import EvaluationLimit
 from spec.loader import load_spec
 from verify.checker import plain
 from verify.cli.check import cell
@@ -172,6 +175,30 @@ def test_a_random_game_that_sticks_is_a_deadlock_guide() -> None:
     guides = played_guides(Game(broken.spec, 5), prop, seconds=60.0, games=500)
     assert guides and all("policy_peek" in guide and guide[-1] == "legislate" for guide in guides), guides
     assert played_guides(Game(SPEC, 5), prop, seconds=60.0, games=500) == []
+
+
+def test_a_game_stopped_by_an_evaluation_limit_gives_no_guide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed rule may ask for a value past a bound (spec/lang/limits.py) deep in a
+    random game: that game ends there, with no guide and no error, and the games after it
+    are played as before."""
+    game = Game(SPEC, 5)
+    prop = CATALOGUE["fascist_policy_win"]
+    honest = game.recorded_steps
+    calls = {"n": 0}
+
+    def limited(record: Any) -> tuple[Any, ...]:
+        steps = honest(record)
+        draw = game.spec.enums["phase"].index("draw")
+
+        def failing(state: Any, rng: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise EvaluationLimit("tiles(4): a tile sequence holds 0..3 tiles")
+            return steps[draw](state, rng)
+        return tuple(failing if number == draw else step for number, step in enumerate(steps))
+    monkeypatch.setattr(game, "recorded_steps", limited)
+    guides = played_guides(game, prop, seconds=30.0, games=300, at_least=40)
+    assert calls["n"] > 1 and guides and all(len(guide) >= 40 and guide[0] == "deal_roles" for guide in guides)
 
 
 def test_a_permission_broken_only_deep_in_a_game_is_refuted_by_the_solver() -> None:

@@ -101,21 +101,21 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
             step = steps[state[phase_index]]
             after = None
             try:
-                after = step(state, rng) if step is not None else None
-            except AssertionError:   # no legal move (a deadlock the rules allow): the game ends here
-                pass
+                try:
+                    after = step(state, rng) if step is not None else None
+                except AssertionError:   # no legal move (a deadlock the rules allow): the game ends here
+                    pass
+                rules = [names[index] for index, _ in made]
+                if after is None:
+                    hit = fired.stuck and not game.is_over(state) and not game.legal_moves(state)
+                else:
+                    index, args = made[-1]
+                    breaking = fired.breaking(state)
+                    hit = fired.move_fires(state, after, index, args) or fired.state_fires(after)
+                    if breaking is not None:     # an `only` broken by another move than the random one
+                        hit, rules = True, rules[:-1] + [breaking]
             except EvaluationLimit:  # a changed rule asks for a value past a bound: no guide beyond
                 break
-            if after is None:
-                hit = fired.stuck and not game.is_over(state) and not game.legal_moves(state)
-                rules = [names[index] for index, _ in made]
-            else:
-                index, args = made[-1]
-                breaking = fired.breaking(state)
-                hit = fired.move_fires(state, after, index, args) or fired.state_fires(after)
-                rules = [names[index] for index, _ in made]
-                if breaking is not None:     # an `only` broken before the random move: the guide ends with it
-                    hit, rules = True, [names[index] for index, _ in made[:-1]] + [breaking]
             if hit:
                 if len(rules) == at_least or (len(rules) > at_least and not exactly):
                     found.add(tuple(rules))
