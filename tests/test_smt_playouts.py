@@ -220,6 +220,7 @@ def test_a_permission_broken_only_deep_in_a_game_is_refuted_by_the_solver() -> N
     fascist = Move("chaos", (SPEC.enums["tile"].index("fascist"),))
     assert fascist in rules.legal_moves(end) and fascist not in game.legal_moves(end)
     assert verdict.evidence.depth == len(verdict.trace.steps) >= 50
+    assert verdict.lower_bound is None or verdict.lower_bound < verdict.evidence.depth   # not claimed a shortest
 
 
 @pytest.mark.parametrize("players", [5, 8, 10])
