@@ -358,6 +358,8 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]",
         lines += _weighted_chance_step(rules)
     else:
         lines += _choice_step(emitter, rules)
+        namespace["_enumerated"] = _enumerated_choice(
+            rules, [namespace[f"_effect{number}"] for number in range(len(rules))])
     step: Callable[..., Any] = load_source("\n".join(lines), f"phase {rules[0].rule.phase}", namespace)["step"]
     return step
 
@@ -437,7 +439,7 @@ def _choice_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> list[st
         terms = [sampler_expressions(emitter, compiled.rule, i)[0] for i in range(len(compiled.rule.params))]
         lines.append(f"    z{number} = {' * '.join(terms) if terms else '1'}")
     lines.append(f"    total = {' + '.join(f'z{i}' for i in range(len(rules)))}")
-    lines.append("    for _ in range(1000000):")
+    lines.append(f"    for _ in range({REJECTIONS}):")
     lines.append("        point = int(random() * total)")
     bound = ""
     for number, compiled in enumerate(rules):
@@ -448,8 +450,32 @@ def _choice_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]") -> list[st
         lines += [f"            a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
         lines += _step_condition(emitter, compiled, names, "            ")
         lines.append(f"                return _effect{number}({', '.join(['s'] + names)})")
-    lines.append("    raise AssertionError('no legal move found (deadlock)')")
+    lines.append("    return _enumerated(s, random)")
     return lines
+
+
+REJECTIONS = 1_000
+"""Draws a choice's rejection sampling makes before it lists the legal moves instead: a
+phase with no legal move (a changed rule's deadlock) used to cost a million draws, about
+a second of every random game that reached it, and inference plays hundreds of such
+games. The listing draws uniformly from the same legal moves, so the choice stays
+uniform."""
+
+
+def _enumerated_choice(rules: "tuple[CompiledRule, ...]",
+                       effects: Sequence[Callable[..., Any]]) -> Callable[..., Any]:
+    """A seat's or the table's choice by listing every legal move (each rule's parameter
+    values, its requirements held) and drawing one uniformly; AssertionError when there
+    is none (a deadlock)."""
+    def enumerated(s: Any, random: Callable[[], float]) -> Any:
+        legal = [(number, args) for number, compiled in enumerate(rules)
+                 for args in itertools.product(*(domain(s) for domain in compiled.domains))
+                 if compiled.guard(s, *args)]
+        if not legal:
+            raise AssertionError("no legal move found (deadlock)")
+        number, args = legal[int(random() * len(legal))]
+        return effects[number](s, *args)
+    return enumerated
 
 
 def submasks(mask: int) -> list[int]:
