@@ -20,7 +20,7 @@ trace shows every rule used, and `advance` runs them.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
@@ -37,7 +37,8 @@ from spec.loader import load_spec
 from spec.model import ROLES, Rule, Spec, Template
 
 from .words import UNTRANSLATED, named, word
-from .pycompile import CompiledRule, Emitter, Record, compile_phase_step, compile_expression, compile_rule
+from .pycompile import (REJECTIONS, CompiledRule, Emitter, Record, compile_expression, compile_phase_step,
+                        compile_rule)
 
 
 State: TypeAlias = tuple[int, ...]
@@ -478,11 +479,11 @@ class Game:
             compiled = rules[0]
             samplers = compiled.samplers
             guard = compiled.guard
-            for _ in range(1_000_000):
+            for _ in range(REJECTIONS):
                 args = tuple(draw(state, rng) for draw in samplers)
                 if guard(state, *args):
                     return Move(compiled.rule.name, args)
-            raise AssertionError(f"no chance outcome in phase {self.phase(state)}")
+            return self._listed(state, rules, rng, "no chance outcome")
         outcomes = []
         total = 0
         for compiled in rules:
@@ -515,7 +516,7 @@ class Game:
             sizes.append(size)
             total += size
         random = rng.random
-        for _ in range(1_000_000):
+        for _ in range(REJECTIONS):
             point = int(random() * total)
             for compiled, size in zip(rules, sizes):
                 if point < size:
@@ -524,7 +525,17 @@ class Game:
                         return Move(compiled.rule.name, args)
                     break
                 point -= size
-        raise AssertionError(f"no legal move found in phase {self.phase(state)} (deadlock)")
+        return self._listed(state, rules, rng, "no legal move found")
+
+    def _listed(self, state: State, rules: Sequence[CompiledRule], rng: Random, none: str) -> Move:
+        """One of the legal moves of `rules`, listed and drawn uniformly: where rejection
+        sampling drew `REJECTIONS` times in vain (engine/pycompile.py), most likely because
+        there is none, a deadlock, told as `none`."""
+        legal = [Move(compiled.rule.name, args) for compiled in rules
+                 for args in self._arg_tuples(compiled, state) if compiled.guard(state, *args)]
+        if not legal:
+            raise AssertionError(f"{none} in phase {self.phase(state)} (deadlock)")
+        return legal[int(rng.random() * len(legal))]
 
 
 def _illegal(rule_id: str, move: Move | None, key: str, **values: object) -> IllegalMove:

@@ -354,6 +354,7 @@ def compile_phase_step(emitter: Emitter, rules: "tuple[CompiledRule, ...]",
     elif actor == "chance" and len(rules) == 1 and isinstance(rules[0].rule.weight, n.Lit) \
             and rules[0].rule.weight.value == 1 and rules[0].rule.params:
         lines += _uniform_chance_step(emitter, rules[0])
+        namespace["_enumerated"] = _enumerated_choice(rules, [namespace["_effect0"]])
     elif actor == "chance":
         lines += _weighted_chance_step(rules)
     else:
@@ -396,11 +397,11 @@ def _uniform_chance_step(emitter: Emitter, compiled: CompiledRule) -> list[str]:
     """One chance rule of equal weights: draw its parameters until the requirements hold."""
     count = len(compiled.rule.params)
     names = [f"a{i}" for i in range(count)]
-    lines = ["    for _ in range(1000000):"]
+    lines = [f"    for _ in range({REJECTIONS}):"]
     lines += [f"        a{i} = {sampler_expressions(emitter, compiled.rule, i)[1]}" for i in range(count)]
     lines += _step_condition(emitter, compiled, names, "        ")
     lines.append(f"            return _effect0(s, {', '.join(names)})")
-    lines.append("    raise AssertionError('no chance outcome')")
+    lines.append("    return _enumerated(s, random)")
     return lines
 
 
@@ -466,7 +467,7 @@ def _enumerated_choice(rules: "tuple[CompiledRule, ...]",
                        effects: Sequence[Callable[..., Any]]) -> Callable[..., Any]:
     """A seat's or the table's choice by listing every legal move (each rule's parameter
     values, its requirements held) and drawing one uniformly; AssertionError when there
-    is none (a deadlock)."""
+    is none (a deadlock). Chance of equal weights draws the same way."""
     def enumerated(s: Any, random: Callable[[], float]) -> Any:
         legal = [(number, args) for number, compiled in enumerate(rules)
                  for args in itertools.product(*(domain(s) for domain in compiled.domains))

@@ -61,6 +61,10 @@ def test_a_state_with_no_legal_move_is_told_after_a_bounded_number_of_draws() ->
         game.random_step(state, rng)
     assert rng.draws < 10 * pycompile.REJECTIONS       # a draw for the rule, a few for its parameters
     assert game.random_next(state, Counting(0)) is None
+    slow = Counting(0)      # the general path of random play (`Game.sample_choice`) alike
+    with pytest.raises(AssertionError, match="no legal move found in phase power"):
+        game.sample_choice(state, slow)
+    assert slow.draws < 10 * pycompile.REJECTIONS
 
 
 def test_listing_the_legal_moves_draws_uniformly_among_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,3 +84,15 @@ def test_listing_the_legal_moves_draws_uniformly_among_them(monkeypatch: pytest.
     expected = 6_000 / len(legal)
     assert all(abs(count - expected) < 0.2 * expected for count in seen.values()), seen
     assert isinstance(next(iter(seen)), Move)
+
+
+def test_chance_of_equal_weights_lists_its_outcomes_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal (R-S2) is chance of equal weights: with no rejection draw, the compiled step
+    lists its outcomes and draws one, always a legal deal, and different deals turn up."""
+    monkeypatch.setattr(pycompile, "REJECTIONS", 0)
+    game = Game(SPEC, 5)
+    start = game.initial_state()
+    outcomes = {game.apply(start, move) for move in game.legal_moves(start)}
+    rng = Random(7)
+    dealt = [game.random_step(start, rng) for _ in range(200)]
+    assert set(dealt) <= outcomes and len(set(dealt)) > 10
