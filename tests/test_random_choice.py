@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from random import Random
+from typing import Any
 
 import pytest
 
 import engine.pycompile as pycompile
-from engine.game import Game, Move
+from engine.game import Game
 from spec.loader import load_spec
 from verify.diff.operators import mutants
 
@@ -35,7 +36,7 @@ class Counting(Random):
         return super().random()
 
 
-def stuck_investigation() -> tuple[Game, object]:
+def stuck_investigation() -> tuple[Game, Any]:
     """The mutant whose investigation keeps the power phase (its `phase` effect dropped),
     at 7 players, and the first state of a random game where no move is legal."""
     broken = [m for m in mutants(SPEC, ("drop_effect",), ("investigate",)) if "phase" in m.description][0]
@@ -54,6 +55,9 @@ def stuck_investigation() -> tuple[Game, object]:
 
 
 def test_a_state_with_no_legal_move_is_told_after_a_bounded_number_of_draws() -> None:
+    """Where the mutant's President has nobody left to investigate, the compiled step and
+    the general random move both say there is no legal move, within a few thousand draws
+    (a million before), and random play ends the game there."""
     game, state = stuck_investigation()
     assert game.phase(state) == "power"
     rng = Counting(0)
@@ -83,7 +87,6 @@ def test_listing_the_legal_moves_draws_uniformly_among_them(monkeypatch: pytest.
     assert set(seen) == set(legal)
     expected = 6_000 / len(legal)
     assert all(abs(count - expected) < 0.2 * expected for count in seen.values()), seen
-    assert isinstance(next(iter(seen)), Move)
 
 
 def test_chance_of_equal_weights_lists_its_outcomes_alike(monkeypatch: pytest.MonkeyPatch) -> None:
