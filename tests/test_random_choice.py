@@ -91,11 +91,13 @@ def test_listing_the_legal_moves_draws_uniformly_among_them(monkeypatch: pytest.
 
 def test_chance_of_equal_weights_lists_its_outcomes_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     """The deal (R-S2) is chance of equal weights: with no rejection draw, the compiled step
-    lists its outcomes and draws one, always a legal deal, and different deals turn up."""
+    lists its outcomes and draws one (a single draw per deal; rejection sampling makes
+    about seven), always a legal deal, and different deals turn up."""
     monkeypatch.setattr(pycompile, "REJECTIONS", 0)
     game = Game(SPEC, 5)
     start = game.initial_state()
     outcomes = {game.apply(start, move) for move in game.legal_moves(start)}
-    rng = Random(7)
+    rng = Counting(7)
     dealt = [game.random_step(start, rng) for _ in range(200)]
+    assert rng.draws == 200
     assert set(dealt) <= outcomes and len(set(dealt)) > 10

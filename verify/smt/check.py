@@ -315,17 +315,19 @@ class Backend:
             return z3.Not(term) if negate else term
         return state_target(holds)
 
-    def stuck_target(self) -> Target | None:
-        """The target "the game is not over and no move is legal", in any phase whose rules'
-        parameters are few enough to spell out (`_no_move`; a phase with no rule at all is
-        stuck whenever it is reached); None when no phase's are. A
+    def stuck_target(self, phases: Sequence[str] | None = None) -> Target | None:
+        """The target "the game is not over and no move is legal", in any phase (of
+        `phases`, all by default) whose rules' parameters are few enough to spell out
+        (`_no_move`; a phase with no rule at all is stuck whenever it is reached); None
+        when no phase's are. A
         deadlock deep in a game is sought along the rules' own games with it (deep.py): a
         mutant that needs a new Fascist tile in every draw (R-L1) sticks at the first draw
         after a policy peek, 36 moves in at 5 players, where the plain search, one query
         per depth, had reached 26 moves when its time ran out."""
         system = self.system
         by_phase = [(number, [rule for rule in self.spec.rules if rule.phase == name])
-                    for number, name in enumerate(system.phases) if number != self.game.over_phase]
+                    for number, name in enumerate(system.phases)
+                    if number != self.game.over_phase and (phases is None or name in phases)]
         usable = [(number, rules) for number, rules in by_phase if _expandable(system, rules)]
         if not usable:
             return None
@@ -768,16 +770,8 @@ def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property |
                                note="every state satisfying the proved invariants, but a finished game, has a move"))
     lead = "a state satisfying the proved invariants has no move"
     if outcome.counterexample is not None:
-        system = backend.system
         phase = backend.game.phase(outcome.counterexample.states[0])
-        rules = [rule for rule in backend.spec.rules if rule.phase == phase]
-
-        def stuck(state: State) -> z3.BoolRef:
-            none = _no_move(system, rules, state)
-            assert none is not None
-            return z3.And(state["phase"] == system.phases.index(phase), none)
-        reached = _reach(backend, state_target(stuck) if _expandable(system, rules) else None, limits,
-                         prop)
+        reached = _reach(backend, backend.stuck_target([phase]), limits, prop)
         if reached.trace is not None and not backend.game.legal_moves(reached.trace.end):
             return _refuted_by(reached, outcome.seconds + reached.seconds, f"deadlock: no legal move in phase {phase}",
                                REACHED)

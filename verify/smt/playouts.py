@@ -132,12 +132,12 @@ class _Fires:
     def __init__(self, game: Game, prop: Property) -> None:
         self.game = game
         self.stuck = prop.kind == "deadlock_free"
-        checks = compile_checks(game, (prop,)) if prop.kind not in PERMISSIONS and not self.stuck else None
-        self.state_checks = checks.state if checks is not None else [None] * len(game.spec.enums["phase"])
-        self.move_checks = checks.move if checks is not None else [None] * len(game.rules)
-        allowances = compile_allowances(game, (prop,)) if prop.kind in PERMISSIONS else None
-        self.wanted = allowances.wanted if allowances is not None else [None] * len(game.spec.enums["phase"])
-        self.given = allowances.given if allowances is not None else [None] * len(game.rules)
+        # Each compiler takes only its own kinds (checks the state and move properties,
+        # allowances the permissions); deadlock freedom has no expression to compile.
+        asked = () if self.stuck else (prop,)
+        checks, allowances = compile_checks(game, asked), compile_allowances(game, asked)
+        self.state_checks, self.move_checks = checks.state, checks.move
+        self.wanted, self.given = allowances.wanted, allowances.given
         self.only = prop.kind == "only"
         self.index = {compiled.rule.name: compiled.index for compiled in game.rules}
 
