@@ -5,9 +5,11 @@ used to leave them in $TMPDIR."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +26,41 @@ def test_the_handler_is_back_and_the_folder_gone_after_the_block() -> None:
         assert Path(folder).is_dir()
         assert signal.getsignal(signal.SIGTERM) is not before
     assert not Path(folder).exists()
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def _signalled_inside(real: object) -> object:
+    """`real` (mkdtemp or rmtree), with SIGTERM sent to this process halfway through: the
+    handler runs as soon as the signal is sent, before `real` goes on."""
+    def wrapped(*args: object, **kwargs: object) -> object:
+        if getattr(real, "__name__", "") == "rmtree":
+            os.kill(os.getpid(), signal.SIGTERM)
+            return real(*args, **kwargs)    # type: ignore[operator]
+        made = real(*args, **kwargs)        # type: ignore[operator]
+        os.kill(os.getpid(), signal.SIGTERM)
+        return made
+    return wrapped
+
+
+@pytest.mark.parametrize("where", ["tempfile.mkdtemp", "shutil.rmtree"])
+def test_a_sigterm_while_the_folder_is_made_or_removed_leaves_nothing(
+        where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race a search met when it was terminated just as it ended (or began): the
+    signal came while the folder was being removed, and SystemExit left it half removed."""
+    module_name, name = where.split(".")
+    module = {"tempfile": tempfile, "shutil": shutil}[module_name]
+    monkeypatch.setattr(module, name, _signalled_inside(getattr(module, name)))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as ended:
+        with scratch("shrules-test-") as folder:
+            (Path(folder) / "paths").write_bytes(b"0" * 4096)
+            (Path(folder) / "waiting").mkdir()
+            if name == "mkdtemp":
+                pytest.fail("the block began although SIGTERM came before it")
+    assert ended.value.code == TERMINATED
+    assert [path.name for path in tmp_path.iterdir()] == []
     assert signal.getsignal(signal.SIGTERM) is before
 
 
