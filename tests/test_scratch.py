@@ -64,6 +64,22 @@ def test_a_sigterm_while_the_folder_is_made_or_removed_leaves_nothing(
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+def test_a_sigterm_during_a_failed_removal_still_ends_the_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The signal is not lost when the removal it waited for fails: the process ends with
+    the status of a terminated one, not with the removal's error."""
+    def failing(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise PermissionError("not removable")
+    monkeypatch.setattr(shutil, "rmtree", failing)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    with pytest.raises(SystemExit) as ended:
+        with scratch("shrules-test-"):
+            pass
+    assert ended.value.code == TERMINATED
+
+
 @pytest.mark.parametrize(("command", "prefix"), [
     (["explore", "-n", "7"], "shrules-explore-"),
     (["check", "-n", "7", "--backend", "explicit"], "shrules-paths-"),

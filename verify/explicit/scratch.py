@@ -57,9 +57,10 @@ def _deferred() -> Iterator[None]:
         yield
     finally:
         _Deferral.depth -= 1
-    if _Deferral.depth == 0 and _Deferral.pending:
-        _Deferral.pending = False
-        raise SystemExit(TERMINATED)
+        if _Deferral.depth == 0 and _Deferral.pending:
+            # Also over an error the block raised: the signal asked the process to end.
+            _Deferral.pending = False
+            raise SystemExit(TERMINATED)
 
 
 @contextmanager
