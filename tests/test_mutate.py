@@ -317,6 +317,31 @@ def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypa
     assert outcome.undecided is None and "undecided" not in outcome.to_json()
 
 
+def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seconds for violations along the rules' own games grow with the mutant's time
+    limit (`SOLVER_ONLY_DEEP` is a share of it): a longer limit reaches deeper games, where
+    a fixed number of seconds left a mutant unknown however long it was given."""
+    from types import SimpleNamespace
+
+    from verify.diff.mutate import SOLVER_ONLY_DEEP
+    from verify.smt import check as smt_check
+    given: list[tuple[float, float]] = []
+
+    def scripted(spec: object, players: int, props: list[object], seconds: float, *args: object,
+                 **kwargs: object):  # type: ignore[no-untyped-def]
+        given.append((seconds, kwargs["deep"]))  # type: ignore[arg-type]
+        for prop in props:
+            yield prop, SimpleNamespace(verdict="refuted", trace=None)
+    monkeypatch.setattr(smt_check, "verdicts_under", scripted)
+    base = load_spec("standard")
+    (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
+    for limit in (300.0, 900.0):
+        decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, Limits(None, limit, None),
+               solver_only=True, until_killed=True)
+    assert given == [(300.0, 300.0 * SOLVER_ONLY_DEEP), (900.0, 900.0 * SOLVER_ONLY_DEEP)], given
+    assert 0 < SOLVER_ONLY_DEEP < 1
+
+
 def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatch) -> None:
     """The solver's verdicts come one at a time; with `until_killed` none is drawn after
     the first that differs from the rules' own, without it every one is."""
