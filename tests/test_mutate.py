@@ -319,17 +319,18 @@ def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypa
 
 def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seconds for violations along the rules' own games grow with the mutant's time
-    limit (`SOLVER_ONLY_DEEP` is a share of it): a longer limit reaches deeper games, where
-    a fixed 120 s left mutant 156 unknown at 5 players given 900 s."""
+    limit (`SOLVER_ONLY_DEEP_SHARE` is a share of it): a longer limit reaches deeper games,
+    where a fixed 120 s left mutant 156 unknown at 5 players given 900 s."""
+    from collections.abc import Iterator
     from types import SimpleNamespace
 
-    from verify.diff.mutate import SOLVER_ONLY_DEEP
+    from verify.diff.mutate import SOLVER_ONLY_DEEP_SHARE
     from verify.smt import check as smt_check
     given: list[tuple[float, float]] = []
 
     def scripted(spec: object, players: int, props: list[object], seconds: float, *args: object,
-                 **kwargs: object):  # type: ignore[no-untyped-def]
-        given.append((seconds, kwargs["deep"]))  # type: ignore[arg-type]
+                 deep: float, **kwargs: object) -> Iterator[tuple[object, SimpleNamespace]]:
+        given.append((seconds, deep))
         for prop in props:
             yield prop, SimpleNamespace(verdict="refuted", trace=None)
     monkeypatch.setattr(smt_check, "verdicts_under", scripted)
@@ -338,8 +339,8 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
     for limit in (300.0, 900.0):
         decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, Limits(None, limit, None),
                solver_only=True, until_killed=True)
-    assert given == [(300.0, 300.0 * SOLVER_ONLY_DEEP), (900.0, 900.0 * SOLVER_ONLY_DEEP)], given
-    assert 0 < SOLVER_ONLY_DEEP < 1
+    assert given == [(limit, limit * SOLVER_ONLY_DEEP_SHARE) for limit in (300.0, 900.0)], given
+    assert 0 < SOLVER_ONLY_DEEP_SHARE < 1
 
 
 def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,7 +80,7 @@ and with 300 s for the whole mutant the solver left 85 of its 88 properties unkn
 30 s for each in one pass, another mutant's nine properties the solver could not decide
 took 270 of its 300 s, and most of the 70 it left unknown were never asked."""
 
-SOLVER_ONLY_DEEP = 0.4
+SOLVER_ONLY_DEEP_SHARE = 0.4
 """The share of a mutant's time by the solver alone that goes, after the first pass, to
 violations along the rules' own games (verify/smt/deep.py), every property still unknown
 asked at once (120 s of 300): what three of twelve sampled mutants at 5 players break lies
@@ -322,7 +322,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
     for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
-                                        each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP * seconds):
+                                        each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds):
         if verdict.verdict != "unknown":
             decided[prop.name] = verdict
             if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):
