@@ -21,7 +21,7 @@ from spec.errors import Location
 from spec.lang import nodes as n
 from spec.lang.limits import check_combinatoric, check_domain_size, check_tiles_length
 from spec.lang.types import Type
-from spec.model import Rule, Spec
+from spec.model import Domain, Rule, Spec
 
 
 def next_in(mask: int, seat: int, players: int) -> int:
@@ -291,6 +291,26 @@ def _domain_source(emitter: Emitter, rule: Rule, position: int) -> str:
     raise AssertionError(domain.kind)
 
 
+def _fixed_by_the_numbers(domain: Domain, spec: Spec) -> bool:
+    """Whether a bounded domain (a range or a tile sequence's length) reads nothing of a
+    game: no field, parameter or let, directly or through a definition; only constants
+    and tables, fixed for each player count."""
+    if domain.kind not in ("range", "tiles"):
+        return False
+    stack = [node for node in (domain.low, domain.high, domain.length) if node is not None]
+    seen: set[str] = set()
+    while stack:
+        for item in n.walk(stack.pop()):
+            if not isinstance(item, n.Name) or item.kind == "constant":
+                continue
+            if item.kind != "definition":
+                return False
+            if item.name not in seen:
+                seen.add(item.name)
+                stack.append(spec.definitions[item.name])
+    return True
+
+
 def sampler_expressions(emitter: Emitter, rule: Rule, position: int) -> tuple[str, str]:
     """Python expressions for a parameter's domain size and for a uniform value of it,
     without listing the domain (a vote at 10 players has 1,024 possible Ja sets). They
@@ -533,6 +553,11 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
         domain_source = _domain_source(emitter, rule, position) + _sampler_source(emitter, rule, position)
         source += [f"# parameter {position}: its domain, the domain's size, a uniform value", domain_source]
         scope = load_source(domain_source, f"rule {rule.name} parameter {position}", bounded_helpers(rule.where))
+        if _fixed_by_the_numbers(rule.params[position].domain, emitter.spec):
+            # A domain the numbers fix (`tiles(hand_size)`) is checked against the
+            # language's bounds now: a rule set past them does not compile, rather than
+            # stopping the first game that reaches the rule (both backends refuse it).
+            scope["d"](None)
         domains.append(scope["d"])
         namespace[f"_d{position}"] = scope["d"]
         sizes.append(scope["size"])

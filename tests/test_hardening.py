@@ -416,3 +416,15 @@ def test_a_caret_under_a_long_expression_shows_a_window_around_the_column() -> N
     assert result.exit_code == 2
     head, text, caret = result.stderr.splitlines()
     assert head.startswith("shrules: error: --can expression") and len(text) < 120 and caret.strip() == "^"
+
+
+def test_a_number_past_a_bound_of_the_language_is_refused_before_any_game(tmp_path: Path) -> None:
+    """A hand of four makes the Policy Peek show `tiles(4)`, past the three tiles a
+    sequence holds: the rule set does not compile (one line naming the rule and the
+    bound), rather than playing until the first peek and stopping there."""
+    variant = tmp_path / "four.toml"
+    variant.write_text('extends = "standard"\nname = "four"\n[constants]\nhand_size = 4\n', encoding="utf-8")
+    started = time.perf_counter()
+    line = refused("check", "--rules", str(variant), "-n", "5", "-p", "deadlock_free")
+    assert "rule 'policy_peek': tiles(4): a tile sequence holds 0..3 tiles" in line
+    assert time.perf_counter() - started < 15
