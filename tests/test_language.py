@@ -17,8 +17,8 @@ import pytest
 
 from engine import compiled_game, new_game
 from engine.game import Game
+from helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.errors import SpecError
-from tests.helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.loader import load_spec
 
 

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from engine.game import compiled_game
 from engine.importers.secrethitler_io import SITE_MOVES
+from helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.errors import SpecError
-from tests.helpers import BAD_VARIANT_HEADER as HEADER, line_of, write_bad_variant as write
 from spec.loader import load_spec
 from spec.model import ROLES
 from verify.cli import main

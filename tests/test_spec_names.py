@@ -183,8 +183,8 @@ def test_rules_where_no_game_can_start_are_refused(tmp_path: Path) -> None:
 def test_rules_where_no_game_can_end_are_refused_on_load(tmp_path: Path) -> None:
     import tomllib
 
+    from fuzz.tomlw import dumps
     from spec.loader import RULES_DIR
-    from tests.fuzz.tomlw import dumps
 
     data = tomllib.loads((RULES_DIR / "standard.toml").read_text(encoding="utf-8"))
     for rule in data["rule"]:
