@@ -169,7 +169,7 @@ def legal(state: Any, step: Step) -> Any:
 
 
 def session(players: int = 7, *, chancellor_hand: int = 1, fascist_policies: int = 0,
-            liberal_policies: int = 0, president: int = 0, nominee: int = 4, **more: object) -> object:
+            liberal_policies: int = 0, president: int = 0, nominee: int = 4, **more: object) -> Any:
     """The Chancellor holding two tiles (`chancellor_hand` of them Fascist) after the President
     discarded a Fascist tile; every tile of the deck accounted for."""
     fields: dict[str, object] = dict(

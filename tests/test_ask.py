@@ -31,12 +31,13 @@ from verify.lawyer.answers import NO, UNKNOWN, YES, FormalAnswer, PositionAnswer
 from verify.lawyer.ask import Budget, _smt_backend, ad_hoc, answer_dispute, answer_many, catalogue, find, search
 from verify.lawyer.words import counts_text, render, to_json
 from verify.cli import main
-from verify.results import Evidence, Limits, PropertyResult, Proved, Unknown, Unwitnessed, Witnessed
+from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Witnessed
 
 RULE_ID = re.compile(r"\b(R-[SELXVW]\d+|D-\d+)\b")
 DISPUTES = catalogue()
 BY_ID = {d.id: d for d in DISPUTES}
-PROOF_COUNTS = sorted({d.decides for d in DISPUTES if d.query is not None and d.answer == NO})
+PROOF_COUNTS = sorted({d.decides for d in DISPUTES
+                       if d.query is not None and d.decides is not None and d.answer == NO})
 EXPLICIT_PROOF_LIMIT = 6
 """Above this count a complete explicit search is out of reach; a proof needs k-induction."""
 
@@ -90,7 +91,9 @@ def test_the_spec_agrees_with_what_it_can_check_of_rule_text() -> None:
             assert isinstance(answer, TextAnswer)
             assert all(ok for _, ok in answer.checks), (dispute.id, answer.checks)
             assert as_expected(answer) is True
-    assert answer_dispute(BY_ID["four-players"]).checks == (("the rules refuse a game of 4 players", True),)
+    answer = answer_dispute(BY_ID["four-players"])
+    assert isinstance(answer, TextAnswer)
+    assert answer.checks == (("the rules refuse a game of 4 players", True),)
 
 
 # ---------------------------------------------------------------------- witnesses (fast)
@@ -141,7 +144,9 @@ def test_yes_answers_come_with_the_shortest_game(witnessed: dict[str, Any], iden
     assert answer.verdict == YES and as_expected(answer) is True
     witness = answer.witness
     assert witness is not None and witness.players == BY_ID[ident].decides
-    trace = witness.verdict.trace  # type: ignore[union-attr]
+    assert isinstance(witness.verdict, (Witnessed, Refuted))
+    trace = witness.verdict.trace
+    assert trace is not None
     query = BY_ID[ident].query
     game = compiled_game(witness.players, query.rules if query is not None and query.rules else "standard")
     state = game.initial_state()
@@ -215,6 +220,7 @@ def test_unknown_is_never_called_proved(monkeypatch: pytest.MonkeyPatch) -> None
     # Without the Z3 backend, a 7-player complete search cannot finish: the answer says so.
     monkeypatch.setattr(ask, "_smt_backend", lambda: None)
     answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7, 8))
+    assert isinstance(answer, FormalAnswer)
     assert answer.verdict == UNKNOWN and as_expected(answer) is None
     text = render(answer)
     assert text.splitlines()[1].startswith("Unknown")
@@ -478,8 +484,9 @@ def _game(tmp_path: Path, *lines: dict[str, Any]) -> str:
 
 
 SEVEN = {"setup": {"players": 7, "first_president": 0}}
-ROUND = [{"move": "nominate", "by": 0, "chancellor": 4}, {"move": "vote", "ja": [0, 1, 2, 3, 4]},
-         {"move": "enact", "by": 4, "tile": "liberal"}]
+ROUND: list[dict[str, Any]] = [{"move": "nominate", "by": 0, "chancellor": 4},
+                               {"move": "vote", "ja": [0, 1, 2, 3, 4]},
+                               {"move": "enact", "by": 4, "tile": "liberal"}]
 
 
 def test_move_illegal_in_every_position_names_the_rule(tmp_path: Path) -> None:

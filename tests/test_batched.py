@@ -278,7 +278,8 @@ def test_the_fast_random_step_calls_a_draw_with_no_outcome_a_deadlock() -> None:
     game = compiled_game(8, "mistakes/reshuffle_when_empty")
     phases: Counter[str] = Counter()
     for seed in range(12):
-        rng, state = Random(seed), game.initial_state()
+        rng = Random(seed)
+        state: Any = game.initial_state()
         try:
             while state is not None:
                 state = game.random_step(state, rng)

@@ -55,7 +55,7 @@ def states(players: int) -> st.SearchStrategy[Any]:
             fields.append(st.integers(1, 15))
         else:
             fields.append(st.integers(low, high))
-    return st.tuples(*fields).map(game.State._make)
+    return st.tuples(*fields).map(game.make_state)
 
 
 @pytest.mark.parametrize("players", [5, 8, 10])
@@ -104,7 +104,8 @@ def test_codec_is_injective_on_canonical_states() -> None:
 def test_codec_refuses_a_value_out_of_range() -> None:
     game = compiled_game(5)
     codec = Codec(game)
-    state = game.initial_state()._replace(draw_fascist=12)
+    start: Any = game.initial_state()
+    state = start._replace(draw_fascist=12)
     with pytest.raises(OutOfRange, match="draw_fascist"):
         codec.encode(state)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import compiled_game
+from engine.trace import Trace
 from spec.loader import load_spec
 from spec.properties import load_properties
 from verify.checker import check
@@ -102,10 +103,11 @@ def test_fewest_elections_agree_without_symmetry_and_cone(players: int, names: t
         assert decisions(a.verdict.trace) == decisions(b.verdict.trace)
 
 
-def decisions(trace: object) -> int:
+def decisions(trace: Trace | None) -> int:
     """Moves of a seat, the table or chance (BFS depth with forced moves fused)."""
-    return sum(1 for move, _ in trace.steps  # type: ignore[attr-defined]
-               if trace.game.by_name[move.rule].rule.actor != "game")  # type: ignore[attr-defined]
+    assert trace is not None
+    return sum(1 for move, _ in trace.steps
+               if trace.game.by_name[move.rule].rule.actor != "game")
 
 
 @pytest.mark.slow

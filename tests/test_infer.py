@@ -25,7 +25,7 @@ from spec.properties import Property
 from verify.cli import main
 from verify.explicit.explore import explore
 from verify.explicit.model import Model
-from verify.results import Limits, Proved
+from verify.results import Limits, Proved, Refuted
 from verify.smt.check import Backend, _decide
 from verify.smt.infer import cache_dir, cache_key, candidates, ledgers, sample_states, strengthen
 
@@ -344,7 +344,8 @@ def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path:
     props = {p.name: p for p in load_properties(mutant.spec)}
     verdict = check_property(mutant.spec, props["deadlock_free"], 5, LIMITS, infer=True, hints=False)
     assert verdict.verdict == "refuted", getattr(verdict, "reason", "")
-    trace = verdict.trace      # type: ignore[union-attr]
+    assert isinstance(verdict, Refuted) and verdict.trace is not None
+    trace = verdict.trace
     game = Game(mutant.spec, 5)
     assert game.phase(trace.end) == "draw" and not game.legal_moves(trace.end)
     terminates = check_property(mutant.spec, props["terminates"], 5, LIMITS, infer=True, hints=False)

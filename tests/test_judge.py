@@ -110,7 +110,7 @@ def test_random_engine_games_are_legal_with_their_result(players: int, forced: b
 
 # ---------------------------------------------------------------------- illegal moves
 
-ILLEGAL_CASES = [
+ILLEGAL_CASES: list[tuple[str, list[dict[str, Any]], int, str]] = [
     # name, lines after the setup, the line of the violation, the rule ID
     ("self nomination", [{"move": "nominate", "by": 0, "chancellor": 0}], 2, "R-E2"),
     ("wrong President", [{"move": "nominate", "by": 1, "chancellor": 4}], 2, "R-E1"),

@@ -354,9 +354,12 @@ def test_layers_sorted_in_slices_give_the_graph_sorted_whole(tmp_path: Path, mon
     if spilled:
         monkeypatch.setattr(layers, "PENDING_IN_MEMORY", 0)
         monkeypatch.setattr(layers, "SPILL_BUFFER", 1 << 16)
-    slices = []
-    monkeypatch.setattr(LayeredSearch, "_room",
-                        staticmethod(lambda limits, layer, resident: (slices.append(3), (3, ""))[1]))
+    slices: list[int] = []
+
+    def room(limits: Limits, layer: layers._Pending, resident: float) -> tuple[int, str]:
+        slices.append(3)
+        return 3, ""
+    monkeypatch.setattr(LayeredSearch, "_room", staticmethod(room))
     sliced = LayeredSearch(model).run(paths=True, facts=True, spill=str(tmp_path) if spilled else None)
     assert slices and sliced.complete
     for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",
@@ -379,7 +382,7 @@ def test_a_catalogue_decided_on_sliced_layers_is_decided_alike(monkeypatch: pyte
     monkeypatch.setattr(LayeredSearch, "_room", staticmethod(lambda limits, layer, resident: (2, "")))
     sliced = check_players("standard", 5, names, Limits(time_limit=600))
 
-    def summary(raws: list) -> list:
+    def summary(raws: list[Raw]) -> list[tuple[str, str, int, Any, Any, Any]]:
         return [(raw.property, raw.verdict, len(raw.moves or ()), raw.extra.get("fewest_elections"),
                  raw.extra.get("longest_moves"), raw.evidence["states"]) for raw in raws]
 
@@ -443,8 +446,12 @@ def test_successors_merged_in_memory_give_the_graph_merged_at_their_layer(monkey
     monkeypatch.setattr(layers, "SPILL_BUFFER", 1 << 16)
     dropped: list[int] = []
     compact = layers._Pending.compact
-    monkeypatch.setattr(layers._Pending, "compact",
-                        lambda self: (compact(self), dropped.append(self.dropped))[0])
+
+    def compacting(self: layers._Pending) -> int:
+        freed = compact(self)
+        dropped.append(self.dropped)
+        return freed
+    monkeypatch.setattr(layers._Pending, "compact", compacting)
     merged = LayeredSearch(model).run(paths=True, facts=True)
     assert dropped and max(dropped) > 0
     for name in ("states", "transitions", "layers", "depth", "per_depth", "longest_moves", "longest_elections",

@@ -154,10 +154,15 @@ def test_the_peer_is_timed_without_our_spec_loader(fake_peer: Path, monkeypatch:
     spec takes longer than a game of the peer, and timing it would slow the peer down
     in the figures (it once made the peer look thirty times slower than it is)."""
     import verify.peer as peer
+    from spec.loader import load_spec
+    from spec.model import Spec
 
     loads: list[str] = []
-    real = peer.load_spec
-    monkeypatch.setattr(peer, "load_spec", lambda name: loads.append(name) or real(name))
+
+    def counted(name: str) -> Spec:
+        loads.append(name)
+        return load_spec(name)
+    monkeypatch.setattr(peer, "load_spec", counted)
     figure = bench_peer(load_peer(fake_peer), 5, seconds=0.3)
     assert figure.games + figure.crashes > 5 and len(loads) == 1
 

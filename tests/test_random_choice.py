@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine.pycompile as pycompile
-from engine.game import Game
+from engine.game import Game, Move, State
 from spec.loader import load_spec
 from verify.diff.operators import mutants
 
@@ -79,10 +79,12 @@ def test_listing_the_legal_moves_draws_uniformly_among_them(monkeypatch: pytest.
     rng = Random(5)
     state = game.initial_state()
     while game.phase(state) != "nominate":
-        state = game.random_step(state, rng)
+        after = game.random_step(state, rng)
+        assert after is not None
+        state = after
     legal = game.legal_moves(state)
     assert len(legal) > 1
-    by_move = {game.apply(state, move): move for move in legal}
+    by_move: dict[State | None, Move] = {game.apply(state, move): move for move in legal}
     seen = Counter(by_move[game.random_step(state, rng)] for _ in range(6_000))
     assert set(seen) == set(legal)
     expected = 6_000 / len(legal)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 from random import Random
+from typing import Any
 
 import pytest
 
 from engine import chance_outcomes, legal_moves
-from helpers import HITLER, failed_vote, game_of, government, legal, play, position, read, refused, session
+from helpers import HITLER, Step, failed_vote, game_of, government, legal, play, position, read, refused, session
 
 ALL_COUNTS = range(5, 11)
 
@@ -28,7 +29,7 @@ def board(players: int) -> list[str]:
     return next(powers for counts, powers in BOARDS.items() if players in counts)
 
 
-def power(players: int, granted: str, president: int = 0, **more: object) -> object:
+def power(players: int, granted: str, president: int = 0, **more: object) -> Any:
     """The President obliged to use `granted`."""
     slot = board(players).index(granted) + 1 if granted in board(players) else 1
     fields: dict[str, object] = dict(phase="power", power=granted, president=president, fascist_policies=slot,
@@ -362,8 +363,9 @@ def test_R_W5_nothing_is_played_after_a_win(ending: str) -> None:
     game = game_of(state)
     assert game.is_over(state) and legal_moves(state) == [] and game.actor(state) is None
     assert game.advance(state) == (state, [])
-    for step in [("nominate", {"chancellor": 2}, 1), ("draw_hand", {"fascist_tiles": 1}), "reshuffle",
-                 ("execute", {"target": 2}, 0), ("chaos", {"tile": "fascist"})]:
+    steps: list[Step] = [("nominate", {"chancellor": 2}, 1), ("draw_hand", {"fascist_tiles": 1}), "reshuffle",
+                         ("execute", {"target": 2}, 0), ("chaos", {"tile": "fascist"})]
+    for step in steps:
         error = refused(state, step, "R-W5")
         assert "over" in error.reason
 

@@ -43,6 +43,7 @@ def ends_as_claimed(prop: Property, verdict: Any, players: int) -> bool:
     trace = verdict.trace
     if prop.state is not None:
         return bool(compile_expression(SPEC, players, prop.state)(trace.end))
+    assert prop.move is not None    # a property is over a state or over a move
     move, after = trace.steps[-1]
     before = trace.states[-2]
     names = [p.name for p in trace.game.by_name[move.rule].rule.params]

@@ -3,11 +3,13 @@ exit status 0 / 1 / 2 / 3 as for every command."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from click.testing import CliRunner
 
 from verify.checker import _cross_check
 from verify.cli import main
-from verify.results import Evidence, PropertyResult, Proved, Refuted
+from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Verdict
 from verify.smt.check import catalogue_of
 
 
@@ -83,13 +85,13 @@ def test_both_backends_disagreeing_fail_the_check() -> None:
     prop = next(p for p in catalogue if p.name == "tracker_in_range")
     explicit = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, Proved(Evidence("explicit")))
 
-    def solver_says(verdict: object) -> object:
+    def solver_says(verdict: Verdict) -> Callable[..., list[PropertyResult]]:
         return lambda *args: [PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict)]
 
-    agreed = _cross_check(explicit, "standard", catalogue, None, solver_says(Proved(Evidence("k-induction"))))
+    agreed = _cross_check(explicit, "standard", catalogue, Limits(), solver_says(Proved(Evidence("k-induction"))))
     assert agreed is explicit
     refuted = Refuted(Evidence("bmc", depth=9), None, "reachable in 9 moves")
-    checked = _cross_check(explicit, "standard", catalogue, None, solver_says(refuted))
+    checked = _cross_check(explicit, "standard", catalogue, Limits(), solver_says(refuted))
     assert checked.as_expected is False
     assert checked.extra["backends_disagree"] == "the backends disagree: explicit proved, smt refuted"
-    assert "the backends disagree" in checked.verdict.message
+    assert isinstance(checked.verdict, Refuted) and "the backends disagree" in checked.verdict.message

@@ -7,6 +7,7 @@ seconds, so the order and the caps are what is tested, not the solver's speed.""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,7 @@ def test_a_property_unknown_when_time_runs_out_is_still_reported(monkeypatch: py
     """The second pass has no time left: what the first left unknown comes back unknown,
     once, never dropped and never proved."""
     clock = iter([0.0] * 5)          # the deadline, then the first pass's four looks at the clock
-    monkeypatch.setattr(smt_check.time, "perf_counter", lambda: next(clock, 2000.0))
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock, 2000.0))   # the clock smt_check reads
     assert run(PROPS, (5.0, 30.0)) == [("quick", "proved"), ("also quick", "proved"), ("hard", "unknown"),
                                        ("never", "unknown")]
     assert [name for name, _ in asked] == ["hard", "quick", "never", "also quick"]

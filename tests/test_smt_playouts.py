@@ -126,7 +126,7 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
                                                                      "exactly": False}))
     prop = CATALOGUE["fascist_policy_win"]
     verdict = check_property(SPEC, prop, 5, Limits(time_limit=20))
-    assert isinstance(verdict, Witnessed) and verdict.trace is not None
+    assert isinstance(verdict, Witnessed) and verdict.trace is not None and verdict.evidence.depth is not None
     assert verdict.lower_bound == 64 < verdict.evidence.depth == len(verdict.trace.steps)
     result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
     assert cell(result) == f"witness 64-{verdict.evidence.depth}m"
@@ -189,12 +189,14 @@ def test_a_game_stopped_by_an_evaluation_limit_gives_no_guide(monkeypatch: pytes
     def limited(record: Any) -> tuple[Any, ...]:
         steps = honest(record)
         draw = game.spec.enums["phase"].index("draw")
+        drawing = steps[draw]
+        assert drawing is not None
 
         def failing(state: Any, rng: Any) -> Any:
             calls["n"] += 1
             if calls["n"] == 1:
                 raise EvaluationLimit("tiles(4): a tile sequence holds 0..3 tiles")
-            return steps[draw](state, rng)
+            return drawing(state, rng)
         return tuple(failing if number == draw else step for number, step in enumerate(steps))
     monkeypatch.setattr(game, "recorded_steps", limited)
     guides = played_guides(game, prop, seconds=30.0, games=300, at_least=40)
@@ -240,7 +242,9 @@ def test_recorded_steps_tell_the_moves_they_make(players: int) -> None:
         state = replayed = game.initial_state()
         made.clear()
         while (step := steps[state[game.phase_index]]) is not None:
-            state = step(state, rng)
+            after = step(state, rng)
+            assert after is not None
+            state = after
             index, args = made[-1]
             replayed = game.apply(replayed, Move(game.rules[index].rule.name, args))
             assert replayed == state

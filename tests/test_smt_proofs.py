@@ -143,7 +143,7 @@ def test_k_induction_closes_what_one_step_cannot() -> None:
 def test_induction_queries_split_by_rule_agree_with_the_whole_relation() -> None:
     """The support is found rule by rule; the same support closes under the whole step
     relation in one query (the disjunction of the rules' steps)."""
-    import z3
+    import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
     system = System(STRENGTHENING.spec, 7)
     induction = Induction(system, STRENGTHENING, CATALOGUE)

@@ -70,7 +70,7 @@ def typed_state(game: Game, system: System, rng: Random) -> Any:
         else:
             low, high = system.ranges.fields[spec_field.name]
             values.append(rng.randint(low, high))
-    return game.State._make(values)
+    return game.make_state(values)
 
 
 def states_for(players: int, count: int, seed: int) -> tuple[System, list[Any]]:
@@ -127,6 +127,7 @@ def test_move_expressions_read_both_states_and_the_parameters(players: int) -> N
             for prop in catalogue:
                 if move.rule not in prop.on:
                     continue
+                assert prop.move is not None    # the catalogue above keeps move properties only
                 scope = move_scope(SPEC, prop.on, Location("test"))
                 names = [name for name, (kind, _) in scope.names.items() if kind == "param"]
                 python = compile_expression(SPEC, players, prop.move, names, after=True)

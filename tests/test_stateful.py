@@ -18,9 +18,10 @@ Profiles: `SHRULES_HYPOTHESIS_PROFILE=stateful-thorough` for a long run; the def
 from __future__ import annotations
 
 import os
+import unittest
 from collections import Counter
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 import hypothesis.strategies as st
 import pytest
@@ -260,11 +261,12 @@ class GameMachine(RuleBasedStateMachine):
         self.record.check(self.state)
 
 
-def _machine(players: int) -> type:
-    machine = type(f"GameMachine{players}", (GameMachine,), {"players": players})
+def _machine(players: int) -> type[unittest.TestCase]:
+    # type() with the one base GameMachine makes a subclass of it
+    machine = cast(type[GameMachine], type(f"GameMachine{players}", (GameMachine,), {"players": players}))
     test_case = machine.TestCase
     test_case.settings = settings.get_profile(PROFILE)
-    return test_case  # type: ignore[no-any-return]
+    return test_case
 
 
 TestRandomPlay5 = _machine(5)

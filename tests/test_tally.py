@@ -12,6 +12,7 @@ import pytest
 from engine.game import compiled_game
 from verify.explicit import tally
 from verify.explicit.abstraction import PROJECTION_FIELDS, SPIN_STATES
+from verify.explicit.keys import Words
 from verify.explicit.layers import LayeredSearch
 from verify.explicit.model import Model
 from verify.explicit.tally import Tally
@@ -79,7 +80,11 @@ def test_five_players_projected_on_disk_are_still_spins_abstract_states(tmp_path
     monkeypatch.setattr(tally, "MERGE_FIRST", 1 << 15)
     spills: list[int] = []
     spill = Tally._spill
-    monkeypatch.setattr(Tally, "_spill", lambda self, words: (spills.append(words.shape[1]), spill(self, words))[1])
+
+    def counted(self: Tally, words: Words) -> None:
+        spills.append(words.shape[1])
+        spill(self, words)
+    monkeypatch.setattr(Tally, "_spill", counted)
     model = Model(compiled_game(5, "standard"), keep=frozenset(PROJECTION_FIELDS))
     found = LayeredSearch(model).run(Limits(time_limit=600), project=True, spill=str(tmp_path))
     assert found.complete and found.projected == SPIN_STATES[5]

@@ -9,8 +9,10 @@ it gets stuck), and the verdicts it expects must be the checker's.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -132,8 +134,10 @@ def test_additions_and_overrides_merge_as_documented(tmp_path: Path) -> None:
     assert spec.fields[spec.field_index("draw_fascist")].type.kind == "int"
     assert spec.enums["how"][-1] == "topdeck"
     assert "deck_fascist" not in spec.constants and spec.tables["deck_fascist"][7] == 10
-    assert Game(spec, 7).initial_state().draw_fascist == 10
-    assert Game(spec, 6).initial_state().draw_fascist == 11
+    seven: Any = Game(spec, 7).initial_state()
+    six: Any = Game(spec, 6).initial_state()
+    assert seven.draw_fascist == 10
+    assert six.draw_fascist == 11
 
 
 # ============================================================== settings
@@ -147,7 +151,7 @@ def test_settings_become_the_custom_variants_numbers() -> None:
     assert (spec.constants["deck_fascist"], spec.constants["start_fascist_policies"]) == (10, 1)
     assert (spec.constants["hitler_zone"], spec.constants["veto_zone"]) == (4, 4)
     assert spec.tables["ordinary_fascists"][8] == 2 and spec.tables["hitler_knows_fascists"][7] == 1
-    start = Game(spec, 7).initial_state()
+    start: Any = Game(spec, 7).initial_state()
     assert (start.fascist_policies, start.draw_fascist) == (1, 9), "the track's tile comes from the deck (R-S3)"
 
 
@@ -269,7 +273,8 @@ def _special_election_rejected(rules: str) -> int:
     """7 players: seat 0's government enacts the third Fascist policy (Special Election),
     seat 0 names seat 4, whose government is rejected; who is the next candidate?"""
     game = Game(load_spec(rules), 7)
-    state = game.initial_state()._replace(
+    start: Any = game.initial_state()
+    state: Any = start._replace(
         phase=game.spec.enums["phase"].index("chancellor_enact"), hitler=3, fascists=0b1100010, president=0,
         nominee=1, last_president=0, last_chancellor=1, fascist_policies=2, chancellor_hand=2,
         draw_fascist=11 - 2 - 2 - 1, discard_fascist=1)
@@ -291,12 +296,13 @@ def test_d1_the_other_reading_passes_on_from_the_special_candidate() -> None:
     assert _special_election_rejected("special_election_restarts") == 5
 
 
-def _veto_sets_off_chaos(rules: str) -> tuple[list[str], object]:
+def _veto_sets_off_chaos(rules: str) -> tuple[list[str], dict[tuple[int, ...], Fraction]]:
     """An accepted veto is the third failed government with two tiles in the pile, both
     Liberal, and six Fascist discards: which rule runs first, and what can chaos enact?"""
     game = Game(load_spec(rules), 7)
     phases = game.spec.enums["phase"]
-    state = game.initial_state()._replace(
+    start: Any = game.initial_state()
+    state = start._replace(
         phase=phases.index("veto"), hitler=3, fascists=0b1100010, president=0, nominee=1, last_president=0,
         last_chancellor=1, fascist_policies=5, liberal_policies=2, election_tracker=2, chancellor_hand=2,
         draw_liberal=2, draw_fascist=0, discard_liberal=2, discard_fascist=11 - 5 - 2)
@@ -319,8 +325,10 @@ def test_d5_the_other_order_takes_the_top_of_the_old_pile() -> None:
 
 def test_president_breaks_ties_elects_on_a_tie_only_with_the_presidents_ja() -> None:
     game = Game(load_spec("president_breaks_ties"), 6)
-    state = game.initial_state()._replace(phase=game.spec.enums["phase"].index("vote"), president=0, nominee=1)
-    assert game.apply(state, Move("elect", (0b000111,))).phase == game.spec.enums["phase"].index("elected")
+    start: Any = game.initial_state()
+    state = start._replace(phase=game.spec.enums["phase"].index("vote"), president=0, nominee=1)
+    elected: Any = game.apply(state, Move("elect", (0b000111,)))
+    assert elected.phase == game.spec.enums["phase"].index("elected")
     with pytest.raises(IllegalMove) as caught:
         game.apply(state, Move("elect", (0b001110,)))
     assert caught.value.rule_id == "R-E7"
