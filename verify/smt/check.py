@@ -51,6 +51,7 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .deep import out_of_range, violation_target, violations_along_the_rules
 from .guides import Guide, forget_guides, guides_for, keep_guide
+from .lasso import CYCLE_MOVES, Cycle, never_ends
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
@@ -118,6 +119,7 @@ class Backend:
         self._start_distance: int | None = None
         self.any_guide = False          # `search`: try kept guides of any length before the deep query
         self._unrolling: Unrolling | None = None
+        self._cycle: Cycle | None = None
         if infer:
             try:
                 kept = set(self.induction.support(deadline).names())
@@ -174,6 +176,12 @@ class Backend:
         if self._unrolling is None:
             self._unrolling = Unrolling(self.system, self._support_at)
         return self._unrolling
+
+    def cycle(self) -> Cycle:
+        """The window whose first state starts a cycle (verify/smt/lasso.py), built once."""
+        if self._cycle is None:
+            self._cycle = Cycle.build(self.system, lambda state: self.induction.support_terms(state, inferred=False))
+        return self._cycle
 
     # ------------------------------------------------------------------ searches
 
@@ -551,7 +559,7 @@ def _decide(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if prop.kind == "sometimes":
         return _witness(backend, prop, limits)
     if prop.kind == "terminates":
-        return _terminates(backend)
+        return _terminates(backend, limits, prop)
     if prop.kind == "deadlock_free":
         return _deadlock_free(backend, limits, prop)
     if prop.kind in ("allows", "only"):
@@ -752,7 +760,10 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
                    _searched(found, "witness"))
 
 
-def _terminates(backend: Backend) -> Verdict:
+def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
+    """Proved by a ranking every move decreases; failing that, refuted by the shortest game
+    to a state that a cycle of a few moves brings back (verify/smt/lasso.py), random games
+    that come back to a state leading the search when it stalls (`prop`, as for `_reach`)."""
     ranking = backend.strengthening.ranking
     outcome, bound = backend.induction.ranking()
     if outcome.proved and ranking is not None:
@@ -760,7 +771,22 @@ def _terminates(backend: Backend) -> Verdict:
         return Proved(Evidence("ranking", depth=1, seconds=outcome.seconds,
                                note=f"{which} {ranking.text} is >= 0 and decreases on every move; "
                                     f"no game is longer than {bound} moves"))
-    return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, "the ranking is not proved"))
+    lead = "the ranking is not proved"
+    cycle = backend.cycle()
+    reached = _reach(backend, cycle.target(), limits, prop)
+    if reached.trace is not None:
+        closed = cycle.close(reached.trace, _deadline(limits))
+        if closed is not None:
+            reached.trace, length = closed
+            return _refuted_by(reached, outcome.seconds + reached.seconds, never_ends(reached.depth, length),
+                               REACHED)
+    if reached.stopped == "unreachable":
+        lead += (f" (no game reaches a state that starts a cycle of at most {CYCLE_MOVES} moves; a longer one is "
+                 f"not looked for)")
+    else:
+        lead += _unreached(reached).replace("such a state", f"a state that starts a cycle of at most {CYCLE_MOVES} "
+                                                            f"moves")
+    return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
 
 def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:

@@ -31,7 +31,8 @@ median), and the solver's path along one refutes it (`Refuted.lower_bound` when 
 proved a shortest). So the games are
 played up to the first place the property fires, whatever its kind: a witness, a
 violated invariant, a permission's breach (every legal move listed, only at the states
-that want it), a state with no move.
+that want it), a state with no move, a move back to a state the game was in a few moves
+before (a game that can go round for ever).
 
 Nothing here decides a verdict on its own: a guide that leads nowhere costs one query.
 """
@@ -39,6 +40,7 @@ Nothing here decides a verdict on its own: a guide that leads nowhere costs one 
 from __future__ import annotations
 
 import time
+from collections import deque
 from random import Random
 from typing import Any
 
@@ -48,6 +50,7 @@ from spec.lang.limits import EvaluationLimit
 from spec.properties import PERMISSIONS, Property
 
 from .guides import Guide
+from .lasso import CYCLE_MOVES
 
 PLAYOUT_SECONDS = 2.0
 """The most random play may take for one property once the search stalled (about 5,000
@@ -72,11 +75,13 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
     `prop` fires: a `sometimes` property's state or move (a witness), an invariant's
     violation, a permission's breach (`allows`: a state where it holds and no legal move is
     one it allows; `only`: a legal move it does not allow, the guide ending with that move),
-    or a state with no legal move in a game not over (`deadlock_free`). At least `at_least`
+    a state with no legal move in a game not over (`deadlock_free`), or a move back to a
+    state the game was in at most `CYCLE_MOVES` moves before (`terminates`: the game can
+    go round for ever, verify/smt/lasso.py). At least `at_least`
     moves long (shorter paths are known not to exist), or exactly that long with `exactly`.
     Seeded: the same rules, seed and number of games give the same guides. Empty when no
-    game played within `seconds` or `games` gets there, or for a kind no single place
-    breaks (termination, ranges).
+    game played within `seconds` or `games` gets there, or for ranges (no single place
+    breaks them).
 
     The games are played by the engine's fast random step (`Game.recorded_steps`, every
     move legal, chance with its exact weight), told each move's rule and parameters; a
@@ -97,6 +102,7 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
             break
         made.clear()
         state = game.initial_state()
+        recent: deque[Any] = deque([state], maxlen=CYCLE_MOVES)    # `terminates`: the states a cycle may close on
         while len(made) < longest:
             step = steps[state[phase_index]]
             after = None
@@ -108,6 +114,9 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
                 rules = [names[index] for index, _ in made]
                 if after is None:
                     hit = fired.stuck and not game.is_over(state) and not game.legal_moves(state)
+                elif fired.repeats:
+                    hit = after in recent
+                    recent.append(after)
                 else:
                     index, args = made[-1]
                     breaking = fired.breaking(state)
@@ -132,9 +141,10 @@ class _Fires:
     def __init__(self, game: Game, prop: Property) -> None:
         self.game = game
         self.stuck = prop.kind == "deadlock_free"
+        self.repeats = prop.kind == "terminates"
         # Each compiler takes only its own kinds (checks the state and move properties,
-        # allowances the permissions); deadlock freedom has no expression to compile.
-        asked = () if self.stuck else (prop,)
+        # allowances the permissions); deadlock freedom and termination have no expression.
+        asked = () if self.stuck or self.repeats else (prop,)
         checks, allowances = compile_checks(game, asked), compile_allowances(game, asked)
         self.state_checks, self.move_checks = checks.state, checks.move
         self.wanted, self.given = allowances.wanted, allowances.given
@@ -173,8 +183,8 @@ class _Fires:
 
 def _fires(game: Game, prop: Property) -> _Fires | None:
     """How random play tells that `prop` fires, or None for a kind no place breaks alone."""
-    if prop.kind in ("terminates", "in_range"):
+    if prop.kind == "in_range":
         return None
-    if prop.kind not in PERMISSIONS and prop.kind != "deadlock_free" and prop.state is None and prop.move is None:
+    if prop.kind not in (*PERMISSIONS, "deadlock_free", "terminates") and prop.state is None and prop.move is None:
         return None
     return _Fires(game, prop)
