@@ -51,9 +51,9 @@ from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .deep import out_of_range, violation_target, violations_along_the_rules
 from .guides import Guide, forget_guides, guides_for, keep_guide
-from .lasso import CYCLE_MOVES, Cycle, never_ends
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
+from .lasso import CYCLE_MOVES, Cycle, never_ends
 from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .relational import Relation, equivalent, initial_related
 from .system import State, Step, System
