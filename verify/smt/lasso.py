@@ -4,8 +4,8 @@
 every move decreases (verify/smt/rank.py). Where none is proved, the rules may let a game
 go on for ever, and the only finite evidence of that is a lasso: a game to a state from
 which a few moves lead back to the very same state, so the game can go round for ever. A
-refused veto that no longer sticks (R-V3) is one: the Chancellor proposes the veto, the President
-refuses, the Chancellor proposes it again.
+refused veto that no longer sticks (R-V3) is one: the Chancellor proposes the veto, the
+President refuses, the Chancellor proposes it again.
 
 The target here is "the path's last state starts a cycle of at most `CYCLE_MOVES`
 moves": a window of fresh states w_0 = s_d, w_1, ..., w_CYCLE_MOVES, each step a move of
