@@ -293,22 +293,13 @@ def _domain_source(emitter: Emitter, rule: Rule, position: int) -> str:
 
 def _fixed_by_the_numbers(domain: Domain, spec: Spec) -> bool:
     """Whether a bounded domain (a range or a tile sequence's length) reads nothing of a
-    game: no field, parameter or let, directly or through a definition; only constants
-    and tables, fixed for each player count."""
+    game: no field (directly or through a definition, `nodes.fields_read`), parameter or
+    let; only constants and tables, fixed for each player count."""
     if domain.kind not in ("range", "tiles"):
         return False
-    stack = [node for node in (domain.low, domain.high, domain.length) if node is not None]
-    seen: set[str] = set()
-    while stack:
-        for item in n.walk(stack.pop()):
-            if not isinstance(item, n.Name) or item.kind == "constant":
-                continue
-            if item.kind != "definition":
-                return False
-            if item.name not in seen:
-                seen.add(item.name)
-                stack.append(spec.definitions[item.name])
-    return True
+    nodes = [node for node in (domain.low, domain.high, domain.length) if node is not None]
+    bound = any(isinstance(item, n.Name) and item.kind in ("param", "let") for node in nodes for item in n.walk(node))
+    return not bound and not n.fields_read(nodes, spec.definitions)
 
 
 def sampler_expressions(emitter: Emitter, rule: Rule, position: int) -> tuple[str, str]:

@@ -780,12 +780,11 @@ def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | No
             reached.trace, length = closed
             return _refuted_by(reached, outcome.seconds + reached.seconds, never_ends(reached.depth, length),
                                REACHED)
+    cycling = f"a state that starts a cycle of at most {CYCLE_MOVES} moves"
     if reached.stopped == "unreachable":
-        lead += (f" (no game reaches a state that starts a cycle of at most {CYCLE_MOVES} moves; a longer one is "
-                 f"not looked for)")
+        lead += f" (no game reaches {cycling}; a longer one is not looked for)"
     else:
-        lead += _unreached(reached).replace("such a state", f"a state that starts a cycle of at most {CYCLE_MOVES} "
-                                                            f"moves")
+        lead += _unreached(reached, cycling)
     return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
 
@@ -912,13 +911,14 @@ def _reach(backend: Backend, target: Target | None, limits: Limits, play: Proper
                           play=play)
 
 
-def _unreached(found: Search) -> str:
-    """What the search for a counterexample to induction's state showed when it found no game."""
+def _unreached(found: Search, state: str = "such a state") -> str:
+    """What the search for a counterexample to induction's state (`state`, in words)
+    showed when it found no game."""
     if found.stopped == "unreachable":
-        return " (no game reaches such a state: the induction lacks an invariant)"
+        return f" (no game reaches {state}: the induction lacks an invariant)"
     if found.stopped.startswith("not searched"):
         return f" ({found.stopped})"
-    return f" (no game reaches such a state in fewer than {found.depth} moves; the search stopped: {found.stopped})"
+    return f" (no game reaches {state} in fewer than {found.depth} moves; the search stopped: {found.stopped})"
 
 
 

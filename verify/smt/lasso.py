@@ -27,10 +27,9 @@ from dataclasses import dataclass
 
 import z3  # type: ignore[import-untyped]
 
-from engine.game import IllegalMove
 from engine.trace import Trace
 
-from .bmc import BackendDisagreement, Path, Target, solver
+from .bmc import Path, Target, replay, solver
 from .system import State, Step, System
 
 CYCLE_MOVES = 6
@@ -70,11 +69,12 @@ class Cycle:
         return starts_a_cycle
 
     def close(self, trace: Trace, deadline: float | None = None) -> tuple[Trace, int] | None:
-        """`trace` with the moves of a cycle from its last state back to it appended,
-        replayed through the engine, and the cycle's length; None when the solver finds
-        no cycle of at most `CYCLE_MOVES` moves there by `deadline` (the search's model
-        claimed one: then the caller reports nothing)."""
-        system, game = self.system, self.system.game
+        """`trace` with the moves of a cycle from its last state back to it appended, the
+        whole game replayed through the engine (`bmc.replay`: every move legal, every state
+        the solver's, so the last is the state the cycle left), and the cycle's length;
+        None when the solver finds no cycle of at most `CYCLE_MOVES` moves there by
+        `deadline` (the search's model claimed one: then the caller reports nothing)."""
+        system = self.system
         start = trace.end
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
@@ -84,22 +84,10 @@ class Cycle:
         if query.check() != z3.sat:
             return None
         model = query.model()
-        values = [tuple(system.decode_state(model, state)) for state in self.states]
-        length = next(j for j in range(1, len(values)) if values[j] == tuple(start))
-        out = Trace(game, trace.start, list(trace.steps))
-        state = start
-        for index, step in enumerate(self.steps[:length]):
-            move = system.decode_move(model, step)
-            try:
-                state = game.apply(state, move)
-            except IllegalMove as error:
-                raise BackendDisagreement(f"cycle step {index + 1}: the solver's move {move.rule} "
-                                          f"{game.params_of(move)} is illegal in the engine: {error}") from None
-            out.append(move, state)
-        if tuple(state) != tuple(start):
-            raise BackendDisagreement(f"the solver's cycle of {length} moves does not come back to the state it "
-                                      f"left in the engine")
-        return out, length
+        values = [system.decode_state(model, state) for state in self.states]
+        length = next(j for j in range(1, len(values)) if tuple(values[j]) == tuple(start))
+        moves = [move for move, _ in trace.steps] + [system.decode_move(model, step) for step in self.steps[:length]]
+        return replay(system, trace.states + values[1:length + 1], moves), length
 
 
 def never_ends(depth: int, length: int) -> str:
