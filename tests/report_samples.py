@@ -14,7 +14,7 @@ from engine.game import compiled_game
 from engine.play import random_game
 from engine.trace import Trace
 from verify.report import RunInfo
-from verify.results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Witnessed
+from verify.results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 PLAYERS = (5, 6)
 STATES = {5: 182_000, 6: 1_450_000}
@@ -72,7 +72,6 @@ def all_as_expected() -> list[PropertyResult]:
     return [r for r in sample_results() if r.as_expected is True]
 
 
-def with_verdict(results: list[PropertyResult], name: str, players: int, verdict: object) -> list[PropertyResult]:
+def with_verdict(results: list[PropertyResult], name: str, players: int, verdict: Verdict) -> list[PropertyResult]:
     """The same results with one verdict replaced."""
-    return [replace(r, verdict=verdict) if (r.property, r.players) == (name, players) else r  # type: ignore[arg-type]
-            for r in results]
+    return [replace(r, verdict=verdict) if (r.property, r.players) == (name, players) else r for r in results]

@@ -171,8 +171,15 @@ def test_positions_of_the_catalogue() -> None:
 # ---------------------------------------------------------------------- proofs
 
 
+def _query(ident: str) -> Property:
+    """The formal query of a dispute that has one."""
+    query = BY_ID[ident].query
+    assert query is not None, ident
+    return query
+
+
 NO_ENTRIES = [d.id for d in DISPUTES if d.query is not None and d.answer == NO]
-STATE_ENTRIES = [ident for ident in NO_ENTRIES if not BY_ID[ident].query.rules]  # type: ignore[union-attr]
+STATE_ENTRIES = [ident for ident in NO_ENTRIES if not _query(ident).rules]
 """The "no" entries without temporal functions. A temporal one (spec/temporal.py) is a
 property of the game's history, which k-induction does not prove within this budget:
 tests/test_temporal.py checks what the search proves of them and that none is "yes"."""
@@ -211,7 +218,7 @@ def test_complete_search_agrees_with_the_proofs(searched: dict[str, Any], ident:
         pytest.skip(f"a complete search of {dispute.decides} players is out of reach")
     result = searched[ident]
     assert isinstance(result.verdict, Proved), result.verdict
-    answer = FormalAnswer(dispute.query, dispute.rule_ids, (result,), {}, dispute)  # type: ignore[arg-type]
+    answer = FormalAnswer(_query(ident), dispute.rule_ids, (result,), {}, dispute)
     assert as_expected(answer) is True
     assert re.search(r"No — this never happens: proved for \d+ players \(all [\d,]+ reachable states", render(answer))
 

@@ -11,7 +11,7 @@ import pytest
 from engine.game import compiled_game
 from verify.checker import check
 from verify.explicit.check import moves_of, replay
-from verify.results import Limits
+from verify.results import Limits, PropertyResult, Refuted, Witnessed
 
 pytest.importorskip("z3", reason="the both backend needs z3-solver")
 
@@ -19,9 +19,14 @@ BROKEN = Path(__file__).parent / "mutants" / "one_government.toml"
 """A rule set whose deadlock the solver refutes with a dozen-move game."""
 
 
-def _summary(results: list) -> list[tuple[str, int, str, int | None]]:   # type: ignore[type-arg]
-    return [(r.property, r.players, r.verdict.verdict,
-             None if getattr(r.verdict, "trace", None) is None else len(r.verdict.trace.steps)) for r in results]
+def _summary(results: list[PropertyResult]) -> list[tuple[str, int, str, int | None]]:
+    return [(r.property, r.players, r.verdict.verdict, _length(r)) for r in results]
+
+
+def _length(result: PropertyResult) -> int | None:
+    """How many moves the game carried back with the verdict has (None without one)."""
+    trace = result.verdict.trace if isinstance(result.verdict, (Refuted, Witnessed)) else None
+    return None if trace is None else len(trace.steps)
 
 
 def test_both_backends_in_two_processes_equal_one() -> None:

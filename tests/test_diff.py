@@ -18,12 +18,13 @@ from engine.trace import replay_itf
 from spec.loader import load_spec
 from verify.cli import main
 from verify.diff import Budget, diff, hidden_fields, subset_representatives
+from verify.diff.product import Difference
 
 SEARCH_ONLY = Budget(max_pairs=400_000, seconds=300.0, random_games=0)
 """Breadth-first search only: every difference asserted below is found by it, so it is the shortest."""
 
 
-def first(a: str, b: str, players: int, budget: Budget = SEARCH_ONLY, reductions: bool = True):  # type: ignore[no-untyped-def]
+def first(a: str, b: str, players: int, budget: Budget = SEARCH_ONLY, reductions: bool = True) -> Difference:
     result = diff(load_spec(a), load_spec(b), [players], budget, reductions=reductions)
     assert result.verdict == "differ", [c.verdict for c in result.counts]
     return result.differences[0]

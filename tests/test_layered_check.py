@@ -229,8 +229,8 @@ def test_a_hit_farther_than_a_state_still_to_search_settles_nothing() -> None:
     assert not watch.settled({"depth": 10})                                   # elections not known
     watch.fewest[win] = _Best(3, 5)
     assert watch.settled({"depth": 10, "fewest_elections": 3})                # a tie cannot be beaten
-    for asked in (dict(deadlocks=True, elections=True), dict(deadlocks=False, elections=True, whole=True)):
-        other = PropertyWatch(Model(game, props), props, **asked)    # type: ignore[arg-type]
+    for deadlocks, whole in ((True, False), (False, True)):
+        other = PropertyWatch(Model(game, props), props, deadlocks=deadlocks, elections=True, whole=whole)
         other.best, other.fewest = watch.best, watch.fewest
         assert not other.settled({"depth": 10, "fewest_elections": 3})
 

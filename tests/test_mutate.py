@@ -4,15 +4,17 @@ game can tell apart is proved equivalent by a complete product search; the exit 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from engine.game import Game
 from spec.loader import load_spec
-from spec.properties import load_properties
+from spec.properties import Property, load_properties
 from verify.cli import main
 from verify.diff.gate import load_record, names
 from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, same_shape
@@ -23,6 +25,7 @@ from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
 from verify.report.baseline import baseline_path, load_baseline
+from verify.results import Verdict
 
 LIMITS = Limits(None, 120.0, None)
 
@@ -302,8 +305,8 @@ def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypa
     asked: list[str] = []
     real = smt_check.verdicts_under
 
-    def counting(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
-        for prop, verdict in real(*args, **kwargs):  # type: ignore[arg-type]
+    def counting(*args: Any, **kwargs: Any) -> Iterator[tuple[Property, Verdict]]:
+        for prop, verdict in real(*args, **kwargs):
             asked.append(prop.name)
             yield prop, verdict
     monkeypatch.setattr(smt_check, "verdicts_under", counting)
@@ -322,7 +325,6 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
     """The seconds for violations along the rules' own games grow with the mutant's time
     limit (`SOLVER_ONLY_DEEP_SHARE` is a share of it): a longer limit reaches deeper games,
     where a fixed 120 s left mutant 156 unknown at 5 players given 900 s."""
-    from collections.abc import Iterator
     from types import SimpleNamespace
 
     from verify.diff.mutate import SOLVER_ONLY_DEEP_SHARE
@@ -352,12 +354,13 @@ def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatc
     from verify.smt import check as smt_check
     drawn: list[str] = []
 
-    def scripted(spec: object, players: int, props: list[object], *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    def scripted(spec: object, players: int, props: list[Property], *args: object,
+                 **kwargs: object) -> Iterator[tuple[Property, SimpleNamespace]]:
         answers = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "refuted",
                    "liberal_policy_win": "witness"}
         for prop in props:
-            drawn.append(prop.name)  # type: ignore[attr-defined]
-            yield prop, SimpleNamespace(verdict=answers[prop.name], trace=None)  # type: ignore[attr-defined]
+            drawn.append(prop.name)
+            yield prop, SimpleNamespace(verdict=answers[prop.name], trace=None)
     monkeypatch.setattr(smt_check, "verdicts_under", scripted)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]

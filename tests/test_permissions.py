@@ -11,11 +11,13 @@ the explorer that found it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.game import Game
+from engine.game import Game, Move
 from spec.errors import SpecError
 from spec.lang import nodes as n
 from spec.loader import load_spec
@@ -24,6 +26,11 @@ from verify.checker import check
 from verify.explicit.explore import Limits
 from verify.results import Proved, Refuted, Unknown
 from verify.smt.check import check_property
+
+
+Wanted = Callable[[Game, Any, Move], bool]
+"""Which of a rule's moves the permission is about, given the game and the state (a
+record of the spec's fields, read by name)."""
 
 
 def refuted(rules: str, players: int, name: str) -> Refuted:
@@ -41,14 +48,14 @@ def refuted(rules: str, players: int, name: str) -> Refuted:
     ("mistakes/no_veto", 5, "the_veto_may_be_proposed", "propose_veto", lambda game, state, move: True),
 ])
 def test_a_permission_the_mistake_takes_away_is_refuted(rules: str, players: int, name: str, rule: str,
-                                                        wanted: object) -> None:
+                                                        wanted: Wanted) -> None:
     verdict = refuted(rules, players, name)
     assert verdict.trace is not None
     game, state = verdict.trace.game, verdict.trace.end
-    assert not any(move.rule == rule and wanted(game, state, move)    # type: ignore[operator]
+    assert not any(move.rule == rule and wanted(game, state, move)
                    for move in game.legal_moves(state)), "the move the rules allow is wanting in the last state"
     standard = Game(load_spec("standard"), players)
-    assert any(move.rule == rule and wanted(standard, state, move)    # type: ignore[operator]
+    assert any(move.rule == rule and wanted(standard, state, move)
                for move in standard.legal_moves(state)), "the standard rules allow it in that state"
 
 

@@ -8,6 +8,7 @@ import random
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,10 +110,10 @@ def test_every_record_key_is_in_the_schema_and_required() -> None:
 ])
 def test_the_validator_catches_a_wrong_value(path: tuple[object, ...], value: object, message: str) -> None:
     document = report_document(sample_results(), RUN)
-    target = document
+    target: Any = document
     for key in path[:-1]:
-        target = target[key]  # type: ignore[index]
-    target[path[-1]] = value  # type: ignore[index]
+        target = target[key]
+    target[path[-1]] = value
     with pytest.raises(SchemaViolation, match=message):
         validate_report(document)
 

@@ -71,7 +71,7 @@ def png_rows(path: Path) -> tuple[int, int, list[set[tuple[int, int, int]]]]:
                 p = left + up - corner
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
                 line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append({tuple(line[i:i + 3]) for i in range(0, stride, channels)})  # type: ignore[misc]
+        rows.append({(line[i], line[i + 1], line[i + 2]) for i in range(0, stride, channels)})
         previous = line
     return width, height, rows
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -565,7 +566,7 @@ def test_an_illegal_move_passes_through_a_context_manager_unchanged() -> None:
     import contextlib
 
     @contextlib.contextmanager
-    def block():  # type: ignore[no-untyped-def]
+    def block() -> Iterator[None]:
         yield
 
     state = start(7)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,14 +30,14 @@ def test_the_handler_is_back_and_the_folder_gone_after_the_block() -> None:
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-def _signalled_inside(real: object) -> object:
+def _signalled_inside(real: Callable[..., object]) -> Callable[..., object]:
     """`real` (mkdtemp or rmtree), with SIGTERM sent to this process halfway through: the
     handler runs as soon as the signal is sent, before `real` goes on."""
     def wrapped(*args: object, **kwargs: object) -> object:
         if getattr(real, "__name__", "") == "rmtree":
             os.kill(os.getpid(), signal.SIGTERM)
-            return real(*args, **kwargs)    # type: ignore[operator]
-        made = real(*args, **kwargs)        # type: ignore[operator]
+            return real(*args, **kwargs)
+        made = real(*args, **kwargs)
         os.kill(os.getpid(), signal.SIGTERM)
         return made
     return wrapped

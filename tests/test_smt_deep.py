@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-import z3  # type: ignore[import-untyped]
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from engine.game import Game
 from engine.pycompile import compile_expression

@@ -48,8 +48,10 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, float]]:
 
 
 def run(props: list[Stub], each: Any) -> list[tuple[str, str]]:
+    stand_ins: list[Any] = list(props)   # only the name and the counts of a property are read
+    no_spec: Any = None                   # nor is the spec: the backend is a stand-in too
     return [(prop.name, verdict.verdict)
-            for prop, verdict in smt_check.verdicts_under(None, 5, props, 1000.0, each=each)]  # type: ignore[arg-type]
+            for prop, verdict in smt_check.verdicts_under(no_spec, 5, stand_ins, 1000.0, each=each)]
 
 
 PROPS = [Stub("hard", 20.0), Stub("quick", 1.0), Stub("never", 500.0), Stub("other count", 1.0, (7,)),

@@ -11,6 +11,7 @@ import pytest
 
 from engine.game import compiled_game
 from verify.checker import check
+from verify.results import Refuted
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
@@ -25,12 +26,14 @@ def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game() -
     game = compiled_game(5, str(rules))
     for result in results:
         assert result.verdict.verdict == "refuted", (result.property, result.verdict)
-        trace = result.verdict.trace                                   # type: ignore[union-attr]
+        assert isinstance(result.verdict, Refuted)
+        trace = result.verdict.trace
         assert trace is not None and trace.steps
         end = trace.end
         assert game.phase(end) == "nominate"
     deadlock = next(r for r in results if r.property == "deadlock_free")
-    assert not game.legal_moves(deadlock.verdict.trace.end)              # type: ignore[union-attr]
+    assert isinstance(deadlock.verdict, Refuted) and deadlock.verdict.trace is not None
+    assert not game.legal_moves(deadlock.verdict.trace.end)
 
 
 def test_the_standard_rules_stay_proved() -> None:

@@ -136,7 +136,9 @@ def test_the_projection_is_compared_with_spins_abstract_states_from_this_run() -
     assert "ours 971,146, SPIN's 971,147: DIFFERENT" in describe(other)
     data = same.as_dict()
     json.dumps(data)
-    assert data["projection_vs_spin_run"] == EQUAL and data["spin_run"]["abstract_states"] == 971_147  # type: ignore[index]
+    spin_run = data["spin_run"]
+    assert data["projection_vs_spin_run"] == EQUAL and isinstance(spin_run, dict)
+    assert spin_run["abstract_states"] == 971_147
 
 
 def test_nothing_is_compared_where_either_search_did_not_finish() -> None:

@@ -27,7 +27,7 @@ from verify.cli import main
 from verify.cli.options import rules_name
 from verify.diff import semantic_signature
 from verify.diff.mutants import Catch, Effort, mutation_score, score_lines
-from verify.results import Limits
+from verify.results import Limits, Refuted
 
 SHIPPED = sorted(p.stem for p in VARIANTS_DIR.glob("*.toml"))
 MISTAKES = sorted(f"mistakes/{p.stem}" for p in (VARIANTS_DIR / "mistakes").glob("*.toml"))
@@ -352,7 +352,8 @@ def test_a_broken_custom_game_is_a_refuted_property_with_the_game_that_shows_it(
     assert result.verdict.verdict == verdict, result.verdict
     assert result.as_expected is False
     if verdict == "refuted":
-        trace = result.verdict.trace  # type: ignore[union-attr]
+        assert isinstance(result.verdict, Refuted)
+        trace = result.verdict.trace
         assert trace is not None and trace.steps[0][0].rule == "deal_roles"
         assert trace.game.spec.name.startswith("custom["), "the trace names the settings, so it replays"
 
