@@ -90,6 +90,13 @@ whatever the limit, mutant 156 (a track-full check that lets play go on at six F
 policies, R-W5) stayed unknown at 5 players given 900 s; with its share of the 900 s it is
 killed in 157 s, by a game of 67 moves."""
 
+SOLVER_ONLY_SHALLOW_SHARE = 1 / 30
+"""The share of a mutant's time by the solver alone for the shortest games of its bare
+rules breaking a state or move invariant, before its invariants are inferred
+(verify/smt/shallow.py; 10 s of 300): at 6 players that asks every depth to about 17
+moves, and half of the first 28 mutants killed there are killed by a game of 13 moves or
+fewer, which inference (ten seconds and more per mutant) does not help find."""
+
 GUIDE_SECONDS = 120.0
 """The explicit search's time for the rules' own witnesses, kept as guides for the
 mutants' (`_guides_from_the_rules`), once per process and count."""
@@ -322,7 +329,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
     for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
-                                        each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds):
+                                        each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
+                                        shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds):
         if verdict.verdict != "unknown":
             decided[prop.name] = verdict
             if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):

@@ -56,6 +56,7 @@ from .infer import remember, strengthen
 from .lasso import CYCLE_MOVES, Cycle, never_ends
 from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .relational import Relation, equivalent, initial_related
+from .shallow import violations_within
 from .system import State, Step, System
 
 
@@ -500,7 +501,7 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
                    any_guide: bool = False, each: float | Sequence[float] | None = None,
-                   deep: float | None = None) -> Iterator[tuple[Property, Verdict]]:
+                   deep: float | None = None, shallow: float | None = None) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
@@ -513,15 +514,23 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
     before the hard ones take their long turns. `deep` (with two passes or more): between
     the first and the second, at most this many seconds for violations of the properties
     left unknown along the rules' own games (verify/smt/deep.py), which the plain search
-    reaches only one slow query per depth. A property's verdict is yielded once, when
-    decided or, unknown, after the last pass it was asked in."""
+    reaches only one slow query per depth. `shallow`: before the backend is built (and its
+    invariants inferred), at most this many seconds for the shortest games of the bare
+    rules breaking a state or move invariant (verify/smt/shallow.py). A property's verdict
+    is yielded once, when decided or, unknown, after the last pass it was asked in."""
     deadline = time.perf_counter() + seconds
     caps: list[float | None] = [None] if each is None else [each] if isinstance(each, (int, float)) else list(each)
+    asked = [prop for prop in props if players in prop.players]
     try:
+        if shallow is not None:
+            broken: set[str] = set()
+            for prop, refuted in violations_within(spec, players, asked, min(deadline, time.perf_counter() + shallow)):
+                broken.add(prop.name)
+                yield prop, refuted
+            asked = [prop for prop in asked if prop.name not in broken]
         backend = _new_backend(spec, players, hints, deadline)
         backend.any_guide = any_guide
         left_unknown: dict[str, Verdict] = {}
-        asked = [prop for prop in props if players in prop.players]
         for number, cap in enumerate(caps):
             last = number == len(caps) - 1
             if number == 1 and deep is not None and left_unknown:
