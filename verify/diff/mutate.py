@@ -93,7 +93,7 @@ killed in 157 s, by a game of 67 moves."""
 SOLVER_ONLY_SHALLOW_SHARE = 1 / 30
 """The share of a mutant's time by the solver alone for the shortest games of its bare
 rules breaking a state or move invariant, before its invariants are inferred
-(verify/smt/shallow.py; 10 s of 300): at 6 players that asks every depth to about 17
+(verify/smt/shallow.py; 10 s of 300): at 6 players that asks every depth to about 18
 moves, and half of the first 28 mutants killed there are killed by a game of 13 moves or
 fewer, which inference (ten seconds and more per mutant) does not help find."""
 

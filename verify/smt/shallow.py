@@ -10,7 +10,7 @@ inference, one query per depth asks whether any of these properties is broken at
 that depth, on the unrolling of the bare rules (no strengthening), depth 0, 1, 2, ...
 within a small share of the mutant's time. Measured at 6 players (one process), each
 query is a fraction of a second up to about 15 moves and grows past a second from 16; at
-10 players every depth to 20 took 12 s in all.
+10 players every depth to 20 took 13 s in all.
 
 A property broken at depth d is refuted by the game in the model, replayed through the
 engine like every solver trace; it is a shortest game breaking it, since every depth
