@@ -286,6 +286,11 @@ def state_target(holds: Callable[[State], z3.BoolRef]) -> Target:
     return lambda path, depth: holds(path.states[depth])
 
 
+def any_of(targets: Sequence[Target]) -> Target:
+    """The target "one of `targets` is met" (several properties asked in one query)."""
+    return lambda path, depth: z3.Or([target(path, depth) for target in targets])
+
+
 def move_target(holds: Callable[[Step], z3.BoolRef]) -> Target:
     """The target "the last step satisfies `holds`" (false at depth 0)."""
     return lambda path, depth: holds(path.steps[depth - 1]) if depth > 0 else z3.BoolVal(False)

@@ -38,7 +38,7 @@ import z3  # type: ignore[import-untyped]
 from spec.properties import Property
 
 from ..results import Evidence, Refuted
-from .bmc import Target, state_target
+from .bmc import Target, any_of, state_target
 from .guides import every_guide
 from .system import State
 
@@ -135,8 +135,7 @@ def _along(backend: Backend, props: Sequence[Property], deadline: float,
                     return
                 unrolling.timeout_ms = max(1, int(left * 1000))
                 targets = [target for _, target in open_targets.values()]
-                result, end = unrolling.check_departing(
-                    rules, detour, lambda path, depth: z3.Or([target(path, depth) for target in targets]))
+                result, end = unrolling.check_departing(rules, detour, any_of(targets))
                 if result != z3.sat:
                     break
                 asked = len(open_targets)

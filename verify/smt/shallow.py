@@ -26,14 +26,12 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-import z3  # type: ignore[import-untyped]
-
 from spec.invariants import Strengthening
 from spec.model import Spec
 from spec.properties import Property
 
-from ..results import Evidence, Refuted
-from .bmc import Target
+from ..results import Evidence, Limits, Refuted
+from .bmc import Target, any_of, shortest
 from .deep import breach, violation_target
 
 if TYPE_CHECKING:
@@ -52,7 +50,7 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property],
     """The properties among `props` (of the kinds in `SHALLOW_KINDS`) broken by a game of
     the bare rules, each with a shortest such game, as they are found, depth by depth
     until `deadline` (a `time.perf_counter()` value) or until every one is broken."""
-    from .check import Backend
+    from .check import Backend, bmc_depth
 
     start = time.perf_counter()
     backend = Backend(spec, players, strengthening=Strengthening(spec, (), None, None))
@@ -60,22 +58,14 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property],
     unrolling = backend.unrolling()
     depth = 0
     while open_targets:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return
-        unrolling.timeout_ms = max(1, int(left * 1000))
-        unrolling.extend(depth)
-        targets = [target for _, target in open_targets.values()]
-        result = unrolling.check(depth, z3.Or([target(unrolling, depth) for target in targets]))
-        if result == z3.unsat:
-            depth += 1
-            continue
-        if result != z3.sat:
-            return                       # out of time (or the solver gave up): nothing claimed
+        found = shortest(unrolling, any_of([target for _, target in open_targets.values()]), bmc_depth(Limits()),
+                         depth, deadline)
+        if found.trace is None:
+            return                       # out of time, the solver gave up, or the depth limit: nothing claimed
+        depth, trace = found.depth, found.trace
         broken = [name for name, (_, target) in open_targets.items() if unrolling.meets(target, depth)]
         if not broken:
             return                       # the model meets a target the decoding does not: ask no more
-        trace = unrolling.trace(depth)
         for name in broken:
             prop, _ = open_targets.pop(name)
             yield prop, Refuted(Evidence("bmc", depth=depth, seconds=time.perf_counter() - start, note=NOTE),
