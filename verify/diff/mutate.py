@@ -97,6 +97,13 @@ rules breaking a state or move invariant, before its invariants are inferred
 moves, and half of the first 28 mutants killed there are killed by a game of 13 moves or
 fewer, which inference (ten seconds and more per mutant) does not help find."""
 
+SOLVER_ONLY_PLAYED_SHARE = 1 / 10
+"""Then, for the state and move invariants the shortest games did not break, the share
+for the rules of random games breaking them, each followed by one query on the bare rules
+(verify/smt/shallow.py; 30 s of 300). Random play takes at most 2 s of it; the rest goes
+to queries only when a game broke a property, along which a path then nearly always
+exists."""
+
 GUIDE_SECONDS = 120.0
 """The explicit search's time for the rules' own witnesses, kept as guides for the
 mutants' (`_guides_from_the_rules`), once per process and count."""
@@ -330,7 +337,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     decided: dict[str, Any] = {}
     for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
-                                        shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds):
+                                        shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
+                                        played=SOLVER_ONLY_PLAYED_SHARE * seconds):
         if verdict.verdict != "unknown":
             decided[prop.name] = verdict
             if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):

@@ -501,7 +501,8 @@ def _inference_stopped(stopped: OutOfTime, limits: Limits) -> Unknown:
 
 def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool = True,
                    any_guide: bool = False, each: float | Sequence[float] | None = None,
-                   deep: float | None = None, shallow: float | None = None) -> Iterator[tuple[Property, Verdict]]:
+                   deep: float | None = None, shallow: float | None = None,
+                   played: float | None = None) -> Iterator[tuple[Property, Verdict]]:
     """The solver's verdicts on `props` under a rule set seen once (a mutant), one at a
     time, within `seconds` in all (each property gets what is left); the backend is not
     kept, so a run over hundreds of mutants does not hold hundreds of solvers. A rule set
@@ -516,15 +517,19 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
     left unknown along the rules' own games (verify/smt/deep.py), which the plain search
     reaches only one slow query per depth. `shallow`: before the backend is built (and its
     invariants inferred), at most this many seconds for the shortest games of the bare
-    rules breaking a state or move invariant (verify/smt/shallow.py). A property's verdict
-    is yielded once, when decided or, unknown, after the last pass it was asked in."""
+    rules breaking a state or move invariant (verify/smt/shallow.py); `played` (with
+    `shallow`): then at most this many seconds more for those still open along the rules of
+    random games breaking them. A property's verdict is yielded once, when decided or,
+    unknown, after the last pass it was asked in."""
     deadline = time.perf_counter() + seconds
     caps: list[float | None] = [None] if each is None else [each] if isinstance(each, (int, float)) else list(each)
     asked = [prop for prop in props if players in prop.players]
     try:
         if shallow is not None:
             broken: set[str] = set()
-            for prop, refuted in violations_within(spec, players, asked, min(deadline, time.perf_counter() + shallow)):
+            depths = min(deadline, time.perf_counter() + shallow)
+            along = None if played is None else min(deadline, depths + played)
+            for prop, refuted in violations_within(spec, players, asked, depths, along):
                 broken.add(prop.name)
                 yield prop, refuted
             asked = [prop for prop in asked if prop.name not in broken]

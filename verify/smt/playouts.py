@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -188,3 +189,77 @@ def _fires(game: Game, prop: Property) -> _Fires | None:
     if prop.kind not in (*PERMISSIONS, "deadlock_free", "terminates") and prop.state is None and prop.move is None:
         return None
     return _Fires(game, prop)
+
+
+def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAYOUT_SECONDS,
+                    games: int = PLAYOUT_GAMES, seed: int = 0) -> dict[str, Guide]:
+    """For each property among `props` that a random game breaks, the rule sequence of the
+    shortest such game up to its first breach, by name: one set of games checks every
+    property at once, where `played_guides` plays for one. The kinds: a state or move
+    invariant (`always`, `never`, `shows`: each state and move against one compiled bit
+    mask, engine/propcheck.py), a state with no legal move in a game not over
+    (`deadlock_free`), a move back to a state the game was in at most `CYCLE_MOVES` moves
+    before (`terminates`). Seeded like `played_guides`; empty when no game played within
+    `seconds` or `games` breaks any.
+
+    A game goes on past a breach (another property may break later in it) and stops once
+    longer than every property still unbroken could use: past the shortest guide already
+    kept for all of them."""
+    checked = tuple(prop for prop in props if prop.kind in ("always", "never", "shows")
+                    and (prop.state is not None or prop.move is not None))
+    stuck = next((prop for prop in props if prop.kind == "deadlock_free"), None)
+    repeats = next((prop for prop in props if prop.kind == "terminates"), None)
+    asked = (*checked, *(prop for prop in (stuck, repeats) if prop is not None))
+    if not asked:
+        return {}
+    stuck_bit = 1 << len(checked) if stuck is not None else 0
+    repeat_bit = 1 << (len(asked) - 1) if repeats is not None else 0
+    checks = compile_checks(game, checked)
+    state_checks, move_checks = checks.state, checks.move
+    phase_index = game.phase_index
+    names = [compiled.rule.name for compiled in game.rules]
+    made: list[tuple[int, tuple[int, ...]]] = []
+    steps = game.recorded_steps(lambda index, args: made.append((index, args)))
+    rng = Random(seed)
+    found: dict[int, Guide] = {}
+    everything = (1 << len(asked)) - 1
+    stop = time.perf_counter() + seconds
+
+    def keep(fresh: int, rules: Guide) -> None:
+        for bit in range(len(asked)):
+            if fresh >> bit & 1 and (bit not in found or len(rules) < len(found[bit])):
+                found[bit] = rules
+
+    for _ in range(games):
+        if time.perf_counter() > stop:
+            break
+        made.clear()
+        state = game.initial_state()
+        recent: deque[Any] = deque([state], maxlen=CYCLE_MOVES)    # the states a cycle may close on
+        broken = 0                                                  # the bits this game already broke
+        longest = MAX_MOVES if len(found) < len(asked) else max(len(guide) for guide in found.values())
+        while len(made) < longest and broken != everything:
+            step = steps[state[phase_index]]
+            try:
+                after = step(state, rng) if step is not None else None
+            except AssertionError:            # no legal move, in a game not over: a deadlock
+                after = None
+            except EvaluationLimit:           # a changed rule asks for a value past a bound: no further
+                break
+            if after is None:
+                if stuck_bit and not broken & stuck_bit and not game.is_over(state) and not game.legal_moves(state):
+                    keep(stuck_bit, tuple(names[rule] for rule, _ in made))
+                break
+            index, args = made[-1]
+            move_check, state_check = move_checks[index], state_checks[after[phase_index]]
+            fired = (move_check(state, after, *args) if move_check is not None else 0) \
+                | (state_check(after) if state_check is not None else 0)
+            if repeat_bit and after in recent:
+                fired |= repeat_bit
+            recent.append(after)
+            fresh = fired & ~broken
+            if fresh:
+                broken |= fresh
+                keep(fresh, tuple(names[rule] for rule, _ in made))
+            state = after
+    return {asked[bit].name: guide for bit, guide in sorted(found.items())}

@@ -18,6 +18,19 @@ below was asked with that property in the disjunction and had no such path. A de
 breaks several properties along other paths is asked again without the ones found.
 Nothing is claimed of a property the pass does not break: it is asked again, from the
 start, once the invariants are inferred.
+
+Where the depths stop before every property is broken, the pass may go on along the
+rules of random games (`played`): one set of games of the rules checks every property
+still open at each state and move (verify/smt/playouts.py `played_breaches`), and the
+rule sequence of the shortest game breaking one is asked as one query on the same
+unrolling, the solver choosing every move's parameters (verify/smt/bmc.py `guided`). A
+changed rule that breaks deck conservation at the first reshuffle 30 to 80 moves in is
+far past the depths a query per depth reaches in seconds, yet random play breaks it in
+most games, and the query along one is answered in seconds, where the search after
+inference took two minutes and more at 6 players. The game found is the model's,
+replayed through the engine; it is not proved a shortest, but every depth the pass
+asked is a proved lower bound (`Refuted.lower_bound`). A random game decides nothing
+here: a guide along which the solver finds no path costs one query.
 """
 
 from __future__ import annotations
@@ -31,8 +44,10 @@ from spec.model import Spec
 from spec.properties import Property
 
 from ..results import Evidence, Limits, Refuted
-from .bmc import Target, any_of, shortest
+from .bmc import Target, Unrolling, any_of, guided, shortest
 from .deep import breach, violation_target
+from .lasso import never_ends
+from .playouts import PLAYOUT_SECONDS, played_breaches
 
 if TYPE_CHECKING:
     from .check import Backend
@@ -45,11 +60,13 @@ slows every query, verify/smt/deep.py)."""
 NOTE = "found before any invariant was inferred, by asking every open state and move invariant at each depth"
 
 
-def violations_within(spec: Spec, players: int, props: Sequence[Property],
-                      deadline: float) -> Iterator[tuple[Property, Refuted]]:
+def violations_within(spec: Spec, players: int, props: Sequence[Property], deadline: float,
+                      played: float | None = None) -> Iterator[tuple[Property, Refuted]]:
     """The properties among `props` (of the kinds in `SHALLOW_KINDS`) broken by a game of
     the bare rules, each with a shortest such game, as they are found, depth by depth
-    until `deadline` (a `time.perf_counter()` value) or until every one is broken."""
+    until `deadline` (a `time.perf_counter()` value) or until every one is broken; then,
+    with `played` (a later deadline), those still open along the rules of random games
+    until that deadline, each game with the depths asked as its lower bound."""
     from .check import Backend, bmc_depth
 
     start = time.perf_counter()
@@ -61,7 +78,12 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property],
         found = shortest(unrolling, any_of([target for _, target in open_targets.values()]), bmc_depth(Limits()),
                          depth, deadline)
         if found.trace is None:
-            return                       # out of time, the solver gave up, or the depth limit: nothing claimed
+            # Out of time, the solver gave up, or the depth limit: nothing claimed of the
+            # depths not asked; every depth below `at_least` was asked and breaks none.
+            if played is not None:
+                at_least = found.depth if found.stopped.startswith("solver") else found.depth + 1
+                yield from _along_played(backend, unrolling, open_targets, props, at_least, played, start)
+            return
         depth, trace = found.depth, found.trace
         broken = [name for name, (_, target) in open_targets.items() if unrolling.meets(target, depth)]
         if not broken:
@@ -80,3 +102,72 @@ def _targets(backend: Backend, props: Sequence[Property]) -> dict[str, tuple[Pro
         if target is not None:
             out[prop.name] = (prop, target)
     return out
+
+
+PLAYED_NOTE = ("found along the rules of a random game once the depths asked before inference stopped; "
+               "no game shorter than {at_least} moves breaks it")
+PLAYED_SHORTEST_NOTE = ("found along the rules of a random game once the depths asked before inference stopped; "
+                        "no game shorter than {at_least} moves breaks it, so this one is a shortest")
+PLAYED_ONLY_NOTE = "found along the rules of a random game before any invariant was inferred; not proved the shortest"
+
+
+def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str, tuple[Property, Target]],
+                  props: Sequence[Property], at_least: int, deadline: float,
+                  start: float) -> Iterator[tuple[Property, Refuted]]:
+    """The open properties a path along the rules of a random game breaks (the module
+    docstring), shortest guide first, until `deadline`: the state and move invariants of
+    `open_targets`, a game of at least `at_least` moves (every shorter depth was asked),
+    noted a shortest only when exactly that long; and, with no lower bound (the depths
+    did not ask them), `deadlock_free` and `terminates` among `props`, a deadlock the
+    engine confirms and a state a cycle brings back (verify/smt/lasso.py), the cycle
+    replayed too."""
+    asked = {name: prop for name, (prop, _) in open_targets.items()}
+    asked.update((prop.name, prop) for prop in props if prop.kind in ("deadlock_free", "terminates"))
+    seconds = min(PLAYOUT_SECONDS, max(0.0, deadline - time.perf_counter()) / 4)
+    guides = played_breaches(backend.game, list(asked.values()), seconds=seconds)
+    for name, rules in sorted(guides.items(), key=lambda item: (len(item[1]), item[0])):
+        prop = asked[name]
+        found = _along_one(backend, unrolling, open_targets, prop, rules, at_least, deadline, start)
+        if found == "time":
+            return
+        if isinstance(found, Refuted):
+            yield prop, found
+
+
+def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, tuple[Property, Target]],
+               prop: Property, rules: tuple[str, ...], at_least: int, deadline: float,
+               start: float) -> Refuted | str | None:
+    """The refutation of `prop` by a path along `rules` (`_along_played`), "time" when the
+    deadline passed, None when the solver finds no such path or the engine does not
+    confirm the breach."""
+    if prop.name in open_targets:
+        if len(rules) < at_least:
+            return None                      # shorter than the depths asked allow: the query would say so
+        target: Target | None = open_targets[prop.name][1]
+    elif prop.kind == "terminates":
+        target = backend.cycle().target()
+    else:
+        target = backend.stuck_target()
+    if target is None:
+        return None
+    led = guided(unrolling, target, rules, deadline)
+    if led.trace is None:
+        return "time" if led.stopped == "time" else None
+    seconds = time.perf_counter() - start
+    if prop.name in open_targets:
+        shortest_one = led.depth == at_least
+        how = (PLAYED_SHORTEST_NOTE if shortest_one else PLAYED_NOTE).format(at_least=at_least)
+        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=how), led.trace,
+                       f"{breach(prop, led.depth)} ({how})", lower_bound=None if shortest_one else max(1, at_least))
+    if prop.kind == "terminates":
+        closed = backend.cycle().close(led.trace, deadline)
+        if closed is None:
+            return None
+        trace, length = closed
+        return Refuted(Evidence("bmc", depth=led.depth, seconds=time.perf_counter() - start, note=PLAYED_ONLY_NOTE),
+                       trace, f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=1)
+    end = led.trace.end
+    if backend.game.legal_moves(end) or backend.game.is_over(end):
+        return None                          # the engine has a move there: not a deadlock, whatever the encoding said
+    return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
+                   f"{breach(prop, led.depth)} ({PLAYED_ONLY_NOTE})", lower_bound=1)
