@@ -171,3 +171,17 @@ def test_verdicts_under_follows_random_games_before_inference(monkeypatch: pytes
     verdicts = smt_check.verdicts_under(spec, 5, _asked(spec, 5), 120.0, hints=False, shallow=1.0, played=60.0)
     prop, verdict = next(verdicts)
     assert isinstance(verdict, Refuted) and "random game" in verdict.evidence.note, (prop.name, verdict)
+
+
+def test_a_permission_broken_deep_is_found_along_a_random_game() -> None:
+    """An execution no longer needing the power (R-X6) is legal where the Policy Peek is
+    granted, so the peek no longer obliges (R-X1, an `only`): the path found ends with the
+    move the property does not allow, legal in the engine where the peek is due."""
+    spec = _mutant("execute", "requirement \"power == 'execution'\" dropped")
+    now = time.perf_counter()
+    found = {prop.name: verdict for prop, verdict in violations_within(spec, 5, _asked(spec, 5), now, now + 120.0)}
+    refuted = found["the_peek_granted_is_used"]
+    game = _replayed(spec, 5, refuted)
+    assert refuted.trace is not None and refuted.trace.steps[-1][0].rule == "execute"
+    before = refuted.trace.states[-2]
+    assert any(move.rule == "policy_peek" for move in game.legal_moves(before)), "the peek is due there"

@@ -831,7 +831,7 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
     what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
     lead = f"a state satisfying the proved invariants where {what}"
     if outcome.counterexample is not None:
-        target = _lacking(backend, prop) if prop.kind == "allows" else move_target(induction.breaks_only(prop))
+        target = lacking_target(backend, prop) if prop.kind == "allows" else move_target(induction.breaks_only(prop))
         reached = _reach(backend, target, limits, prop)
         if reached.trace is not None:
             moves = reached.depth if prop.kind == "allows" else reached.depth - 1
@@ -841,7 +841,7 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
 
-def _lacking(backend: Backend, prop: Property) -> Target | None:
+def lacking_target(backend: Backend, prop: Property) -> Target | None:
     """The target "an `allows` property's state holds and no move it allows is legal"
     (None when its parameters have too many values to spell out: `_no_move`)."""
     system = backend.system

@@ -199,7 +199,8 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     invariant (`always`, `never`, `shows`: each state and move against one compiled bit
     mask, engine/propcheck.py), a state with no legal move in a game not over
     (`deadlock_free`), a move back to a state the game was in at most `CYCLE_MOVES` moves
-    before (`terminates`). Seeded like `played_guides`; empty when no game played within
+    before (`terminates`), a permission a state wants and its legal moves do not give
+    (`allows`, `only`: `_PermissionBreaches`). Seeded like `played_guides`; empty when no game played within
     `seconds` or `games` breaks any.
 
     A game goes on past a breach (another property may break later in it) and stops once
@@ -207,17 +208,20 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     kept for all of them."""
     checked = tuple(prop for prop in props if prop.kind in ("always", "never", "shows")
                     and (prop.state is not None or prop.move is not None))
+    permissions = tuple(prop for prop in props if prop.kind in PERMISSIONS
+                        and prop.state is not None and prop.move is not None)
     stuck = next((prop for prop in props if prop.kind == "deadlock_free"), None)
     repeats = next((prop for prop in props if prop.kind == "terminates"), None)
-    asked = (*checked, *(prop for prop in (stuck, repeats) if prop is not None))
+    asked = (*checked, *permissions, *(prop for prop in (stuck, repeats) if prop is not None))
     if not asked:
         return {}
-    stuck_bit = 1 << len(checked) if stuck is not None else 0
+    stuck_bit = 1 << (len(checked) + len(permissions)) if stuck is not None else 0
     repeat_bit = 1 << (len(asked) - 1) if repeats is not None else 0
     checks = compile_checks(game, checked)
     state_checks, move_checks = checks.state, checks.move
     phase_index = game.phase_index
     names = [compiled.rule.name for compiled in game.rules]
+    breaches = _PermissionBreaches(game, permissions, len(checked))
     made: list[tuple[int, tuple[int, ...]]] = []
     steps = game.recorded_steps(lambda index, args: made.append((index, args)))
     rng = Random(seed)
@@ -261,5 +265,59 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
             if fresh:
                 broken |= fresh
                 keep(fresh, tuple(names[rule] for rule, _ in made))
+            if breaches.wanted_in(after, broken):
+                rules = tuple(names[rule] for rule, _ in made)
+                for bit, last in breaches.at(after, broken):
+                    broken |= bit
+                    keep(bit, rules + last)
             state = after
     return {asked[bit].name: guide for bit, guide in sorted(found.items())}
+
+
+class _PermissionBreaches:
+    """Where random play breaks an `allows` or `only` property (`played_breaches`): a
+    state where it is wanted and no legal move gives it (`allows`), or where a legal move
+    does not (`only`: the guide then ends with that move). Every legal move is listed, but
+    only in the states that want a permission not yet broken in the game (a granted power,
+    a veto proposed): few of a game's."""
+
+    def __init__(self, game: Game, permissions: tuple[Property, ...], offset: int) -> None:
+        self.game, self.offset = game, offset
+        allowances = compile_allowances(game, permissions)
+        self.wanted, self.given = allowances.wanted, allowances.given
+        self.only = allowances.only
+        self.index = {compiled.rule.name: compiled.index for compiled in game.rules}
+
+    def _wanted(self, state: Any, broken: int) -> int:
+        """The permissions `state` wants, as bits of `permissions`, but those `broken` (bits
+        of `played_breaches`) has."""
+        wanted = self.wanted[state[self.game.phase_index]]
+        return wanted(state) & ~(broken >> self.offset) if wanted is not None else 0
+
+    def wanted_in(self, state: Any, broken: int) -> bool:
+        """Whether `state` wants a permission not yet broken."""
+        return bool(self._wanted(state, broken))
+
+    def at(self, state: Any, broken: int) -> list[tuple[int, tuple[str, ...]]]:
+        """The permissions `state` breaks, each as its bit of `played_breaches` and the
+        rules the guide adds (the move breaking an `only`, none for an `allows`)."""
+        want = self._wanted(state, broken)
+        given_by_any = 0
+        lacking: dict[int, str] = {}         # an `only` bit -> the rule of a legal move not giving it
+        for move in self.game.legal_moves(state):
+            given = self.given[self.index[move.rule]]
+            bits = given(state, self.game.apply(state, move), *move.args) if given is not None else 0
+            given_by_any |= bits
+            for bit in range(want.bit_length()):
+                if want >> bit & self.only >> bit & 1 and not bits >> bit & 1:
+                    lacking.setdefault(bit, move.rule)
+        out: list[tuple[int, tuple[str, ...]]] = []
+        for bit in range(want.bit_length()):
+            if not want >> bit & 1:
+                continue
+            if self.only >> bit & 1:
+                if bit in lacking:
+                    out.append((1 << (bit + self.offset), (lacking[bit],)))
+            elif not given_by_any >> bit & 1:
+                out.append((1 << (bit + self.offset), ()))
+        return out

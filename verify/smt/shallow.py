@@ -21,7 +21,8 @@ start, once the invariants are inferred.
 
 Where the depths stop before every property is broken, the pass may go on along the
 rules of random games (`played`): one set of games of the rules checks every property
-still open at each state and move (verify/smt/playouts.py `played_breaches`), and the
+still open at each state and move (verify/smt/playouts.py `played_breaches`; the
+permissions, deadlock freedom and termination too, which the depths do not ask), and the
 rule sequence of the shortest game breaking one is asked as one query on the same
 unrolling, the solver choosing every move's parameters (verify/smt/bmc.py `guided`). A
 changed rule that breaks deck conservation at the first reshuffle 30 to 80 moves in is
@@ -41,10 +42,10 @@ from typing import TYPE_CHECKING
 
 from spec.invariants import Strengthening
 from spec.model import Spec
-from spec.properties import Property
+from spec.properties import PERMISSIONS, Property
 
 from ..results import Evidence, Limits, Refuted
-from .bmc import Target, Unrolling, any_of, guided, shortest
+from .bmc import Target, Unrolling, any_of, guided, move_target, shortest
 from .deep import breach, violation_target
 from .lasso import never_ends
 from .playouts import PLAYOUT_SECONDS, played_breaches
@@ -122,7 +123,7 @@ def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str
     engine confirms and a state a cycle brings back (verify/smt/lasso.py), the cycle
     replayed too."""
     asked = {name: prop for name, (prop, _) in open_targets.items()}
-    asked.update((prop.name, prop) for prop in props if prop.kind in ("deadlock_free", "terminates"))
+    asked.update((prop.name, prop) for prop in props if prop.kind in ("deadlock_free", "terminates", *PERMISSIONS))
     seconds = min(PLAYOUT_SECONDS, max(0.0, deadline - time.perf_counter()) / 4)
     guides = played_breaches(backend.game, list(asked.values()), seconds=seconds)
     for name, rules in sorted(guides.items(), key=lambda item: (len(item[1]), item[0])):
@@ -140,12 +141,17 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
     """The refutation of `prop` by a path along `rules` (`_along_played`), "time" when the
     deadline passed, None when the solver finds no such path or the engine does not
     confirm the breach."""
+    from .check import lacking_target
     if prop.name in open_targets:
         if len(rules) < at_least:
             return None                      # shorter than the depths asked allow: the query would say so
         target: Target | None = open_targets[prop.name][1]
     elif prop.kind == "terminates":
         target = backend.cycle().target()
+    elif prop.kind == "allows":
+        target = lacking_target(backend, prop)
+    elif prop.kind == "only":
+        target = move_target(backend.induction.breaks_only(prop))
     else:
         target = backend.stuck_target()
     if target is None:
@@ -166,6 +172,11 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
         trace, length = closed
         return Refuted(Evidence("bmc", depth=led.depth, seconds=time.perf_counter() - start, note=PLAYED_ONLY_NOTE),
                        trace, f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=1)
+    if prop.kind in PERMISSIONS:
+        what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
+        moves = led.depth if prop.kind == "allows" else led.depth - 1
+        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
+                       f"{prop.name}: after {moves} moves {what} ({PLAYED_ONLY_NOTE})", lower_bound=1)
     end = led.trace.end
     if backend.game.legal_moves(end) or backend.game.is_over(end):
         return None                          # the engine has a move there: not a deadlock, whatever the encoding said
