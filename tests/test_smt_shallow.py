@@ -185,3 +185,13 @@ def test_a_permission_broken_deep_is_found_along_a_random_game() -> None:
     assert refuted.trace is not None and refuted.trace.steps[-1][0].rule == "execute"
     before = refuted.trace.states[-2]
     assert any(move.rule == "policy_peek" for move in game.legal_moves(before)), "the peek is due there"
+
+
+def test_random_play_tries_each_game_rule_that_may_fire() -> None:
+    """With R-E10's requirement dropped, the session may go on after Hitler is elected
+    with three Fascist policies: the game then has two rules it may fire, where the engine
+    makes the first. Random play picks among them, so it breaks the property that the
+    rules' random games never would."""
+    spec = _mutant("legislate", "requirement 'fascist_policies < hitler_zone or nominee != hitler' dropped")
+    guides = played_breaches(Game(spec, 5), _asked(spec, 5), seconds=600.0, games=2000)
+    assert guides.get("hitler_zone_decides", ())[-1:] == ("legislate",)

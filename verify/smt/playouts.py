@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
@@ -70,6 +70,34 @@ MAX_PLAYOUT_GUIDES = 4
 """The shortest distinct guides kept: tried in turn, shortest first."""
 
 
+Step = Callable[[Any, Random], Any]
+
+
+def _random_steps(game: Game, made: list[tuple[int, tuple[int, ...]]]) -> list[Step | None]:
+    """The random step of each phase, telling `made` each move's rule index and parameters
+    (`Game.recorded_steps`), but where the game itself moves and more than one of its
+    rules may: there the engine makes the first whose requirements hold, and random play
+    picks one of those that hold. Under the rules only one ever holds; a changed rule that
+    lets another fire too (a power granted, or the game going on, where the written
+    requirement forbade it) would otherwise never be played, though the solver's
+    transitions, like the complete search's, allow both."""
+    recorded = game.recorded_steps(lambda index, args: made.append((index, args)))
+    steps: list[Step | None] = list(recorded)
+    for phase, rules in enumerate(game.by_phase):
+        if len(rules) < 2 or rules[0].rule.actor != "game":
+            continue
+
+        def choose(state: Any, rng: Random, rules: Any = rules, own: Any = recorded[phase]) -> Any:
+            holding = [compiled for compiled in rules if compiled.guard(state)]
+            if len(holding) < 2:
+                return own(state, rng) if own is not None else None
+            compiled = holding[rng.randrange(len(holding))]
+            made.append((compiled.index, ()))
+            return compiled.effect(state)
+        steps[phase] = choose
+    return steps
+
+
 def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, games: int = PLAYOUT_GAMES,
                   seed: int = 0, at_least: int = 1, exactly: bool = False) -> list[Guide]:
     """The rule sequences, shortest first, of random games up to the first place where
@@ -93,7 +121,7 @@ def played_guides(game: Game, prop: Property, seconds: float = PLAYOUT_SECONDS, 
     phase_index = game.phase_index
     names = [compiled.rule.name for compiled in game.rules]
     made: list[tuple[int, tuple[int, ...]]] = []
-    steps = game.recorded_steps(lambda index, args: made.append((index, args)))
+    steps = _random_steps(game, made)
     rng = Random(seed)
     found: set[Guide] = set()
     longest = at_least if exactly else MAX_MOVES
@@ -223,7 +251,7 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     names = [compiled.rule.name for compiled in game.rules]
     breaches = _PermissionBreaches(game, permissions, len(checked))
     made: list[tuple[int, tuple[int, ...]]] = []
-    steps = game.recorded_steps(lambda index, args: made.append((index, args)))
+    steps = _random_steps(game, made)
     rng = Random(seed)
     found: dict[int, Guide] = {}
     everything = (1 << len(asked)) - 1
