@@ -146,7 +146,7 @@ def test_a_game_that_need_not_end_is_found_along_a_random_game() -> None:
     now = time.perf_counter()
     found = dict(violations_within(spec, 5, _asked(spec, 5), now, now + 120.0))
     (refuted,) = [verdict for prop, verdict in found.items() if prop.kind == "terminates"]
-    assert refuted.lower_bound == 1 and refuted.trace is not None
+    assert refuted.lower_bound == 0 and refuted.trace is not None
     _replayed(spec, 5, refuted)
     states = [tuple(state) for state in refuted.trace.states]
     assert states[-1] in states[-1 - CYCLE_MOVES:-1]
@@ -161,6 +161,7 @@ def test_a_deadlock_is_found_along_a_random_game_and_confirmed_by_the_engine() -
     (refuted,) = [verdict for prop, verdict in found.items() if prop.kind == "deadlock_free"]
     game = _replayed(spec, 6, refuted)
     assert refuted.trace is not None and not game.legal_moves(refuted.trace.end) and not game.is_over(refuted.trace.end)
+    assert refuted.lower_bound == 0, "the depths did not ask for a deadlock: no shortest is claimed"
 
 
 def test_verdicts_under_follows_random_games_before_inference(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -110,6 +110,9 @@ PLAYED_NOTE = ("found along the rules of a random game once the depths asked bef
 PLAYED_SHORTEST_NOTE = ("found along the rules of a random game once the depths asked before inference stopped; "
                         "no game shorter than {at_least} moves breaks it, so this one is a shortest")
 PLAYED_ONLY_NOTE = "found along the rules of a random game before any invariant was inferred; not proved the shortest"
+NOT_ASKED = 0
+"""The lower bound of a game breaking a kind the depths do not ask: none is proved, and
+0 moves ("no game is shorter than none") says so without claiming a shortest."""
 
 
 def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str, tuple[Property, Target]],
@@ -119,8 +122,9 @@ def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str
     docstring), shortest guide first, until `deadline`: the state and move invariants of
     `open_targets`, a game of at least `at_least` moves (every shorter depth was asked),
     noted a shortest only when exactly that long; and, with no lower bound (the depths
-    did not ask them), `deadlock_free` and `terminates` among `props`, a deadlock the
-    engine confirms and a state a cycle brings back (verify/smt/lasso.py), the cycle
+    did not ask them), the permissions, `deadlock_free` and `terminates` among `props`:
+    a move the permission does not allow or a state lacking the move it does, a deadlock
+    the engine confirms, a state a cycle brings back (verify/smt/lasso.py), the cycle
     replayed too."""
     asked = {name: prop for name, (prop, _) in open_targets.items()}
     asked.update((prop.name, prop) for prop in props if prop.kind in ("deadlock_free", "terminates", *PERMISSIONS))
@@ -171,14 +175,14 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
             return None
         trace, length = closed
         return Refuted(Evidence("bmc", depth=led.depth, seconds=time.perf_counter() - start, note=PLAYED_ONLY_NOTE),
-                       trace, f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=1)
+                       trace, f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
     if prop.kind in PERMISSIONS:
         what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
         moves = led.depth if prop.kind == "allows" else led.depth - 1
         return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
-                       f"{prop.name}: after {moves} moves {what} ({PLAYED_ONLY_NOTE})", lower_bound=1)
+                       f"{prop.name}: after {moves} moves {what} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
     end = led.trace.end
     if backend.game.legal_moves(end) or backend.game.is_over(end):
         return None                          # the engine has a move there: not a deadlock, whatever the encoding said
     return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
-                   f"{breach(prop, led.depth)} ({PLAYED_ONLY_NOTE})", lower_bound=1)
+                   f"{breach(prop, led.depth)} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
