@@ -228,12 +228,12 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     mask, engine/propcheck.py), a state with no legal move in a game not over
     (`deadlock_free`), a move back to a state the game was in at most `CYCLE_MOVES` moves
     before (`terminates`), a permission a state wants and its legal moves do not give
-    (`allows`, `only`: `_PermissionBreaches`). Seeded like `played_guides`; empty when no game played within
-    `seconds` or `games` breaks any.
+    (`allows`, `only`: `_PermissionBreaches`). Seeded like `played_guides`; empty when no
+    game played within `seconds` or `games` breaks any.
 
-    A game goes on past a breach (another property may break later in it) and stops once
-    longer than every property still unbroken could use: past the shortest guide already
-    kept for all of them."""
+    A game goes on past a breach (another property may break later in it); once every
+    property has a guide, a game stops at the length of the longest one kept, past which
+    it can shorten none."""
     checked = tuple(prop for prop in props if prop.kind in ("always", "never", "shows")
                     and (prop.state is not None or prop.move is not None))
     permissions = tuple(prop for prop in props if prop.kind in PERMISSIONS
