@@ -293,11 +293,9 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
             if fresh:
                 broken |= fresh
                 keep(fresh, tuple(names[rule] for rule, _ in made))
-            if breaches.wanted_in(after, broken):
-                rules = tuple(names[rule] for rule, _ in made)
-                for bit, last in breaches.at(after, broken):
-                    broken |= bit
-                    keep(bit, rules + last)
+            for bit, last in breaches.at(after, broken):
+                broken |= bit
+                keep(bit, tuple(names[rule] for rule, _ in made) + last)
             state = after
     return {asked[bit].name: guide for bit, guide in sorted(found.items())}
 
@@ -322,14 +320,12 @@ class _PermissionBreaches:
         wanted = self.wanted[state[self.game.phase_index]]
         return wanted(state) & ~(broken >> self.offset) if wanted is not None else 0
 
-    def wanted_in(self, state: Any, broken: int) -> bool:
-        """Whether `state` wants a permission not yet broken."""
-        return bool(self._wanted(state, broken))
-
     def at(self, state: Any, broken: int) -> list[tuple[int, tuple[str, ...]]]:
         """The permissions `state` breaks, each as its bit of `played_breaches` and the
         rules the guide adds (the move breaking an `only`, none for an `allows`)."""
         want = self._wanted(state, broken)
+        if not want:
+            return []                        # most states: no legal move listed
         given_by_any = 0
         lacking: dict[int, str] = {}         # an `only` bit -> the rule of a legal move not giving it
         for move in self.game.legal_moves(state):
