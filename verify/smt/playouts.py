@@ -257,6 +257,10 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     everything = (1 << len(asked)) - 1
     stop = time.perf_counter() + seconds
 
+    def so_far() -> Guide:
+        """The rules of the moves this game has made, a guide up to its state now."""
+        return tuple(names[rule] for rule, _ in made)
+
     def keep(fresh: int, rules: Guide) -> None:
         for bit in range(len(asked)):
             if fresh >> bit & 1 and (bit not in found or len(rules) < len(found[bit])):
@@ -280,7 +284,7 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
                 break
             if after is None:
                 if stuck_bit and not broken & stuck_bit and not game.is_over(state) and not game.legal_moves(state):
-                    keep(stuck_bit, tuple(names[rule] for rule, _ in made))
+                    keep(stuck_bit, so_far())
                 break
             index, args = made[-1]
             move_check, state_check = move_checks[index], state_checks[after[phase_index]]
@@ -292,10 +296,10 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
             fresh = fired & ~broken
             if fresh:
                 broken |= fresh
-                keep(fresh, tuple(names[rule] for rule, _ in made))
+                keep(fresh, so_far())
             for bit, last in breaches.at(after, broken):
                 broken |= bit
-                keep(bit, tuple(names[rule] for rule, _ in made) + last)
+                keep(bit, so_far() + last)
             state = after
     return {asked[bit].name: guide for bit, guide in sorted(found.items())}
 
