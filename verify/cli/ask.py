@@ -21,18 +21,23 @@ import json
 import sys
 import time
 from pathlib import Path
+from collections.abc import Sequence
 
 import click
 
 from spec.disputes import Dispute
+from spec.errors import SpecError
+from spec.properties import Property
 from spec.loader import load_spec
 from spec.moves import moves_named
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
-from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find
-from ..lawyer.words import listing, render, to_json
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
+from ..lawyer.words import counts_text, listing, render, to_json
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
+from ..lawyer.solver import (SOLVER_SECONDS, Asked, answer_of, asked_of, count_lines, decide_all,
+                             every_count_decided, said)
 from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
 
 
@@ -88,12 +93,19 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
 @rules_option(dest="spec_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
+@click.option("--solver", "solver_only", is_flag=True,
+              help="Decide every player count asked by the Z3 backend alone: no explicit search and no "
+              "spec/invariants.toml (invariants, ranking and distance inferred); a yes at one count does not end the "
+              "question, and a count left undecided makes the exit status 3. --seconds is then per question and "
+              "count (default 300 s).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="With --solver: player counts decided in parallel processes.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
 def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
         on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
         lang: str,
         as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
-        catalogue_path: str | None, verbose: bool) -> None:
+        catalogue_path: str | None, solver_only: bool, workers: int, verbose: bool) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
     Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
@@ -108,6 +120,10 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         raise click.UsageError("give --can or --never, not both")
     if on_rules and not (can_text or never_text):
         raise click.UsageError("--on goes with --can or --never")
+    if solver_only and (game_file or move_text or list_only):
+        raise click.UsageError("--solver decides questions; a position or the listing needs no solver")
+    if workers > 1 and not solver_only:
+        raise click.UsageError("--workers goes with --solver")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS,
                     infer=infer)
     spec = load_spec(spec_name)
@@ -123,10 +139,35 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
     if can_text or never_text:
         kind, text = ("sometimes", can_text) if can_text else ("never", never_text)
         assert text is not None
+        if solver_only:
+            option = "--can" if can_text else "--never"
+            asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
+            prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
+            sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
+                                spec_name, lang, as_json, changes, verbose, claim=kind))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
         _emit(answer, lang, as_json, changes)
         sys.exit(_exit_code(answer, kind))
-    disputes = catalogue(spec_name, Path(catalogue_path) if catalogue_path else None)
+    path = Path(catalogue_path) if catalogue_path else None
+    disputes = catalogue(spec_name, path)
+    if solver_only and (check_all or ident is not None):
+        chosen = disputes if check_all else (find(disputes, ident or ""),)
+        formal = [d for d in chosen if d.query is not None]
+        if ident is not None and not formal:
+            raise click.UsageError(f"'{ident}' is answered from the rule text or a position, not by the solver")
+        if ident is not None and players and not set(players) <= set(formal[0].players):
+            raise SpecError(f"'{ident}' concerns {counts_text(formal[0].players)} players, not "
+                            f"{min(set(players) - set(formal[0].players))}")
+        formal = [d for d in formal if not players or set(players) & set(d.players)]
+        counted = players or tuple(sorted({count for d in formal for count in d.players}))
+        code = _by_solver([asked_of(d, spec_name, path) for d in formal], [d.query for d in formal], formal,
+                          counted, seconds, workers, spec_name, lang, as_json, changes, verbose,
+                          summary=check_all)
+        by_text = sum(d.query is None for d in chosen)
+        if check_all and not as_json and by_text:
+            click.echo(f"{by_text} entries are answered from the rule text or a position, not by the solver: "
+                       f"`shrules ask --all` answers them.")
+        sys.exit(code)
     if check_all:
         sys.exit(_check_all(disputes, players, budget, spec_name, as_json))
     if ident is None:
@@ -186,6 +227,59 @@ def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: 
             click.echo(f"{mark:<7} {dispute.id:<40} answer {answer.verdict:<7} expected {dispute.answer:<3} ({where})")
     if as_json:
         click.echo(json.dumps([to_json(answer) for answer in shown], ensure_ascii=False, indent=1))
+    return worst
+
+
+def _formal(prop: Property | None) -> Property:
+    assert prop is not None, "only formal entries are asked of the solver"
+    return prop
+
+
+def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None], counts: tuple[int, ...],
+               seconds: float | None, workers: int, spec_name: str, lang: str, as_json: bool, changes: bool,
+               verbose: bool, claim: str | None = None, summary: bool = False) -> int:
+    """`--solver`: each question at each count by the solver alone; the worst exit status,
+    a count left undecided counting as a limit (3) even where another count answered."""
+    started = time.perf_counter()
+
+    def done(count: int, spent: float) -> None:
+        if verbose or not as_json:
+            click.echo(f"  … {count} players decided: {spent:.1f} s since the start", err=True)
+
+    found = decide_all(asked, counts, seconds or SOLVER_SECONDS, workers, verbose, done)
+    answers = []
+    for prop, results, dispute in zip(props, found, disputes):
+        query = _formal(prop)
+        ids = dispute.rule_ids if dispute is not None else rules_of(load_spec(query.rules or spec_name), query)
+        answers.append(answer_of(query, results, ids, dispute, "" if dispute is not None else "fields"))
+    worst = EXIT_OK
+    for answer in answers:
+        code = _exit_code(answer, claim)
+        if code == EXIT_OK and not every_count_decided(answer):
+            code = EXIT_LIMIT
+        worst = EXIT_FAILED if EXIT_FAILED in (worst, code) else max(worst, code)
+    if as_json:
+        shown = [to_json(answer) for answer in answers]
+        click.echo(json.dumps(shown if summary else shown[0], ensure_ascii=False, indent=1))
+        return worst
+    if not summary:
+        for answer in answers:
+            click.echo(render(answer, lang, changes))
+            click.echo("\n".join(count_lines(answer)))
+        return worst
+    checks = [r for answer in answers for r in answer.results]
+    undecided = sum(isinstance(r.verdict, Unknown) for r in checks)
+    for answer in answers:
+        assert answer.dispute is not None
+        code = _exit_code(answer)
+        mark = {EXIT_OK: "ok", EXIT_FAILED: "WRONG", EXIT_LIMIT: "unknown"}[code]
+        if code == EXIT_OK and not every_count_decided(answer):
+            mark = "partly"
+        per_count = ", ".join(f"{r.players}: {said(r)}" for r in answer.results)
+        click.echo(f"{mark:<7} {answer.dispute.id:<40} answer {answer.verdict:<7} expected "
+                   f"{answer.dispute.answer:<3} ({per_count})")
+    click.echo(f"{len(answers)} questions, {len(checks)} player counts: {len(checks) - undecided} decided by the "
+               f"solver alone, {undecided} unknown, in {time.perf_counter() - started:.1f} s")
     return worst
 
 

@@ -1,0 +1,171 @@
+"""Questions decided by the Z3 backend alone, at every player count asked (`ask --solver`).
+
+`decide` (verify/lawyer/ask.py) answers a question the fastest way it can: the explicit
+search finds the shortest game, the solver's proofs rest on the written hints of
+spec/invariants.toml, and a yes at one count ends the question. Here every count is
+decided by the solver alone, each on its own, with no explicit search and no written
+hint: the strengthening invariants, the ranking and the distance are inferred
+(`check_property(..., hints=False)`, verify/smt/infer.py), a `never` query is proved by
+induction or refuted by the shortest game the solver finds, a `sometimes` query proved
+impossible or witnessed by a game the engine replays. It shows what the solver decides
+without help: for a new variant, a count too large to search, or a rules question nobody
+wrote invariants for. A count the solver leaves undecided is reported as unknown, never
+as an answer.
+
+The counts are decided in worker processes, one count per task (the solver's support for
+a rule set and count is built once there and shared by every question at that count); a
+question travels to its worker as data (`Asked`), never as code.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.game import compiled_game
+from spec.disputes import Dispute, load_disputes, query
+from spec.errors import Location
+from spec.loader import load_spec
+from spec.properties import Property
+
+from ..checker import plain
+from ..explicit.check import Raw, materialise
+from ..results import Limits, PropertyResult, Unknown
+from ..workers import WorkerPool
+from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
+
+SOLVER_SECONDS = 300.0
+"""Seconds the solver gets per question and player count (inference included): the
+longest of the catalogue's mutants took 315 s at 10 players, most a few seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question as data a worker can rebuild: a catalogue entry by id, or an ad-hoc
+    `--can`/`--never` query by its text."""
+
+    spec_name: str
+    dispute: str = ""                  # a catalogue entry's id ("" for an ad-hoc query)
+    catalogue: str | None = None       # the catalogue file, None for spec/disputes.toml
+    kind: str = ""                     # an ad-hoc query: sometimes / never
+    text: str = ""
+    on: tuple[str, ...] = ()
+    option: str = "--can"
+
+    def query(self) -> Property:
+        """The question's query, rebuilt from the rules (checked on load as any spec text)."""
+        spec = load_spec(self.spec_name)
+        if self.dispute:
+            for entry in load_disputes(spec, None if self.catalogue is None else Path(self.catalogue)):
+                if entry.id == self.dispute and entry.query is not None:
+                    return entry.query
+            raise LookupError(f"no formal entry '{self.dispute}' in the catalogue")
+        return query(spec, "question", self.kind, self.text, self.on, tuple(spec.player_counts),
+                     where=Location(f"{self.option} expression"), show_caret=True)
+
+
+def asked_of(dispute: Dispute, spec_name: str, path: Path | None) -> Asked:
+    """A catalogue entry as a question for the workers."""
+    return Asked(spec_name, dispute.id, None if path is None else str(path))
+
+
+def decide_count(prop: Property, players: int, seconds: float, spec_name: str) -> PropertyResult:
+    """The solver's verdict on one query at one count, with inferred invariants only."""
+    from .. import smt   # imported on use: z3 is a noticeable part of a second
+
+    rules = prop.rules or spec_name
+    spec = compiled_game(players, rules).spec
+    started = time.perf_counter()
+    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds), hints=False)
+    # The wall time, inference of the count's support included when this question built it.
+    wall = round(time.perf_counter() - started, 3)
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                          {"backend": "smt", "hints": False, "wall_seconds": wall})
+
+
+def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verbose: bool
+                ) -> list[tuple[int, Raw]]:
+    """Every question stated for `players`, decided in this worker: (its index, result as
+    plain data: a compiled game's states are classes made per process, so a game crosses
+    to the parent as its moves and is replayed there)."""
+    out = []
+    for index, asked in enumerate(questions):
+        prop = asked.query()
+        if players not in prop.players:
+            continue
+        result = decide_count(prop, players, seconds, asked.spec_name)
+        out.append((index, plain(result)))
+        if verbose:
+            name = asked.dispute or asked.text
+            print(f"  … {players} players: {name}: {said(result)} ({result.verdict.evidence.method}, "
+                  f"{result.extra['wall_seconds']:.1f} s)", file=sys.stderr, flush=True)
+    return out
+
+
+def decide_all(questions: Sequence[Asked], counts: Iterable[int], seconds: float = SOLVER_SECONDS,
+               workers: int = 1, verbose: bool = False,
+               done: Callable[[int, float], None] | None = None) -> list[tuple[PropertyResult, ...]]:
+    """Each question's results at each of `counts` where it is stated, by the solver alone:
+    one task per count, the largest first (the slowest), `workers` at a time; `done(count,
+    seconds)` as each count ends."""
+    asked = tuple(questions)
+    props = [question.query() for question in asked]
+    results: list[list[PropertyResult]] = [[] for _ in asked]
+    ordered = sorted(set(counts), reverse=True)
+    started = time.perf_counter()
+
+    def take(count: int, found: list[tuple[int, Raw]]) -> None:
+        for index, raw in found:
+            prop = props[index]
+            result = materialise(raw, prop.rules or asked[index].spec_name, {prop.name: prop})
+            results[index].append(result)
+        if done is not None:
+            done(count, time.perf_counter() - started)
+
+    if workers <= 1 or len(ordered) <= 1:
+        for count in ordered:
+            take(count, _count_task(asked, count, seconds, verbose))
+    else:
+        with WorkerPool(min(workers, len(ordered))) as pool:
+            futures = {pool.submit(_count_task, asked, count, seconds, verbose): count for count in ordered}
+            for future in as_completed(futures):
+                take(futures[future], future.result())
+    return [tuple(sorted(found, key=lambda r: r.players)) for found in results]
+
+
+def answer_of(prop: Property, results: tuple[PropertyResult, ...], rule_ids: tuple[str, ...],
+              dispute: Dispute | None = None, grounds: str = "") -> FormalAnswer:
+    """The answer from the solver's results: yes if a count shows it happening, no if every
+    count is proved, else unknown (a count left undecided is never read as no)."""
+    return FormalAnswer(prop, rule_ids, results, {}, dispute, grounds)
+
+
+def every_count_decided(answer: FormalAnswer) -> bool:
+    """Whether the solver decided every count it was asked (a yes at one count is not
+    enough here: the point is what the solver decides at each)."""
+    return bool(answer.results) and not any(isinstance(r.verdict, Unknown) for r in answer.results)
+
+
+def count_lines(answer: FormalAnswer) -> list[str]:
+    """The solver's verdict at each count, a line each: what it found and how long it took."""
+    out = ["By the solver alone, count by count (inferred invariants, no explicit search):"]
+    for result in answer.results:
+        verdict = result.verdict
+        what = said(result)
+        why = f": {verdict.reason.splitlines()[0]}" if isinstance(verdict, Unknown) else ""
+        out.append(f"  {result.players} players: {what} ({verdict.evidence.method}, "
+                   f"{result.extra.get('wall_seconds', verdict.evidence.seconds):.1f} s){why}")
+    return out
+
+
+def said(result: PropertyResult) -> str:
+    """One count's answer to the question: yes (with the game's length), no or unknown."""
+    outcome = happens(result.verdict)
+    if outcome is None:
+        return UNKNOWN
+    trace = getattr(result.verdict, "trace", None)
+    return f"{YES}, {len(trace.steps)} moves" if outcome and trace is not None else YES if outcome else NO
