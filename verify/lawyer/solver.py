@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from engine.game import compiled_game
@@ -60,12 +61,20 @@ class Asked:
         """The question's query, rebuilt from the rules (checked on load as any spec text)."""
         spec = load_spec(self.spec_name)
         if self.dispute:
-            for entry in load_disputes(spec, None if self.catalogue is None else Path(self.catalogue)):
-                if entry.id == self.dispute and entry.query is not None:
-                    return entry.query
-            raise LookupError(f"no formal entry '{self.dispute}' in the catalogue")
+            found = _queries(self.spec_name, self.catalogue).get(self.dispute)
+            if found is None:
+                raise LookupError(f"no formal entry '{self.dispute}' in the catalogue")
+            return found
         return query(spec, "question", self.kind, self.text, self.on, tuple(spec.player_counts),
                      where=Location(f"{self.option} expression"), show_caret=True)
+
+
+@lru_cache(maxsize=4)
+def _queries(spec_name: str, catalogue: str | None) -> dict[str, Property]:
+    """The formal entries' queries by id, the catalogue read once per process (it takes
+    about half a second, and a worker rebuilds every question at each count)."""
+    entries = load_disputes(load_spec(spec_name), None if catalogue is None else Path(catalogue))
+    return {entry.id: entry.query for entry in entries if entry.query is not None}
 
 
 def asked_of(dispute: Dispute, spec_name: str, path: Path | None) -> Asked:
