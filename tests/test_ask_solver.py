@@ -77,7 +77,16 @@ def test_every_count_is_asked_of_the_solver_without_hints(stub: Any) -> None:
     assert sorted(players for _, players, _ in solver.calls) == [5, 6]
     assert all(how == {"hints": False, "seconds": 42.0} for _, _, how in solver.calls)
     assert "No — this never happens: proved for 5–6 players" in result.stdout
-    assert "  5 players: no (k-induction" in result.stdout and "  6 players: no (k-induction" in result.stdout
+    assert "  5 players: no (k-induction, " in result.stdout and "  6 players: no (k-induction, " in result.stdout
+
+
+def test_the_counts_are_said_in_german_too(stub: Any) -> None:
+    stub({5: PROVED, 6: UNDECIDED})
+    result = run("president-twice-in-a-row-small", "--solver", "--lang", "de")
+    assert result.exit_code == EXIT_LIMIT, result.output
+    assert "Allein vom Solver, Spielerzahl für Spielerzahl" in result.stdout
+    assert "  5 Spieler: nein (k-Induktion" in result.stdout
+    assert "  6 Spieler: unbekannt (" in result.stdout
 
 
 def test_a_count_left_undecided_is_unknown_even_beside_an_answer(stub: Any) -> None:
@@ -85,7 +94,8 @@ def test_a_count_left_undecided_is_unknown_even_beside_an_answer(stub: Any) -> N
     result = run("--can", "president == previous(president)", "-n", "5-6", "--solver")
     assert result.exit_code == EXIT_LIMIT, result.output
     assert result.stdout.startswith("Unknown")
-    assert "  6 players: unknown (bmc" in result.stdout and "limit: time (300 s)" in result.stdout
+    line = [line for line in result.stdout.splitlines() if line.startswith("  6 players: unknown")][-1]
+    assert line.startswith("  6 players: unknown (bounded model checking, ") and line.endswith(": limit: time (300 s)")
 
 
 def test_a_proof_where_the_catalogue_expects_yes_is_wrong(stub: Any) -> None:
@@ -114,6 +124,7 @@ def test_all_reports_every_count_and_what_the_solver_does_not_answer(stub: Any) 
     ("--workers", "2", "--all"),
     ("hitler-must-reveal", "--solver"),
     ("president-twice-in-a-row", "--solver", "-n", "5"),
+    ("president-twice-in-a-row", "--solver", "--no-infer"),
 ])
 def test_usage_mistakes_exit_2(args: tuple[str, ...], tmp_path: Path) -> None:
     if "x.jsonl" in args:

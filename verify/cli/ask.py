@@ -33,10 +33,10 @@ from spec.moves import moves_named
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
-from ..lawyer.words import counts_text, listing, render, to_json
+from ..lawyer.words import counts_text, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
-from ..lawyer.solver import (SOLVER_SECONDS, Asked, answer_of, asked_of, count_lines, decide_all,
+from ..lawyer.solver import (SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all,
                              every_count_decided, said)
 from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
 
@@ -122,6 +122,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         raise click.UsageError("--on goes with --can or --never")
     if solver_only and (game_file or move_text or list_only):
         raise click.UsageError("--solver decides questions; a position or the listing needs no solver")
+    if solver_only and not infer:
+        raise click.UsageError("--solver proves with the invariants it infers: not with --no-infer")
     if workers > 1 and not solver_only:
         raise click.UsageError("--workers goes with --solver")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS,
@@ -265,7 +267,7 @@ def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: S
     if not summary:
         for answer in answers:
             click.echo(render(answer, lang, changes))
-            click.echo("\n".join(count_lines(answer)))
+            click.echo("\n".join(solver_lines(answer, lang)))
         return worst
     checks = [r for answer in answers for r in answer.results]
     undecided = sum(isinstance(r.verdict, Unknown) for r in checks)

@@ -159,18 +159,6 @@ def every_count_decided(answer: FormalAnswer) -> bool:
     return bool(answer.results) and not any(isinstance(r.verdict, Unknown) for r in answer.results)
 
 
-def count_lines(answer: FormalAnswer) -> list[str]:
-    """The solver's verdict at each count, a line each: what it found and how long it took."""
-    out = ["By the solver alone, count by count (inferred invariants, no explicit search):"]
-    for result in answer.results:
-        verdict = result.verdict
-        what = said(result)
-        why = f": {verdict.reason.splitlines()[0]}" if isinstance(verdict, Unknown) else ""
-        out.append(f"  {result.players} players: {what} ({verdict.evidence.method}, "
-                   f"{result.extra.get('wall_seconds', verdict.evidence.seconds):.1f} s){why}")
-    return out
-
-
 def said(result: PropertyResult) -> str:
     """One count's answer to the question: yes (with the game's length), no or unknown."""
     outcome = happens(result.verdict)

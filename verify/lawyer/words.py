@@ -18,7 +18,7 @@ from spec.loader import load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
 
 from ..results import PropertyResult, Unknown
-from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected
+from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected, happens
 from .record import GameRecord, game_record
 
 WORDS: dict[str, dict[str, str]] = {
@@ -74,6 +74,10 @@ WORDS: dict[str, dict[str, str]] = {
         "unknown_count": "unknown ({reason})",
         "answer_yes": "yes",
         "answer_no": "no",
+        "by_solver": "By the solver alone, count by count (inferred invariants, no explicit search):",
+        "solver_count": "  {players} players: {what} ({method}, {seconds:.1f} s){why}",
+        "solver_yes": "yes, {moves} moves",
+        "solver_unknown": "unknown",
         "marked": "▶ marks move {move}, the move that answers the question.",
         "played_on": "The game is played on to its end after the answer by the engine's seeded moves: {moves} more "
                      "moves, not part of the answer.",
@@ -90,6 +94,10 @@ WORDS: dict[str, dict[str, str]] = {
         "elections_plural": "{count} gewählte Regierungen",
         "answer_yes": "ja",
         "answer_no": "nein",
+        "by_solver": "Allein vom Solver, Spielerzahl für Spielerzahl (gefolgerte Invarianten, keine explizite Suche):",
+        "solver_count": "  {players} Spieler: {what} ({method}, {seconds:.1f} s){why}",
+        "solver_yes": "ja, {moves} Züge",
+        "solver_unknown": "unbekannt",
         "no": "Nein — das passiert nie: bewiesen für {proofs}.",
         "unknown": "Unbekannt — kein Spiel gefunden, in dem es passiert, aber das ist kein Beweis:",
         "proved": "bewiesen ({method})",
@@ -304,6 +312,27 @@ def _record_lines(record: GameRecord, lang: str) -> list[str]:
             out.append("  " + _say(lang, "after_answer"))
         mark = "▶ " if row.kind == "move" and row.step == record.answer else "  "
         out.append(mark + row.text)
+    return out
+
+
+def solver_lines(answer: FormalAnswer, lang: str = "en") -> list[str]:
+    """`ask --solver`: the solver's verdict at each count, a line each, with its method and
+    the count's wall time (inference included where the count's support was built)."""
+    out = [_say(lang, "by_solver")]
+    for result in answer.results:
+        verdict = result.verdict
+        outcome = happens(verdict)
+        trace = getattr(verdict, "trace", None)
+        why = ""
+        if isinstance(verdict, Unknown):
+            what, why = _say(lang, "solver_unknown"), ": " + _english(verdict.reason.splitlines()[0], lang)
+        elif outcome and trace is not None:
+            what = _say(lang, "solver_yes", moves=len(trace.steps))
+        else:
+            what = _say(lang, "answer_yes" if outcome else "answer_no")
+        method = METHODS.get(verdict.evidence.method, {}).get(lang, verdict.evidence.method)
+        out.append(_say(lang, "solver_count", players=result.players, what=what, method=method,
+                        seconds=result.extra.get("wall_seconds", verdict.evidence.seconds), why=why))
     return out
 
 
