@@ -105,6 +105,7 @@ def test_a_proof_where_the_catalogue_expects_yes_is_wrong(stub: Any) -> None:
     answer = json.loads(result.stdout)
     assert answer["answer"] == "no" and answer["as_expected"] is False
     assert [entry["players"] for entry in answer["players"]] == [7, 8, 9, 10]
+    assert all(entry["wall_seconds"] >= 0 for entry in answer["players"])
 
 
 def test_all_reports_every_count_and_what_the_solver_does_not_answer(stub: Any) -> None:

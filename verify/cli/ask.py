@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
@@ -36,8 +36,7 @@ from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue,
 from ..lawyer.words import counts_text, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
-from ..lawyer.solver import (SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all,
-                             every_count_decided, said)
+from ..lawyer.solver import SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all, every_count_decided, said
 from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
 
 
@@ -237,9 +236,9 @@ def _formal(prop: Property | None) -> Property:
     return prop
 
 
-def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None], counts: tuple[int, ...],
-               seconds: float | None, workers: int, spec_name: str, lang: str, as_json: bool, changes: bool,
-               verbose: bool, claim: str | None = None, summary: bool = False) -> int:
+def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None],
+               counts: tuple[int, ...], seconds: float | None, workers: int, spec_name: str, lang: str,
+               as_json: bool, changes: bool, verbose: bool, claim: str | None = None, summary: bool = False) -> int:
     """`--solver`: each question at each count by the solver alone; the worst exit status,
     a count left undecided counting as a limit (3) even where another count answered."""
     started = time.perf_counter()

@@ -391,6 +391,8 @@ def _result_json(result: PropertyResult) -> dict[str, Any]:
                            "states": evidence.states, "seconds": evidence.seconds, "reductions": evidence.note}
     if isinstance(verdict, Unknown):
         out["reason"] = verdict.reason
+    if "wall_seconds" in result.extra:      # `ask --solver`: the count's time, inference included
+        out["wall_seconds"] = result.extra["wall_seconds"]
     trace = getattr(verdict, "trace", None)
     if trace is not None:
         out["moves"] = len(trace.steps)
