@@ -95,3 +95,13 @@ def test_both_backends_disagreeing_fail_the_check() -> None:
     assert checked.as_expected is False
     assert checked.extra["backends_disagree"] == "the backends disagree: explicit proved, smt refuted"
     assert isinstance(checked.verdict, Refuted) and "the backends disagree" in checked.verdict.message
+
+
+def test_check_verbose_says_when_each_count_ends_off_a_terminal() -> None:
+    """`check -v` in a script or CI log: a line per step of each count, with the time."""
+    result = CliRunner().invoke(main, ["check", "--backend", "smt", "-n", "5-6", "--workers", "1", "-v", "-q",
+                                       "-p", "tracks_in_range"])
+    assert result.exit_code == 0, result.output
+    ended = [line for line in result.stderr.splitlines() if " players: done (" in line]
+    assert [line.split(" players")[0].strip(" …") for line in ended] == ["5", "6"]
+    assert result.stdout.splitlines()[0].startswith("property")

@@ -83,9 +83,13 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
         results = _in_processes(spec_name, counts, names, by_name, limits, reductions, explorer, backend, infer,
                                 hints, workers, progress)
     else:
-        results = [result for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend,
-                                                  infer, hints, progress, catalogue=catalogue)
-                   for result in decided]
+        results = []
+        turns = _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress,
+                         catalogue=catalogue)
+        for count, decided in zip(counts, turns):
+            results += decided
+            if progress:
+                progress(f"{count} players: done")
     order = {name: number for number, name in enumerate(names)}
     results.sort(key=lambda r: (order[r.property], r.players))
     return results

@@ -10,6 +10,7 @@ the results as JSON instead. Exit status: 0 every verdict as expected, 1 one is 
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import time
@@ -141,6 +142,10 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="Save every counterexample and witness as ITF JSON in this directory.")
 @click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Instead of the progress bar, a line on stderr for each step of each count (searching, the "
+                   "solver, done) with the seconds since the start, on a terminal or not: a long run in a script "
+                   "or a CI log shows each count's time as it ends.")
 @click.option("--mutants", is_flag=True,
               help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
                    "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
@@ -156,7 +161,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   infer: bool, hints: bool, max_states: int | None, time_limit: float, memory_limit: int,
                   workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
-                  json_output: bool, quiet: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
+                  json_output: bool, quiet: bool, verbose: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
                   cache_dir: str | None = None, atlas_dir: str | None = None) -> None:
     """Decide every property of the catalogue for every player count.
@@ -198,9 +203,11 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
 
     def shown_where(_: object) -> str:
         return " | ".join(where[count] for count in sorted(where, key=int))
-    with click.progressbar(length=steps, label="checking", file=progress_stream(), show_pos=True,
-                           item_show_func=shown_where) as bar:
+    with click.progressbar(length=steps, label="checking", file=io.StringIO() if verbose else progress_stream(),
+                           show_pos=True, item_show_func=shown_where) as bar:
         def progress(message: str) -> None:
+            if verbose:
+                click.echo(f"  … {message} ({time.perf_counter() - started:.1f} s)", err=True)
             count, _, what = message.partition(" players: ")
             if message.endswith("done"):
                 where.pop(count, None)
