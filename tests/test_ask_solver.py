@@ -46,7 +46,8 @@ class StubSolver:
 
     def __call__(self, spec: Any, prop: Property, players: int, limits: Limits = Limits(), infer: bool = False,
                  hints: bool = True) -> Verdict:
-        self.calls.append((prop.name, players, {"hints": hints, "seconds": limits.time_limit}))
+        self.calls.append((prop.name, players, {"hints": hints, "seconds": limits.time_limit,
+                                                "first_game": limits.first_game}))
         return self.verdicts[players]
 
 
@@ -75,9 +76,15 @@ def test_every_count_is_asked_of_the_solver_without_hints(stub: Any) -> None:
     result = run("president-twice-in-a-row-small", "--solver", "--seconds", "42")
     assert result.exit_code == EXIT_OK, result.output
     assert sorted(players for _, players, _ in solver.calls) == [5, 6]
-    assert all(how == {"hints": False, "seconds": 42.0} for _, _, how in solver.calls)
+    assert all(how == {"hints": False, "seconds": 42.0, "first_game": False} for _, _, how in solver.calls)
     assert "No — this never happens: proved for 5–6 players" in result.stdout
     assert "  5 players: no (k-induction, " in result.stdout and "  6 players: no (k-induction, " in result.stdout
+
+
+def test_first_game_is_passed_to_the_solver(stub: Any) -> None:
+    solver = stub({5: PROVED, 6: PROVED})
+    assert run("president-twice-in-a-row-small", "--solver", "--first-game").exit_code == EXIT_OK
+    assert [how["first_game"] for _, _, how in solver.calls] == [True, True]
 
 
 def test_the_counts_are_said_in_german_too(stub: Any) -> None:
@@ -126,6 +133,7 @@ def test_all_reports_every_count_and_what_the_solver_does_not_answer(stub: Any) 
     ("hitler-must-reveal", "--solver"),
     ("president-twice-in-a-row", "--solver", "-n", "5"),
     ("president-twice-in-a-row", "--solver", "--no-infer"),
+    ("president-twice-in-a-row", "--first-game"),
 ])
 def test_usage_mistakes_exit_2(args: tuple[str, ...], tmp_path: Path) -> None:
     if "x.jsonl" in args:

@@ -26,6 +26,7 @@ from verify.report.records import result_record
 from verify.diff.operators import Mutant, mutants
 from verify.results import Limits, PropertyResult, Refuted, Unknown, Witnessed
 from verify.smt import check_property
+from verify.smt.bmc import shortest as real_shortest
 from verify.smt.check import catalogue_of, clear_cache
 from verify.smt.guides import forget_guides
 from verify.smt.playouts import played_guides
@@ -132,6 +133,30 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     assert cell(result) == f"witness 64-{verdict.evidence.depth}m"
     assert result_record(result)["shortest_at_least"] == 64
     assert "not proved the shortest: none takes fewer than 64 moves" in _trace_block(result)
+
+
+def test_first_game_is_led_by_random_games_before_the_deep_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Limits.first_game`: random games lead the solver to a Fascist policy win before
+    any depth-by-depth search (here forbidden); the game is real, ends in that win, and
+    carries the proved lower bound unless it is as long as it."""
+    clear_cache()
+    forget_guides()
+
+    def no_plain_search(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the depth-by-depth search ran before the random games")
+    monkeypatch.setattr(smt_check, "shortest", lambda unrolling, target, high, low=0, deadline=None:
+                        no_plain_search() if high > 0 else real_shortest(unrolling, target, high, low, deadline))
+    verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=120, first_game=True))
+    assert isinstance(verdict, Witnessed) and verdict.trace is not None
+    game = verdict.trace.game
+    assert (game.winner(verdict.trace.end), game.how(verdict.trace.end)) == ("fascist", "policies")
+    assert verdict.evidence.depth == len(verdict.trace.steps)
+    assert "random game" in verdict.evidence.note
+    if verdict.lower_bound is not None:
+        assert verdict.lower_bound == 64 < verdict.evidence.depth
+        assert "the first game looked for" in verdict.evidence.note
+    else:
+        assert verdict.evidence.depth == 64
 
 
 def mutant(operator: str, rule: str, description: str, nth: int = 0) -> Mutant:

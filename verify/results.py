@@ -39,7 +39,11 @@ class Limits:
     - `memory_limit`: resident memory in MiB (explicit);
     - `max_depth`: explicit: the BFS depth beyond which nothing is expanded (bounded
       comparisons); smt: the longest path BMC looks at (default 160, `DEFAULT_DEPTH`);
-    - `k`: the largest k of k-induction (smt; default 3, `DEFAULT_K`).
+    - `k`: the largest k of k-induction (smt; default 3, `DEFAULT_K`);
+    - `first_game`: smt: a witness need not be a shortest game. Random games lead the
+      solver to one before its depth-by-depth search for the shortest, which for a
+      witness 50 to 70 moves long takes minutes; the game found is reported with the
+      proved lower bound on the shortest, never as the shortest unless as long as it.
     """
 
     max_states: int | None = None
@@ -47,6 +51,7 @@ class Limits:
     memory_limit: int | None = None
     max_depth: int | None = None
     k: int | None = None
+    first_game: bool = False
 
     def describe(self) -> str:
         """The explicit checker's limits in words."""

@@ -99,12 +99,15 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               "count (default 300 s).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="With --solver: player counts decided in parallel processes.")
+@click.option("--first-game", is_flag=True,
+              help="With --solver: a yes need not come with the shortest game; random games lead the solver to one "
+              "first (it is shown with the proved lower bound on the shortest).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
 def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
         on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
         lang: str,
         as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
-        catalogue_path: str | None, solver_only: bool, workers: int, verbose: bool) -> None:
+        catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
     Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
@@ -123,8 +126,8 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         raise click.UsageError("--solver decides questions; a position or the listing needs no solver")
     if solver_only and not infer:
         raise click.UsageError("--solver proves with the invariants it infers: not with --no-infer")
-    if workers > 1 and not solver_only:
-        raise click.UsageError("--workers goes with --solver")
+    if (workers > 1 or first_game) and not solver_only:
+        raise click.UsageError("--workers and --first-game go with --solver")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS,
                     infer=infer)
     spec = load_spec(spec_name)
@@ -145,7 +148,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
             asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
             prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
-                                spec_name, lang, as_json, changes, verbose, claim=kind))
+                                spec_name, lang, as_json, changes, verbose, claim=kind, first_game=first_game))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
         _emit(answer, lang, as_json, changes)
         sys.exit(_exit_code(answer, kind))
@@ -163,7 +166,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
         counted = players or tuple(sorted({count for d in formal for count in d.players}))
         code = _by_solver([asked_of(d, spec_name, path) for d in formal], [d.query for d in formal], formal,
                           counted, seconds, workers, spec_name, lang, as_json, changes, verbose,
-                          summary=check_all)
+                          summary=check_all, first_game=first_game)
         by_text = sum(d.query is None for d in chosen)
         if check_all and not as_json and by_text:
             click.echo(f"{by_text} entries are answered from the rule text or a position, not by the solver: "
@@ -238,7 +241,8 @@ def _formal(prop: Property | None) -> Property:
 
 def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None],
                counts: tuple[int, ...], seconds: float | None, workers: int, spec_name: str, lang: str,
-               as_json: bool, changes: bool, verbose: bool, claim: str | None = None, summary: bool = False) -> int:
+               as_json: bool, changes: bool, verbose: bool, claim: str | None = None, summary: bool = False,
+               first_game: bool = False) -> int:
     """`--solver`: each question at each count by the solver alone; the worst exit status,
     a count left undecided counting as a limit (3) even where another count answered."""
     started = time.perf_counter()
@@ -247,7 +251,7 @@ def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: S
         if verbose or not as_json:
             click.echo(f"  … {count} players decided: {spent:.1f} s since the start", err=True)
 
-    found = decide_all(asked, counts, seconds or SOLVER_SECONDS, workers, verbose, done)
+    found = decide_all(asked, counts, seconds or SOLVER_SECONDS, workers, verbose, done, first_game)
     answers = []
     for prop, results, dispute in zip(props, found, disputes):
         query = _formal(prop)

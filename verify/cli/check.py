@@ -127,6 +127,10 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--hints/--no-hints", default=True, show_default=True,
               help="Z3 backend: use spec/invariants.toml; --no-hints proves with inferred invariants and a "
                    "found ranking and distance alone.")
+@click.option("--first-game", is_flag=True,
+              help="Z3 backend: a witness need not be the shortest game; random games lead the solver to one "
+                   "before its depth-by-depth search for the shortest (minutes for a witness of 50-70 moves). The "
+                   "game is reported with the proved lower bound on the shortest.")
 @max_states_option(None)
 @time_limit_option(DEFAULT_TIME_LIMIT, "Seconds of the explicit search per player count (with both, "
                    "the search's share of them); the Z3 backend gives each property this long.")
@@ -158,8 +162,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @variant_options
 @report_options
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
-                  infer: bool, hints: bool, max_states: int | None, time_limit: float, memory_limit: int,
-                  workers: int, no_symmetry: bool,
+                  infer: bool, hints: bool, first_game: bool, max_states: int | None, time_limit: float,
+                  memory_limit: int, workers: int, no_symmetry: bool,
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, verbose: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
@@ -171,8 +175,9 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     if mutants:
         raise SystemExit(run_mutants(parse_counts(players_text, load_spec("standard").player_counts,
                                                   of="the standard rules"), workers, quick, click.echo))
-    if (infer or not hints) and backend == "explicit":
-        raise click.UsageError("--infer and --no-hints are options of the Z3 backend: add --backend smt or both")
+    if (infer or not hints or first_game) and backend == "explicit":
+        raise click.UsageError("--infer, --no-hints and --first-game are options of the Z3 backend: add --backend "
+                               "smt or both")
     on_runner = scheduler is not None or cache_dir is not None
     if on_runner and (no_symmetry or no_representatives or no_cone or no_fuse):
         raise click.UsageError("--scheduler and --cache run the explicit backend with its reductions: "
@@ -196,7 +201,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
         click.echo(f"{rules}: not in the atlas {atlas_dir} for every count asked; checking", err=True)
     for count in players or spec.player_counts:
         compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
-    limits = Limits(max_states, time_limit or None, memory_limit)
+    limits = Limits(max_states, time_limit or None, memory_limit, first_game=first_game)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
     where: dict[str, str] = {}          # each player count's latest line: a bar per count in one

@@ -82,21 +82,23 @@ def asked_of(dispute: Dispute, spec_name: str, path: Path | None) -> Asked:
     return Asked(spec_name, dispute.id, None if path is None else str(path))
 
 
-def decide_count(prop: Property, players: int, seconds: float, spec_name: str) -> PropertyResult:
-    """The solver's verdict on one query at one count, with inferred invariants only."""
+def decide_count(prop: Property, players: int, seconds: float, spec_name: str, first_game: bool = False
+                 ) -> PropertyResult:
+    """The solver's verdict on one query at one count, with inferred invariants only
+    (`first_game`: a witness need not be a shortest game, `Limits.first_game`)."""
     from .. import smt   # imported on use: z3 is a noticeable part of a second
 
     rules = prop.rules or spec_name
     spec = compiled_game(players, rules).spec
     started = time.perf_counter()
-    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds), hints=False)
+    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds, first_game=first_game), hints=False)
     # The wall time, inference of the count's support included when this question built it.
     wall = round(time.perf_counter() - started, 3)
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
                           {"backend": "smt", "hints": False, "wall_seconds": wall})
 
 
-def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verbose: bool
+def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verbose: bool, first_game: bool = False
                 ) -> list[tuple[int, Raw]]:
     """Every question stated for `players`, decided in this worker: (its index, result as
     plain data: a compiled game's states are classes made per process, so a game crosses
@@ -106,7 +108,7 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
         prop = asked.query()
         if players not in prop.players:
             continue
-        result = decide_count(prop, players, seconds, asked.spec_name)
+        result = decide_count(prop, players, seconds, asked.spec_name, first_game)
         out.append((index, plain(result)))
         if verbose:
             name = asked.dispute or asked.text
@@ -116,8 +118,8 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
 
 
 def decide_all(questions: Sequence[Asked], counts: Iterable[int], seconds: float = SOLVER_SECONDS,
-               workers: int = 1, verbose: bool = False,
-               done: Callable[[int, float], None] | None = None) -> list[tuple[PropertyResult, ...]]:
+               workers: int = 1, verbose: bool = False, done: Callable[[int, float], None] | None = None,
+               first_game: bool = False) -> list[tuple[PropertyResult, ...]]:
     """Each question's results at each of `counts` where it is stated, by the solver alone:
     one task per count, the largest first (the slowest), `workers` at a time; `done(count,
     seconds)` as each count ends."""
@@ -137,10 +139,11 @@ def decide_all(questions: Sequence[Asked], counts: Iterable[int], seconds: float
 
     if workers <= 1 or len(ordered) <= 1:
         for count in ordered:
-            take(count, _count_task(asked, count, seconds, verbose))
+            take(count, _count_task(asked, count, seconds, verbose, first_game))
     else:
         with WorkerPool(min(workers, len(ordered))) as pool:
-            futures = {pool.submit(_count_task, asked, count, seconds, verbose): count for count in ordered}
+            futures = {pool.submit(_count_task, asked, count, seconds, verbose, first_game): count
+                       for count in ordered}
             for future in as_completed(futures):
                 take(futures[future], future.result())
     return [tuple(sorted(found, key=lambda r: r.players)) for found in results]

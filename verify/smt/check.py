@@ -196,7 +196,8 @@ class Backend:
         kept as a guide in turn. With `play` (the property whose witness or violation the
         target is), a search the solver's time stops is not the end: random games to where
         the property fires lead it to a path (`_played`), kept out of the plain search's
-        time by `PLAYOUT_RESERVE`."""
+        time by `PLAYOUT_RESERVE`; with `limits.first_game` such games lead it first, before
+        the depth-by-depth search (`_first_game`)."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -231,6 +232,14 @@ class Backend:
                     led.seconds, led.queries = time.perf_counter() - start, queries
                     keep_guide(self.spec, guide, [move.rule for move, _ in led.trace.steps] if led.trace else ())
                     return led
+        if limits.first_game and play is not None:
+            early, asked = self._first_game(target, play, bound, deadline)
+            queries += asked
+            if early is not None:
+                early.seconds, early.queries = time.perf_counter() - start, queries
+                if guide is not None and early.trace is not None:
+                    keep_guide(self.spec, guide, [move.rule for move, _ in early.trace.steps])
+                return early
         if self.any_guide and guide is not None:
             along, asked = self._along_any_guide(target, guide, bound, deadline)
             queries += asked
@@ -283,6 +292,20 @@ class Backend:
                 led.note = longer(led.depth)
             return led, queries
         return None, queries
+
+    def _first_game(self, target: Target, prop: Property, bound: int, deadline: float | None
+                    ) -> tuple[Search | None, int]:
+        """`Limits.first_game`: a path to the target along the rules of a random game of at
+        least `bound` moves (the proved lower bound) that reaches `prop`, played for at most
+        `PLAYOUT_SECONDS`, before any depth-by-depth search; and the queries asked. As long
+        as the bound it is a shortest; longer, it carries the bound."""
+        seconds = PLAYOUT_SECONDS if deadline is None else min(PLAYOUT_SECONDS,
+                                                               max(0.0, deadline - time.perf_counter()) / 4)
+        return self._first_along(
+            played_guides(self.game, prop, seconds=seconds, at_least=bound), target, bound, deadline,
+            f"found along the rules of a random game; {bound} moves is the proved lower bound, so no game is shorter",
+            lambda depth: f"found along the rules of a random game, {depth} moves, the first game looked for (no "
+                          f"shorter one was searched); no game shorter than {bound} moves gets there")
 
     def _played_at(self, prop: Property, bound: int, deadline: float | None) -> list[Guide]:
         """The rules of random games that reach `prop` in exactly `bound` moves (the proved
