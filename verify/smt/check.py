@@ -779,13 +779,27 @@ def _negation_inductive(backend: Backend, prop: Property, start: float) -> Verdi
     return None
 
 
+K_INDUCTION_SHARE = 0.25
+"""Of a `sometimes` property's time, the share kept for k-induction of its negation once
+the search for a witness found none: a thing that never happens, but whose negation is
+not inductive in one step, is proved by a longer k (at 6 players, "the last President
+nominates again" at k = 13, in 14 s) where a search can only say it found nothing."""
+
+K_INDUCTION_FIRST = 2
+"""The first k tried; each next one doubles it (a proof for k holds for any larger k, so
+doubling reaches a k that works in a few queries, each dearer than the last)."""
+
+
 def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     start = time.perf_counter()
     proof = _negation_inductive(backend, prop, start)
     if proof is not None:
         return proof
     target = backend.state_target(prop.state, False) if prop.state is not None else backend.move_target(prop, False)
-    found = backend.search(target, limits, _deadline(limits), guide=prop.name, play=prop)
+    deadline = _deadline(limits)
+    searched = None if deadline is None or limits.time_limit is None else \
+        deadline - K_INDUCTION_SHARE * limits.time_limit
+    found = backend.search(target, limits, searched, guide=prop.name, play=prop)
     seconds = time.perf_counter() - start
     if found.trace is not None:
         return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note), found.trace,
@@ -793,8 +807,55 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if found.stopped == "unreachable":
         return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
                                     note="no path of one step or more ends there, and the initial state does not"))
-    return Unknown(Evidence("bmc", depth=found.depth, seconds=seconds),
-                   _searched(found, "witness"))
+    proved = _negation_k_inductive(backend, prop, _searched_below(found), deadline, start)
+    if proved is not None:
+        return proved
+    return Unknown(Evidence("bmc", depth=found.depth, seconds=time.perf_counter() - start),
+                   _searched(found, "witness") + "; its negation is not k-inductive for a k the search covers")
+
+
+def _searched_below(found: Search) -> int:
+    """The depth up to which a stalled search proved that no path reaches the target:
+    every depth up to the one it stopped at when time ran out there, one less when the
+    solver gave up on that depth."""
+    return found.depth if found.stopped.startswith("time") else found.depth - 1
+
+
+def _negation_k_inductive(backend: Backend, prop: Property, covered: int, deadline: float | None, start: float
+                          ) -> Verdict | None:
+    """`Unwitnessed` when a `sometimes` property's negation is k-inductive with the support
+    for a k the witness search covered as its base case (no game reaches the property in
+    `covered` moves or fewer, so none with k <= `covered`); None when none is proved in time."""
+    induction, system = backend.induction, backend.system
+    k = K_INDUCTION_FIRST
+    while k <= covered:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left < 1:
+            return None
+        timeout = 0 if left is None else int(left * 1000)
+        if prop.state is not None:
+            node = prop.state
+            induction.timeout_ms, kept = timeout, induction.timeout_ms
+            try:
+                outcome = induction.k_induction(lambda state: z3.Not(system.holds(node, state)), k, prop.name)
+            finally:
+                induction.timeout_ms = kept
+        else:
+            move = prop.move
+            assert move is not None
+
+            def bad(step: Step) -> z3.BoolRef:    # as the witness's target, `Backend.move_target`
+                return z3.And(step.fires_any(prop.on), system.holds_on_move(move, step, prop.on))
+            outcome = induction.k_induction_on_moves(bad, k, timeout)
+        if outcome.proved:
+            return Unwitnessed(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
+                                        note=f"its negation is {k}-inductive with the proved strengthening invariants"
+                                             f"{_inferred(backend)}, and no game reaches it in {covered} moves or "
+                                             f"fewer"))
+        if outcome.unknown:
+            return None
+        k *= 2
+    return None
 
 
 def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:

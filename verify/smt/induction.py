@@ -462,6 +462,35 @@ class Induction:
                                  tuple(system.decode_move(model, step) for step in steps), (name,))
         return Outcome(False, k, seconds, example)
 
+    def k_induction_on_moves(self, bad: Callable[[Step], z3.BoolRef], k: int, timeout_ms: int = 0) -> Outcome:
+        """k-induction of "no step is `bad`" relative to the support: k steps that are not
+        bad, through distinct states satisfying the support, cannot be followed by a bad
+        one. With a base case (no game has a bad step among its first k) it proves that no
+        reachable step is bad: the last k + 1 steps of a shortest game to a bad step would
+        be such a path."""
+        start = time.perf_counter()
+        system = self.system
+        solver = z3.Solver()
+        if timeout_ms or self.timeout_ms:
+            solver.set("timeout", timeout_ms or self.timeout_ms)
+        states = [system.state(f"m{i}") for i in range(k + 2)]
+        steps = [system.step(states[i], states[i + 1], f"mstep{i}") for i in range(k + 1)]
+        for index, step in enumerate(steps):
+            solver.add(step.relation)
+            solver.add(bad(step) if index == k else z3.Not(bad(step)))
+        for state in states:
+            assert_all(solver, self.support_terms(state))
+        for i in range(k + 1):
+            for j in range(i + 1, k + 1):
+                solver.add(z3.Not(system.same(states[i], states[j])))
+        result = solver.check()
+        seconds = time.perf_counter() - start
+        if result == z3.unsat:
+            return Outcome(True, k, seconds)
+        if result == z3.unknown:
+            return Outcome(False, k, seconds, unknown=f"solver: {solver.reason_unknown()}")
+        return Outcome(False, k, seconds)
+
     # ------------------------------------------------------------------ move properties, ranking
 
     def move_step(self, prop: Property) -> Outcome:
