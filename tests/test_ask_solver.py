@@ -61,6 +61,7 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Any:
     def install(verdicts: dict[int, Verdict]) -> StubSolver:
         solver = StubSolver(verdicts)
         monkeypatch.setattr(verify.smt, "check_property", solver)
+        monkeypatch.setattr(verify.smt, "build_once", lambda *args, **kwargs: None)   # no inference to build
         monkeypatch.setattr(ask, "search", no_search)
         monkeypatch.setattr(ask, "explore", no_search)
         return solver
@@ -142,6 +143,23 @@ def test_usage_mistakes_exit_2(args: tuple[str, ...], tmp_path: Path) -> None:
     result = run(*args)
     assert result.exit_code == EXIT_BAD_INPUT, result.output
     assert "Traceback" not in result.output
+
+
+def test_inference_that_does_not_finish_leaves_every_question_of_the_count_unknown(
+        stub: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inference for a count is tried once, within the time of all its questions, never
+    again per question; when it does not finish, each question there is unknown, saying so."""
+    solver = stub({5: PROVED, 6: PROVED})
+    tried: list[tuple[int, float | None, int]] = []
+
+    def stopped(spec: Any, players: int, infer: bool, hints: bool, limits: Limits, properties: int) -> Unknown:
+        tried.append((players, limits.time_limit, properties))
+        return Unknown(Evidence("k-induction", seconds=1.0), "limit: inferring strengthening invariants took longer")
+    monkeypatch.setattr(verify.smt, "build_once", stopped)
+    result = run("president-twice-in-a-row-small", "--solver", "--seconds", "10")
+    assert result.exit_code == EXIT_LIMIT, result.output
+    assert sorted(tried) == [(5, 10.0, 1), (6, 10.0, 1)] and not solver.calls
+    assert "limit: inferring strengthening invariants took longer" in result.stdout
 
 
 def test_a_mistake_in_the_expression_is_bad_input_before_any_solving(stub: Any) -> None:

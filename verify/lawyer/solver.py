@@ -103,12 +103,24 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
     """Every question stated for `players`, decided in this worker: (its index, result as
     plain data: a compiled game's states are classes made per process, so a game crosses
     to the parent as its moves and is replayed there)."""
+    from .. import smt   # imported on use: z3 is a noticeable part of a second
+
     out = []
-    for index, asked in enumerate(questions):
-        prop = asked.query()
-        if players not in prop.players:
-            continue
-        result = decide_count(prop, players, seconds, asked.spec_name, first_game)
+    props = [(index, asked, asked.query()) for index, asked in enumerate(questions)]
+    props = [(index, asked, prop) for index, asked, prop in props if players in prop.players]
+    per_rules: dict[str, int] = {}
+    for _, asked, prop in props:
+        per_rules[prop.rules or asked.spec_name] = per_rules.get(prop.rules or asked.spec_name, 0) + 1
+    stopped: dict[str, Unknown | None] = {}
+    for index, asked, prop in props:
+        rules = prop.rules or asked.spec_name
+        if rules not in stopped:    # the support of these rules, inferred once within all their questions' time
+            stopped[rules] = smt.build_once(compiled_game(players, rules).spec, players, True, False,
+                                            Limits(time_limit=seconds), per_rules[rules])
+        verdict = stopped[rules]
+        result = decide_count(prop, players, seconds, asked.spec_name, first_game) if verdict is None else \
+            PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                           {"backend": "smt", "hints": False, "wall_seconds": verdict.evidence.seconds})
         out.append((index, plain(result)))
         if verbose:
             name = asked.dispute or asked.text

@@ -1030,9 +1030,28 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     spec = _SPECS[spec_name]
     catalogue = catalogue_of(spec)
     wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
+    stopped = build_once(spec, players, infer, hints, limits, len(wanted))
     results = []
     for prop in wanted:
-        verdict = check_property(spec, prop, players, limits, infer, hints)
+        verdict = stopped or check_property(spec, prop, players, limits, infer, hints)
         results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
                                       {"backend": "smt", "description": prop.description, "class": prop.group}))
     return results
+
+
+def build_once(spec: Spec, players: int, infer: bool, hints: bool, limits: Limits, properties: int
+               ) -> Unknown | None:
+    """Build the backend for `properties` properties to be asked at one count, inference
+    within their time together; the verdict for every one of them when inference did not
+    finish, else None. Left to the first property, inference had only that property's
+    time, and when it ran out each next property began it again, mining played games
+    anew each time: a variant whose inference needs more than one property's time spent
+    hours on one count."""
+    if not (infer or not hints) or limits.time_limit is None or backend_built(spec, players, infer, hints):
+        return None
+    within = Limits(time_limit=limits.time_limit * max(1, properties))
+    try:
+        backend_for(spec, players, infer, hints, _deadline(within))
+    except OutOfTime as stopped:
+        return _inference_stopped(stopped, within)
+    return None
