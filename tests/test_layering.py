@@ -23,7 +23,7 @@ ROOMS: dict[str, set[str]] = {
     "explicit": {"results", "workers"},                     # the explicit-state checker
     "smt":      {"results", "workers"},                     # the Z3 backend
     "checker":  {"results", "workers", "explicit", "smt"},  # the catalogue, by either backend
-    "lawyer":   {"results", "explicit", "smt"},             # shrules ask
+    "lawyer":   {"results", "workers", "explicit", "smt"},  # shrules ask (--solver: counts in worker processes)
     "diff":     {"results", "workers", "explicit", "smt", "checker"},  # shrules diff, the mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer

@@ -18,9 +18,8 @@ import verify.smt.check as smt_check
 from engine.game import Game, Move
 from spec.lang.limits import EvaluationLimit
 from spec.loader import load_spec
-from verify.checker import plain
 from verify.cli.check import cell
-from verify.explicit.check import materialise
+from verify.explicit.check import materialise, plain
 from verify.report.html import _trace_block
 from verify.report.records import result_record
 from verify.diff.operators import Mutant, mutants

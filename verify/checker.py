@@ -24,19 +24,17 @@ import queue
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from contextlib import ExitStack
-from dataclasses import asdict, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from engine.trace import Trace
 
 from engine.game import compiled_game
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import (DEFAULT_EXPLORER, SHORTEST_AT_LEAST, Raw, check_players, chosen_from, materialise, moves_of,
-                             select)
+from .explicit.check import DEFAULT_EXPLORER, Raw, check_players, chosen_from, materialise, plain, select
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
 from .workers import WorkerPool, worker_manager
@@ -268,23 +266,6 @@ def _forward(lines: Any, progress: Callable[[str], None] | None) -> None:
             progress(lines.get_nowait())
         except queue.Empty:
             return
-
-
-def plain(result: PropertyResult) -> Raw:
-    """A typed result as plain data, its traces as moves (the inverse of `materialise`)."""
-    verdict = result.verdict
-    extra: dict[str, Any] = {}
-    for name, value in result.extra.items():
-        if isinstance(value, Trace):
-            extra[name.replace("_trace", "_moves")] = moves_of(value)
-        else:
-            extra[name] = value
-    if getattr(verdict, "lower_bound", None) is not None:
-        extra[SHORTEST_AT_LEAST] = getattr(verdict, "lower_bound")
-    trace = getattr(verdict, "trace", None)
-    message = verdict.reason if isinstance(verdict, Unknown) else getattr(verdict, "message", "")
-    return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),
-               moves_of(trace) if trace is not None else None, message, getattr(verdict, "value", None), extra)
 
 
 def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, ...],

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine.game import Game, Move, compiled_game
@@ -431,6 +431,23 @@ def replay(game: Game, moves: tuple[tuple[str, tuple[int, ...]], ...]) -> Trace:
 
 SHORTEST_AT_LEAST = "shortest_at_least"
 """The key of plain data's extra carrying `Witnessed.lower_bound` across processes."""
+
+
+def plain(result: PropertyResult) -> Raw:
+    """A typed result as plain data, its traces as moves (the inverse of `materialise`)."""
+    verdict = result.verdict
+    extra: dict[str, Any] = {}
+    for name, value in result.extra.items():
+        if isinstance(value, Trace):
+            extra[name.replace("_trace", "_moves")] = moves_of(value)
+        else:
+            extra[name] = value
+    if getattr(verdict, "lower_bound", None) is not None:
+        extra[SHORTEST_AT_LEAST] = getattr(verdict, "lower_bound")
+    trace = getattr(verdict, "trace", None)
+    message = verdict.reason if isinstance(verdict, Unknown) else getattr(verdict, "message", "")
+    return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),
+               moves_of(trace) if trace is not None else None, message, getattr(verdict, "value", None), extra)
 
 
 def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:

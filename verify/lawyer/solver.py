@@ -33,8 +33,7 @@ from spec.errors import Location
 from spec.loader import load_spec
 from spec.properties import Property
 
-from ..checker import plain
-from ..explicit.check import Raw, materialise
+from ..explicit.check import Raw, materialise, plain
 from ..results import Limits, PropertyResult, Unknown
 from ..workers import WorkerPool
 from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
