@@ -448,15 +448,10 @@ class Induction:
         for index, state in enumerate(states):
             assert_all(solver, self.support_terms(state))
             solver.add(invariant(state) if index < k else z3.Not(invariant(state)))
-        for i in range(k + 1):
-            for j in range(i + 1, k + 1):
-                solver.add(z3.Not(system.same(states[i], states[j])))
-        result = solver.check()
+        decided = self._distinct_path(solver, states[:k + 1], k, start)
+        if decided is not None:
+            return decided
         seconds = time.perf_counter() - start
-        if result == z3.unsat:
-            return Outcome(True, k, seconds)
-        if result == z3.unknown:
-            return Outcome(False, k, seconds, unknown=f"solver: {solver.reason_unknown()}")
         model = solver.model()
         example = Counterexample(tuple(system.decode_state(model, state) for state in states),
                                  tuple(system.decode_move(model, step) for step in steps), (name,))
@@ -480,16 +475,22 @@ class Induction:
             solver.add(bad(step) if index == k else z3.Not(bad(step)))
         for state in states:
             assert_all(solver, self.support_terms(state))
-        for i in range(k + 1):
-            for j in range(i + 1, k + 1):
-                solver.add(z3.Not(system.same(states[i], states[j])))
+        return self._distinct_path(solver, states[:k + 1], k, start) or \
+            Outcome(False, k, time.perf_counter() - start)
+
+    def _distinct_path(self, solver: Any, states: Sequence[State], k: int, start: float) -> Outcome | None:
+        """Ask a k-induction query with `states` pairwise distinct (a shortest path to a
+        violation repeats no state): its outcome when proved or undecided, None when a
+        counterexample is in the solver's model."""
+        for i in range(len(states)):
+            for j in range(i + 1, len(states)):
+                solver.add(z3.Not(self.system.same(states[i], states[j])))
         result = solver.check()
-        seconds = time.perf_counter() - start
         if result == z3.unsat:
-            return Outcome(True, k, seconds)
+            return Outcome(True, k, time.perf_counter() - start)
         if result == z3.unknown:
-            return Outcome(False, k, seconds, unknown=f"solver: {solver.reason_unknown()}")
-        return Outcome(False, k, seconds)
+            return Outcome(False, k, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}")
+        return None
 
     # ------------------------------------------------------------------ move properties, ranking
 
