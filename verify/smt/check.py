@@ -835,11 +835,7 @@ def _negation_k_inductive(backend: Backend, prop: Property, covered: int, deadli
         timeout = 0 if left is None else int(left * 1000)
         if prop.state is not None:
             node = prop.state
-            induction.timeout_ms, kept = timeout, induction.timeout_ms
-            try:
-                outcome = induction.k_induction(lambda state: z3.Not(system.holds(node, state)), k, prop.name)
-            finally:
-                induction.timeout_ms = kept
+            outcome = induction.k_induction(lambda state: z3.Not(system.holds(node, state)), k, prop.name, timeout)
         else:
             move = prop.move
             assert move is not None
@@ -1047,7 +1043,7 @@ def build_once(spec: Spec, players: int, infer: bool, hints: bool, limits: Limit
     time, and when it ran out each next property began it again, mining played games
     anew each time: a variant whose inference needs more than one property's time spent
     hours on one count."""
-    if not (infer or not hints) or limits.time_limit is None or backend_built(spec, players, infer, hints):
+    if (hints and not infer) or limits.time_limit is None or backend_built(spec, players, infer, hints):
         return None
     within = Limits(time_limit=limits.time_limit * max(1, properties))
     try:

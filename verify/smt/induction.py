@@ -432,15 +432,13 @@ class Induction:
                 return self._outcome(start, result, part, candidate.name)
         return Outcome(True, 1, time.perf_counter() - start)
 
-    def k_induction(self, invariant: Any, k: int, name: str) -> Outcome:
+    def k_induction(self, invariant: Any, k: int, name: str, timeout_ms: int = 0) -> Outcome:
         """k-induction of a state formula builder `invariant(state)` relative to the support:
         k distinct consecutive states satisfying the support and the invariant cannot step
         to a state that breaks it."""
         start = time.perf_counter()
         system = self.system
-        solver = z3.Solver()
-        if self.timeout_ms:
-            solver.set("timeout", self.timeout_ms)
+        solver = self._path_solver(timeout_ms)
         states = [system.state(f"k{i}") for i in range(k + 1)]
         steps = [system.step(states[i], states[i + 1], f"kstep{i}") for i in range(k)]
         for step in steps:
@@ -465,9 +463,7 @@ class Induction:
         be such a path."""
         start = time.perf_counter()
         system = self.system
-        solver = z3.Solver()
-        if timeout_ms or self.timeout_ms:
-            solver.set("timeout", timeout_ms or self.timeout_ms)
+        solver = self._path_solver(timeout_ms)
         states = [system.state(f"m{i}") for i in range(k + 2)]
         steps = [system.step(states[i], states[i + 1], f"mstep{i}") for i in range(k + 1)]
         for index, step in enumerate(steps):
@@ -477,6 +473,13 @@ class Induction:
             assert_all(solver, self.support_terms(state))
         return self._distinct_path(solver, states[:k + 1], k, start) or \
             Outcome(False, k, time.perf_counter() - start)
+
+    def _path_solver(self, timeout_ms: int) -> Any:
+        """A fresh solver for a k-induction query, with `timeout_ms` (else the induction's own)."""
+        solver = z3.Solver()
+        if timeout_ms or self.timeout_ms:
+            solver.set("timeout", timeout_ms or self.timeout_ms)
+        return solver
 
     def _distinct_path(self, solver: Any, states: Sequence[State], k: int, start: float) -> Outcome | None:
         """Ask a k-induction query with `states` pairwise distinct (a shortest path to a
