@@ -348,5 +348,12 @@ def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path:
     trace = verdict.trace
     game = Game(mutant.spec, 5)
     assert game.phase(trace.end) == "draw" and not game.legal_moves(trace.end)
+    # Its games are finite (the ranking holds) but stop short of a win: `terminates` (R-W5,
+    # every maximal game ends in a win) fails by the same game, as the explicit search says.
     terminates = check_property(mutant.spec, props["terminates"], 5, LIMITS, infer=True, hints=False)
-    assert terminates.verdict == "proved", getattr(terminates, "reason", "")
+    assert isinstance(terminates, Refuted) and terminates.trace is not None, getattr(terminates, "reason", "")
+    assert game.phase(terminates.trace.end) == "draw" and not game.legal_moves(terminates.trace.end)
+    assert not game.is_over(terminates.trace.end)
+    from verify.explicit.check import check_game
+    (explicit,) = check_game(game, (props["terminates"],), Limits(time_limit=120))
+    assert explicit.verdict == "refuted" and len(explicit.moves or ()) == len(terminates.trace.steps)

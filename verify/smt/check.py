@@ -14,7 +14,8 @@
   `Unwitnessed` when its negation is inductive relative to the support, `Unknown` when
   a limit stops the search; `prove_never_happens` tries only the induction, without the
   (slower) search for a witness;
-- `terminates`: `Proved` by the ranking of spec/invariants.toml;
+- `terminates`: `Proved` by a ranking (inferred, or spec/invariants.toml's) and deadlock
+  freedom; `Refuted` by a game that stops with no legal move or comes back to a state;
 - `deadlock_free`: `Proved` when, in every phase but the end, no state satisfying the
   support makes every rule's guard false for all parameter values;
 - `allows` / `only`: `Proved` when no state satisfying the support and the property's
@@ -855,16 +856,28 @@ def _negation_k_inductive(backend: Backend, prop: Property, covered: int, deadli
 
 
 def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
-    """Proved by a ranking every move decreases; failing that, refuted by the shortest game
-    to a state that a cycle of a few moves brings back (verify/smt/lasso.py), random games
-    that come back to a state leading the search when it stalls (`prop`, as for `_reach`)."""
+    """Every maximal game ends in a win (R-W5), as the explicit search reads it: no game
+    goes on for ever and none stops with no legal move before a win. Proved by a ranking
+    every move decreases together with deadlock freedom (`_deadlock_free`); refuted by the
+    shortest game to a deadlock, or to a state that a cycle of a few moves brings back
+    (verify/smt/lasso.py), random games that come back to a state leading the search when
+    it stalls (`prop`, as for `_reach`). A finite game that stops short of a win does not
+    end: a ranking alone proves only that every game is finite."""
     ranking = backend.strengthening.ranking
     outcome, bound = backend.induction.ranking()
+    stuck = _deadlock_free(backend, limits, None if prop is None else dataclasses.replace(prop, kind="deadlock_free"))
+    if isinstance(stuck, Refuted):
+        return stuck
     if outcome.proved and ranking is not None:
         which = "the ranking found in played games" if ranking.where.file == "<ranking>" else "the ranking"
-        return Proved(Evidence("ranking", depth=1, seconds=outcome.seconds,
-                               note=f"{which} {ranking.text} is >= 0 and decreases on every move; "
-                                    f"no game is longer than {bound} moves"))
+        finite = f"{which} {ranking.text} is >= 0 and decreases on every move; no game is longer than {bound} moves"
+        seconds = outcome.seconds + stuck.evidence.seconds
+        if isinstance(stuck, Proved):
+            return Proved(Evidence("ranking", depth=1, seconds=seconds,
+                                   note=f"{finite}; every state but a won game has a move"))
+        assert isinstance(stuck, Unknown)
+        return Unknown(Evidence("ranking", seconds=seconds),
+                       f"{finite}, but a game may stop with no legal move before a win: {stuck.reason}")
     lead = "the ranking is not proved"
     cycle = backend.cycle()
     reached = _reach(backend, cycle.target(), limits, prop)
