@@ -1,4 +1,5 @@
-"""A `sometimes` question that never happens, proved by k-induction of its negation.
+"""Things that never happen, proved by k-induction: a `sometimes` question's negation and
+a permission's breach.
 
 "Can the last elected President be the Presidential Candidate again?" never happens at 6
 players (the complete explicit search agrees: 2,651,567 reachable states up to rotation),
@@ -7,13 +8,14 @@ last President a few seats ahead and the tracker low, rejections bring candidacy
 him. No game of k steps without an election gets there once k is longer than the rounds
 the Election Tracker allows, so the negation is k-inductive for a larger k. Once the
 search for a witness finds none, the solver tries k = 2, 4, 8, 16 with the depths the
-search covered as the base case (verify/smt/check.py `_negation_k_inductive`).
+search covered as the base case (verify/smt/check.py `_k_inductive`). A permission
+(`allows`, `only`) whose one-step proof fails and whose breach no game reaches within the
+searched depths is tried the same way.
 """
 
 from __future__ import annotations
 
 import pytest
-import z3  # type: ignore[import-untyped]
 
 import verify.smt.check as smt_check
 from engine.game import compiled_game
@@ -21,7 +23,6 @@ from verify.lawyer.ask import catalogue
 from verify.results import Limits, Unwitnessed
 from verify.smt import check_property
 from verify.smt.check import backend_for
-from verify.smt.system import Step
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
@@ -29,15 +30,12 @@ LAST_PRESIDENT = next(d.query for d in catalogue() if d.id == "last-president-ag
 
 
 def test_the_negation_is_k_inductive_only_for_a_large_enough_k() -> None:
-    assert LAST_PRESIDENT is not None and LAST_PRESIDENT.move is not None
+    assert LAST_PRESIDENT is not None
     spec = compiled_game(6, "standard").spec
     backend = backend_for(spec, 6)
-    system, move = backend.system, LAST_PRESIDENT.move
-
-    def bad(step: Step) -> z3.BoolRef:
-        return z3.And(step.fires_any(LAST_PRESIDENT.on), system.holds_on_move(move, step, LAST_PRESIDENT.on))
-    assert not backend.induction.k_induction_on_moves(bad, 4).proved
-    assert backend.induction.k_induction_on_moves(bad, 16).proved
+    target = backend.move_target(LAST_PRESIDENT, False)
+    assert not backend.induction.k_induction_of(target, 4).proved
+    assert backend.induction.k_induction_of(target, 16).proved
 
 
 def test_a_question_that_never_happens_is_proved_once_no_witness_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,3 +49,22 @@ def test_a_question_that_never_happens_is_proved_once_no_witness_is_found(monkey
     assert verdict.evidence.depth >= 2
     assert f"its negation is {verdict.evidence.depth}-inductive" in verdict.evidence.note
     assert "no game reaches it in" in verdict.evidence.note
+
+
+def test_a_permission_no_game_breaks_is_proved_by_k_induction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """strict_term_limits at 7 players: a Presidential Candidate whose next living player
+    is the last President, with five alive, would break "the next player may be nominated"
+    (the rulebook's five-alive exception, which the variant drops). No game gets there —
+    the complete explicit search agrees, over 40.0 M states — since two executions come
+    only with the fifth Fascist policy and going round to the last President then takes
+    more rejections than the Election Tracker allows; one step of induction cannot see
+    that, k-induction with the searched depths as base case does."""
+    from spec.loader import load_spec
+    from spec.properties import load_properties
+    monkeypatch.setattr(smt_check, "CTI_SECONDS", 5.0)
+    spec = load_spec("strict_term_limits")
+    prop = next(p for p in load_properties(spec) if p.name == "the_next_player_may_be_nominated")
+    verdict = check_property(spec, prop, 7, Limits(time_limit=120))
+    assert verdict.verdict == "proved", verdict
+    assert verdict.evidence.method == "k-induction" and verdict.evidence.depth is not None
+    assert verdict.evidence.depth >= 2 and "-inductive" in verdict.evidence.note

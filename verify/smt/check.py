@@ -22,8 +22,9 @@
   state lacks the move it allows (for all parameter values) or has another move;
 - for these three, where the one-step proof fails, a bounded search for the shortest
   game to a state that breaks the property (`_reach`): found, `Refuted` with that game
-  (a reachable counterexample is real); otherwise `Unknown` with the counterexample to
-  induction and how far the search got.
+  (a reachable counterexample is real); for a permission, `Proved` when no breach is
+  reachable by k-induction with the searched depths as base case; otherwise `Unknown`
+  with the counterexample to induction and how far the search got.
 
 `check_players(spec_name, players, names, limits)` decides a list of catalogue properties
 for one player count as `PropertyResult`s, the form `shrules check --backend smt` uses.
@@ -808,9 +809,11 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     if found.stopped == "unreachable":
         return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
                                     note="no path of one step or more ends there, and the initial state does not"))
-    proved = _negation_k_inductive(backend, prop, _searched_below(found), deadline, start)
-    if proved is not None:
-        return proved
+    covered = _searched_below(found)
+    k = _k_inductive(backend, target, covered, deadline)
+    if k is not None:
+        return Unwitnessed(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
+                                    note=f"its negation is {_by_k_induction(backend, k, covered)}"))
     return Unknown(Evidence("bmc", depth=found.depth, seconds=time.perf_counter() - start),
                    _searched(found, "witness") + "; its negation is not k-inductive for a k the search covers")
 
@@ -822,37 +825,30 @@ def _searched_below(found: Search) -> int:
     return found.depth if found.stopped.startswith("time") else found.depth - 1
 
 
-def _negation_k_inductive(backend: Backend, prop: Property, covered: int, deadline: float | None, start: float
-                          ) -> Verdict | None:
-    """`Unwitnessed` when a `sometimes` property's negation is k-inductive with the support
-    for a k the witness search covered as its base case (no game reaches the property in
-    `covered` moves or fewer, so none with k <= `covered`); None when none is proved in time."""
-    induction, system = backend.induction, backend.system
+def _k_inductive(backend: Backend, target: Target, covered: int, deadline: float | None) -> int | None:
+    """The k for which "no game meets `target`" is k-inductive with the support
+    (`Induction.k_induction_of`), k = 2, 4, 8, … up to `covered`: the depth a search showed
+    no game of that many moves or fewer meets it, the base case; None when none is
+    proved before `deadline`. A thing that never happens, but not inductively in one step,
+    is proved by a longer k where a search can only say it found nothing."""
     k = K_INDUCTION_FIRST
     while k <= covered:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left < 1:
             return None
-        timeout = 0 if left is None else int(left * 1000)
-        if prop.state is not None:
-            node = prop.state
-            outcome = induction.k_induction(lambda state: z3.Not(system.holds(node, state)), k, prop.name, timeout)
-        else:
-            move = prop.move
-            assert move is not None
-
-            def bad(step: Step) -> z3.BoolRef:    # as the witness's target, `Backend.move_target`
-                return z3.And(step.fires_any(prop.on), system.holds_on_move(move, step, prop.on))
-            outcome = induction.k_induction_on_moves(bad, k, timeout)
+        outcome = backend.induction.k_induction_of(target, k, 0 if left is None else int(left * 1000))
         if outcome.proved:
-            return Unwitnessed(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
-                                        note=f"its negation is {k}-inductive with the proved strengthening invariants"
-                                             f"{_inferred(backend)}, and no game reaches it in {covered} moves or "
-                                             f"fewer"))
+            return k
         if outcome.unknown:
             return None
         k *= 2
     return None
+
+
+def _by_k_induction(backend: Backend, k: int, covered: int) -> str:
+    """How a k-induction proof with its base case is told."""
+    return (f"{k}-inductive with the proved strengthening invariants{_inferred(backend)}, and no game "
+            f"reaches it in {covered} moves or fewer")
 
 
 def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
@@ -914,8 +910,14 @@ def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property |
 def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> Verdict:
     """`allows` and `only`: proved from the strengthening invariants in one step; where
     that fails, the shortest game to a state breaking it is searched for (`_reach`):
-    found, it is the refutation; not found, the verdict stays unknown with the
-    counterexample to induction (the explicit search finds the reachable ones too)."""
+    found, it is the refutation; not found, "no game breaks it" is tried by k-induction
+    with the depths searched as its base case (`_k_inductive`, in what is left of the
+    property's time), and failing that the verdict stays unknown with the counterexample
+    to induction. strict_term_limits at 7 players needs it: its Presidential Candidate
+    cannot have the last President next with five alive, but only because every way
+    round to him takes more rejections than the Election Tracker allows (16-inductive)."""
+    start = time.perf_counter()
+    deadline = _deadline(limits)
     induction = backend.induction
     outcome = induction.allowed(prop) if prop.kind == "allows" else induction.obliged(prop)
     note = f"in every state satisfying the {_kept(backend)}"
@@ -930,6 +932,16 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
             moves = reached.depth if prop.kind == "allows" else reached.depth - 1
             return _refuted_by(reached, outcome.seconds + reached.seconds, f"{prop.name}: after {moves} moves {what}",
                                REACHED)
+        if reached.stopped == "unreachable":
+            return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
+                                   note=f"no move from a state satisfying the {_kept(backend)} leads to a "
+                                        f"breach ({what}), and the game does not start in one"))
+        if target is not None:
+            covered = _searched_below(reached)
+            k = _k_inductive(backend, target, covered, deadline)
+            if k is not None:
+                return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
+                                       note=f"no breach ({what}): its absence is {_by_k_induction(backend, k, covered)}"))
         lead += _unreached(reached)
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 

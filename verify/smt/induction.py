@@ -36,6 +36,7 @@ from spec.liveness import successor_phases
 from spec.model import Rule
 from spec.properties import Property
 
+from .bmc import Target
 from .system import State, Step, System
 
 
@@ -46,6 +47,15 @@ def assert_all(solver: z3.Solver, terms: Sequence[z3.BoolRef]) -> None:
     context, handle = solver.ctx.ref(), solver.solver
     for term in terms:
         z3.Z3_solver_assert(context, handle, term.as_ast())
+
+
+@dataclass
+class _Window:
+    """A path of fresh states and the steps between them, not from the initial state: the
+    `Path` a target is asked on in `Induction.k_induction_of`."""
+
+    states: list[State]
+    steps: list[Step]
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,23 +465,27 @@ class Induction:
                                  tuple(system.decode_move(model, step) for step in steps), (name,))
         return Outcome(False, k, seconds, example)
 
-    def k_induction_on_moves(self, bad: Callable[[Step], z3.BoolRef], k: int, timeout_ms: int = 0) -> Outcome:
-        """k-induction of "no step is `bad`" relative to the support: k steps that are not
-        bad, through distinct states satisfying the support, cannot be followed by a bad
-        one. With a base case (no game has a bad step among its first k) it proves that no
-        reachable step is bad: the last k + 1 steps of a shortest game to a bad step would
-        be such a path."""
+    def k_induction_of(self, target: Target, k: int, timeout_ms: int = 0) -> Outcome:
+        """k-induction of "no game meets `target`" (a BMC target: a state or the last step,
+        verify/smt/bmc.py) relative to the support: a path of k steps through states
+        satisfying the support, pairwise distinct but for the last, meeting the target at
+        its end and at no depth before, does not exist. With a base case (no game of k
+        moves or fewer meets it) that proves no game ever does: the last k steps of a
+        shortest game meeting it would be such a path (a shortest game repeats no state
+        before its end, where a move target's step may come back to one)."""
         start = time.perf_counter()
         system = self.system
         solver = self._path_solver(timeout_ms)
-        states = [system.state(f"m{i}") for i in range(k + 2)]
-        steps = [system.step(states[i], states[i + 1], f"mstep{i}") for i in range(k + 1)]
-        for index, step in enumerate(steps):
+        path = _Window([system.state(f"t{i}") for i in range(k + 1)], [])
+        path.steps.extend(system.step(path.states[i], path.states[i + 1], f"tstep{i}") for i in range(k))
+        for step in path.steps:
             solver.add(step.relation)
-            solver.add(bad(step) if index == k else z3.Not(bad(step)))
-        for state in states:
+        for state in path.states:
             assert_all(solver, self.support_terms(state))
-        return self._distinct_path(solver, states[:k + 1], k, start) or \
+        for depth in range(k):
+            solver.add(z3.Not(target(path, depth)))
+        solver.add(target(path, k))
+        return self._distinct_path(solver, path.states[:k], k, start) or \
             Outcome(False, k, time.perf_counter() - start)
 
     def _path_solver(self, timeout_ms: int) -> Any:
