@@ -36,7 +36,7 @@ from spec.liveness import successor_phases
 from spec.model import Rule
 from spec.properties import Property
 
-from .bmc import Target
+from .bmc import Target, Window
 from .system import State, Step, System
 
 
@@ -47,15 +47,6 @@ def assert_all(solver: z3.Solver, terms: Sequence[z3.BoolRef]) -> None:
     context, handle = solver.ctx.ref(), solver.solver
     for term in terms:
         z3.Z3_solver_assert(context, handle, term.as_ast())
-
-
-@dataclass
-class _Window:
-    """A path of fresh states and the steps between them, not from the initial state: the
-    `Path` a target is asked on in `Induction.k_induction_of`."""
-
-    states: list[State]
-    steps: list[Step]
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,8 +467,7 @@ class Induction:
         start = time.perf_counter()
         system = self.system
         solver = self._path_solver(timeout_ms)
-        path = _Window([system.state(f"t{i}") for i in range(k + 1)], [])
-        path.steps.extend(system.step(path.states[i], path.states[i + 1], f"tstep{i}") for i in range(k))
+        path = Window.build(system, k)
         for step in path.steps:
             solver.add(step.relation)
         for state in path.states:
