@@ -110,7 +110,6 @@ def test_check_verbose_says_when_each_count_ends_off_a_terminal() -> None:
     assert result.stdout.splitlines()[0].startswith("property")
 
 
-
 def test_inference_is_tried_once_per_count_within_all_its_properties_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Inference that does not finish leaves every property of the count unknown, saying
     why; it is not begun again for each property (verify/smt/check.py `build_once`)."""

@@ -28,7 +28,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-
 from engine.game import compiled_game
 from spec.errors import SpecError, shown
 from spec.loader import load_spec

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
@@ -105,14 +106,12 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
     from .. import smt   # imported on use: z3 is a noticeable part of a second
 
     out = []
-    props = [(index, asked, asked.query()) for index, asked in enumerate(questions)]
-    props = [(index, asked, prop) for index, asked, prop in props if players in prop.players]
-    per_rules: dict[str, int] = {}
-    for _, asked, prop in props:
-        per_rules[prop.rules or asked.spec_name] = per_rules.get(prop.rules or asked.spec_name, 0) + 1
+    stated = [(index, asked, prop) for index, asked in enumerate(questions)
+              for prop in (asked.query(),) if players in prop.players]
+    rules_of = [prop.rules or asked.spec_name for _, asked, prop in stated]
+    per_rules = Counter(rules_of)
     stopped: dict[str, Unknown | None] = {}
-    for index, asked, prop in props:
-        rules = prop.rules or asked.spec_name
+    for (index, asked, prop), rules in zip(stated, rules_of):
         inferring = 0.0
         if rules not in stopped:    # the support of these rules, inferred once within all their questions' time
             begun = time.perf_counter()

@@ -912,8 +912,8 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
     that fails, the shortest game to a state breaking it is searched for (`_reach`):
     found, it is the refutation; not found, "no game breaks it" is tried by k-induction
     with the depths searched as its base case (`_k_inductive`, within
-    PERMISSION_K_SECONDS), and failing that the verdict stays unknown with the counterexample
-    to induction. strict_term_limits at 7 players needs it: its Presidential Candidate
+    PERMISSION_K_SECONDS), and failing that the verdict stays unknown with the
+    counterexample to induction. strict_term_limits at 7 players needs it: its Presidential Candidate
     cannot have the last President next with five alive, but only because every way
     round to him takes more rejections than the Election Tracker allows (16-inductive)."""
     start = time.perf_counter()
@@ -936,13 +936,15 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
             return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
                                    note=f"no move from a state satisfying the {_kept(backend)} leads to a "
                                         f"breach ({what}), and the game does not start in one"))
-        if target is not None and (limits.time_limit is None or limits.time_limit >= CTI_SECONDS + PERMISSION_K_SECONDS):
+        room = limits.time_limit is None or limits.time_limit >= CTI_SECONDS + PERMISSION_K_SECONDS
+        if target is not None and room:
             covered = _searched_below(reached)
             window = time.perf_counter() + PERMISSION_K_SECONDS
             k = _k_inductive(backend, target, covered, window if deadline is None else min(deadline, window))
             if k is not None:
                 return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
-                                       note=f"no breach ({what}): its absence is {_by_k_induction(backend, k, covered)}"))
+                                       note=f"no breach ({what}): its absence is "
+                                            f"{_by_k_induction(backend, k, covered)}"))
         lead += _unreached(reached)
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 

@@ -1,11 +1,11 @@
 """Games that never end, found by the solver: a path to a state that comes back to itself.
 
 `terminates` (R-W5: the game ends the moment a win happens) is proved by a ranking
-every move decreases (verify/smt/rank.py) with deadlock freedom. Where no ranking is proved, the rules may let a game
-go on for ever, and the only finite evidence of that is a lasso: a game to a state from
-which a few moves lead back to the very same state, so the game can go round for ever. A
-refused veto that no longer sticks (R-V3) is one: the Chancellor proposes the veto, the
-President refuses, the Chancellor proposes it again.
+every move decreases (verify/smt/rank.py) with deadlock freedom. Where no ranking is
+proved, the rules may let a game go on for ever, and the only finite evidence of that is
+a lasso: a game to a state from which a few moves lead back to the very same state, so
+the game can go round for ever. A refused veto that no longer sticks (R-V3) is one: the
+Chancellor proposes the veto, the President refuses, the Chancellor proposes it again.
 
 The target here is "the path's last state starts a cycle of at most `CYCLE_MOVES`
 moves": a window of fresh states w_0 = s_d, w_1, ..., w_CYCLE_MOVES, each step a move of

@@ -2,8 +2,8 @@
 
 `terminates` is proved by a measure that is never below 0 and decreases on every move
 (verify/smt/induction.py, `Induction.ranking`), with deadlock freedom: a game that stops
-with no legal move is finite, but does not end in a win. A person writes one by knowing how a
-game moves on: policies are enacted, the Election Tracker climbs, and inside a round
+with no legal move is finite, but does not end in a win. A person writes one by knowing
+how a game moves on: policies are enacted, the Election Tracker climbs, and inside a round
 the phases follow each other. This module finds one the same way, lexicographically,
 from moves of random games, and the solver then proves it (or not) for every state of
 the proved support; the games only propose.
