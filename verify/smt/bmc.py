@@ -71,7 +71,7 @@ class Search:
     depth: int
     seconds: float
     queries: int
-    stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable"
+    stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable" | "k-inductive"
     note: str = ""              # how the trace was found, when not by the plain search
     lower_bound: int | None = None  # set when the trace is not proved a shortest: no shorter path exists
 
@@ -184,12 +184,17 @@ def replay(system: System, states: Sequence[object], moves: Sequence[Move]) -> T
 
 
 def shortest(unrolling: Unrolling, target: Target, max_depth: int, min_depth: int = 0,
-             deadline: float | None = None) -> Search:
+             deadline: float | None = None, probe: Callable[[int], bool] | None = None) -> Search:
     """The shortest path of `min_depth` to `max_depth` steps to the target, trying depths
-    in increasing order."""
+    in increasing order (no path shorter than `min_depth` reaches it: the caller's proof).
+    `probe`, asked before each depth with the depth every shorter path was ruled out to,
+    proves that no path of any length does (k-induction with that base case, in
+    verify/smt/check.py): the search then stops, `stopped == "k-inductive"`."""
     start = time.perf_counter()
     queries = 0
     for depth in range(min_depth, max_depth + 1):
+        if probe is not None and depth > 0 and probe(depth - 1):
+            return Search(None, depth - 1, time.perf_counter() - start, queries, "k-inductive")
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:

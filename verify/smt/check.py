@@ -123,6 +123,7 @@ class Backend:
         self.any_guide = False          # `search`: try kept guides of any length before the deep query
         self._unrolling: Unrolling | None = None
         self._cycle: Cycle | None = None
+        self.stuck_free: dict[str, int] = {}    # phase -> k: no game gets stuck there (`_deadlock_free`)
         if infer:
             try:
                 kept = set(self.induction.support(deadline).names())
@@ -189,7 +190,7 @@ class Backend:
     # ------------------------------------------------------------------ searches
 
     def search(self, target: Target, limits: Limits, deadline: float | None, guide: str | None = None,
-               play: Property | None = None) -> Search:
+               play: Property | None = None, probe: Callable[[int], bool] | None = None) -> Search:
         """The shortest path to the target: depth 0 directly, then from the proved lower
         bound up to the depth limit; `stopped == "unreachable"` when no path of any length
         reaches it. With `guide` (a property's name), the rule sequences of its earlier
@@ -199,7 +200,9 @@ class Backend:
         target is), a search the solver's time stops is not the end: random games to where
         the property fires lead it to a path (`_played`), kept out of the plain search's
         time by `PLAYOUT_RESERVE`; with `limits.first_game` such games lead it first, before
-        the depth-by-depth search (`_first_game`)."""
+        the depth-by-depth search (`_first_game`). With `probe` (`KProbe`), k-induction
+        with the depths searched as its base case may end the search: no path of any length
+        reaches the target, `stopped == "k-inductive"`."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -216,6 +219,8 @@ class Backend:
         if bound is None:
             return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
         queries = first.queries + 1
+        if probe is not None and probe(bound - 1):
+            return Search(None, bound - 1, time.perf_counter() - start, queries, "k-inductive")
         if guide is not None and bound <= bmc_depth(limits):
             # The rules of earlier witnesses first, then (before the deep query at the bound)
             # of random games exactly as long as the bound: a path along either is a shortest.
@@ -251,7 +256,7 @@ class Backend:
         plain = deadline
         if play is not None and deadline is not None:
             plain = deadline - min(PLAYOUT_RESERVE, PLAYOUT_SHARE * max(0.0, deadline - time.perf_counter()))
-        found = shortest(unrolling, target, bmc_depth(limits), bound, plain)
+        found = shortest(unrolling, target, bmc_depth(limits), bound, plain, probe)
         if play is not None and found.trace is None and (found.stopped == "time" or found.stopped.startswith("solver")):
             found = self._played(target, play, found, deadline)
         found.seconds = time.perf_counter() - start
@@ -643,12 +648,16 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                 break
     target = violation_target(backend, prop)
     assert target is not None
-    found = backend.search(target, limits, deadline, play=prop)
+    probe = _probe(backend, target, limits, deadline)
+    found = backend.search(target, limits, deadline, play=prop, probe=probe)
     seconds = time.perf_counter() - start
     decided = _decided_by_search(found, seconds, f"reachable in {found.depth} moves",
                                  "no path of one step or more ends in a violation, and the initial state satisfies it")
     if decided is not None:
         return decided
+    proved = _k_proved(found, probe, backend, seconds, "no violation")
+    if proved is not None:
+        return proved
     return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    _cti(first, backend.game, f"not inductive; {_searched(found, 'violation')}"))
 
@@ -707,12 +716,17 @@ def _in_range(backend: Backend, limits: Limits) -> Verdict:
             f"strengthening invariants (support: {support.seconds:.2f} s)")
     if outside is None:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
-    found = backend.search(outside, limits, _deadline(limits))
+    deadline = _deadline(limits)
+    probe = _probe(backend, outside, limits, deadline)
+    found = backend.search(outside, limits, deadline, probe=probe)
     seconds = time.perf_counter() - start
     decided = _decided_by_search(found, seconds, f"a value outside its declared range after {found.depth} moves",
                                  "no path of one step or more leaves a declared range")
     if decided is not None:
         return decided
+    proved = _k_proved(found, probe, backend, seconds, "no value leaves its declared range")
+    if proved is not None:
+        return proved
     return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
                    f"the ranges of {', '.join(left_out[:3])} are not inductive; {_searched(found, 'value out of range')}")
 
@@ -726,12 +740,17 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
     target = violation_target(backend, prop)
     assert target is not None
-    found = backend.search(target, limits, _deadline(limits), play=prop)
+    deadline = _deadline(limits)
+    probe = _probe(backend, target, limits, deadline)
+    found = backend.search(target, limits, deadline, play=prop, probe=probe)
     seconds = time.perf_counter() - start
     if found.trace is not None:
         return _refuted_by(found, seconds, f"a violating move after {found.depth - 1} moves")
     if found.stopped == "unreachable":
         return Proved(Evidence("k-induction", depth=1, seconds=seconds, note="no violating move is reachable"))
+    proved = _k_proved(found, probe, backend, seconds, "no violating move")
+    if proved is not None:
+        return proved
     return Unknown(Evidence("k-induction", depth=1, seconds=seconds),
                    _cti(outcome, backend.game, f"not proved in one step; {_searched(found, 'violation')}"))
 
@@ -790,6 +809,11 @@ nominates again" at k = 13, in 14 s) where a search can only say it found nothin
 K_INDUCTION_FIRST = 2
 """The first k tried; each next one doubles it (a proof for k holds for any larger k, so
 doubling reaches a k that works in a few queries, each dearer than the last)."""
+
+K_INDUCTION_LARGEST = 64
+"""The largest k a search's probe tries (`KProbe`): a query's path grows with k, and with
+neither this bound nor a time limit one (a move invariant of the tie_passes mutant at 6
+players, asked before the search) grew to 17 GB in ten minutes."""
 
 
 def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
@@ -892,28 +916,57 @@ def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | No
 
 
 def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
-    outcome = backend.induction.deadlock_free()
-    if outcome.proved:
-        return Proved(Evidence("k-induction", depth=1, seconds=outcome.seconds,
-                               note="every state satisfying the proved invariants, but a finished game, has a move"))
-    lead = "a state satisfying the proved invariants has no move"
-    if outcome.counterexample is not None:
+    """Every state a game reaches, but a finished game, has a legal move (R-W5). Proved
+    phase by phase from the strengthening invariants in one step; where a phase has a
+    counterexample to that, the shortest game to a state stuck there is searched for
+    (`_reach`): found, it is the refutation; proved that none exists (by the distance
+    bound, or by k-induction as the search goes, `KProbe`), the phase is kept on the
+    backend (`terminates` asks again) and the next phase is asked. Under
+    veto_chaos_first a draw is stuck only with a short pile, which the rules reshuffle
+    after a veto's chaos took its top; no invariant found in played games says so, 16
+    moves of k-induction do."""
+    start = time.perf_counter()
+    deadline = _deadline(limits)
+    by_k = backend.stuck_free
+    while True:
+        outcome = backend.induction.deadlock_free(proved=by_k)
+        if outcome.proved:
+            how = "every state satisfying the proved invariants, but a finished game, has a move"
+            if by_k:
+                how = (f"no game gets stuck in phase {', '.join(by_k)} (k-induction, k = "
+                       f"{', '.join(str(k) for k in by_k.values())}); in every other phase {how}")
+            return Proved(Evidence("k-induction", depth=max(by_k.values(), default=1),
+                                   seconds=time.perf_counter() - start, note=how))
+        lead = "a state satisfying the proved invariants has no move"
+        if outcome.counterexample is None:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            lead += " (the property's time ran out)"
+            break
         phase = backend.game.phase(outcome.counterexample.states[0])
-        reached = _reach(backend, backend.stuck_target([phase]), limits, prop)
+        target = backend.stuck_target([phase])
+        probe = _probe(backend, target, limits, deadline)
+        reached = _reach(backend, target, limits, prop, probe)
         if reached.trace is not None and not backend.game.legal_moves(reached.trace.end):
-            return _refuted_by(reached, outcome.seconds + reached.seconds, f"deadlock: no legal move in phase {phase}",
+            return _refuted_by(reached, time.perf_counter() - start, f"deadlock: no legal move in phase {phase}",
                                REACHED)
-        lead += _unreached(reached)
-    return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
+        if reached.stopped == "unreachable":
+            by_k[phase] = 1
+        elif reached.stopped == "k-inductive" and probe is not None and probe.proved is not None:
+            by_k[phase] = probe.proved
+        else:
+            lead += _unreached(reached)
+            break
+    return Unknown(Evidence("k-induction", seconds=time.perf_counter() - start), _cti(outcome, backend.game, lead))
 
 
 def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> Verdict:
     """`allows` and `only`: proved from the strengthening invariants in one step; where
     that fails, the shortest game to a state breaking it is searched for (`_reach`):
-    found, it is the refutation; not found, "no game breaks it" is tried by k-induction
-    with the depths searched as its base case (`_k_inductive`, within
-    PERMISSION_K_SECONDS), and failing that the verdict stays unknown with the
-    counterexample to induction. strict_term_limits at 7 players needs it: its Presidential Candidate
+    found, it is the refutation; proved that none exists (by the distance bound, or by
+    k-induction as the search goes, `KProbe`), the permission is proved; else the verdict
+    stays unknown with the counterexample to induction. The k-induction is needed
+    for strict_term_limits at 7 players: its Presidential Candidate
     cannot have the last President next with five alive, but only because every way
     round to him takes more rejections than the Election Tracker allows (16-inductive)."""
     start = time.perf_counter()
@@ -927,7 +980,8 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
     lead = f"a state satisfying the proved invariants where {what}"
     if outcome.counterexample is not None:
         target = lacking_target(backend, prop) if prop.kind == "allows" else move_target(induction.breaks_only(prop))
-        reached = _reach(backend, target, limits, prop)
+        probe = _probe(backend, target, limits, deadline)
+        reached = _reach(backend, target, limits, prop, probe)
         if reached.trace is not None:
             moves = reached.depth if prop.kind == "allows" else reached.depth - 1
             return _refuted_by(reached, outcome.seconds + reached.seconds, f"{prop.name}: after {moves} moves {what}",
@@ -936,15 +990,9 @@ def _permission(backend: Backend, prop: Property, limits: Limits = Limits()) -> 
             return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start,
                                    note=f"no move from a state satisfying the {_kept(backend)} leads to a "
                                         f"breach ({what}), and the game does not start in one"))
-        room = limits.time_limit is None or limits.time_limit >= CTI_SECONDS + PERMISSION_K_SECONDS
-        if target is not None and room:
-            covered = _searched_below(reached)
-            window = time.perf_counter() + PERMISSION_K_SECONDS
-            k = _k_inductive(backend, target, covered, window if deadline is None else min(deadline, window))
-            if k is not None:
-                return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start,
-                                       note=f"no breach ({what}): its absence is "
-                                            f"{_by_k_induction(backend, k, covered)}"))
+        proved = _k_proved(reached, probe, backend, time.perf_counter() - start, f"no breach ({what})")
+        if proved is not None:
+            return proved
         lead += _unreached(reached)
     return Unknown(Evidence("k-induction", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
 
@@ -1021,24 +1069,93 @@ CTI_SECONDS = 30.0
 is left of the property's time limit, if less): it tells a real counterexample from an
 artefact of the induction; stopped, the verdict stays unknown."""
 
-PERMISSION_K_SECONDS = 30.0
-"""The most the k-induction of a permission's breach may take once the search found none
-(`_permission`), asked only when the property's time holds both windows. With less, the
-search, which can refute, has the time alone: the mutation analysis gives a mutant's
-whole catalogue a minute in one pass, and a permission's proof taking the rest of it
-(one that can only confirm the rules' own verdict) cost it the deck conservation
-refutation that kills mutant 219 at 5 players."""
+K_INDUCTION_SECONDS = 30.0
+"""The least time given to the k-induction of "no game meets the target" as the search for
+such a game goes (`KProbe`), where one step of induction failed: a quarter of the property's time (`K_INDUCTION_SHARE`),
+at least this, and only when the property's time holds both this and the search's own
+window (`CTI_SECONDS`). With less, the search, which can refute, has the time alone: the
+mutation analysis gives a mutant's whole catalogue a minute in one pass, and a
+permission's proof taking the rest of it (one that can only confirm the rules' own
+verdict) cost it the deck conservation refutation that kills mutant 219 at 5 players."""
 
 
-def _reach(backend: Backend, target: Target | None, limits: Limits, play: Property | None = None) -> Search:
+def _k_seconds(limits: Limits) -> float:
+    """The seconds of a property's time given to k-induction (0: none; with no time limit,
+    `K_INDUCTION_SECONDS`: a k-induction query for a large k may run for hours, and the
+    search after it may refute the property in seconds)."""
+    if limits.time_limit is None:
+        return K_INDUCTION_SECONDS
+    if limits.time_limit < CTI_SECONDS + K_INDUCTION_SECONDS:
+        return 0.0
+    return max(K_INDUCTION_SECONDS, K_INDUCTION_SHARE * limits.time_limit)
+
+
+class KProbe:
+    """k-induction of "no game meets `target`" as a search goes deeper (`Backend.search`'s
+    `probe`): once the search has ruled out every game of `covered` moves or fewer, k = 2,
+    4, 8, … up to `covered` (and `K_INDUCTION_LARGEST`) are tried, within `seconds` of
+    solver time in all; a k proved with that base case proves that no game ever meets
+    it. Asked as the search goes rather than after it, a property no game breaks is
+    proved by a small k in seconds where the search would spend its whole time finding
+    nothing (under veto_chaos_first at 5 players a draw after a veto's chaos finds three
+    tiles: 16-inductive, proved in 39 s where the search had found nothing in 225 s),
+    and one a short game breaks costs only the k below that game's length."""
+
+    def __init__(self, backend: Backend, target: Target, seconds: float, deadline: float | None) -> None:
+        self.backend, self.target, self.left, self.deadline = backend, target, seconds, deadline
+        self.k = K_INDUCTION_FIRST
+        self.proved: int | None = None
+        self.done = False
+
+    def __call__(self, covered: int) -> bool:
+        """Whether "no game meets the target" is proved, every game of `covered` moves or
+        fewer having been ruled out."""
+        while not self.done and self.k <= min(covered, K_INDUCTION_LARGEST):
+            budget = self.left if self.deadline is None else min(self.left, self.deadline - time.perf_counter())
+            if budget < 1:
+                self.done = True
+                break
+            began = time.perf_counter()
+            outcome = self.backend.induction.k_induction_of(self.target, self.k, int(budget * 1000))
+            self.left -= time.perf_counter() - began
+            if outcome.proved:
+                self.proved = self.k
+                return True
+            if outcome.unknown:
+                self.done = True
+                break
+            self.k *= 2
+        return False
+
+
+def _probe(backend: Backend, target: Target | None, limits: Limits, deadline: float | None) -> KProbe | None:
+    """The k-induction a search for `target` asks as it goes, when the property's time
+    holds it (`_k_seconds`)."""
+    seconds = _k_seconds(limits)
+    return None if target is None or not seconds else KProbe(backend, target, seconds, deadline)
+
+
+def _k_proved(found: Search, probe: KProbe | None, backend: Backend, seconds: float, absence: str) -> Proved | None:
+    """The proof a search ended by its probe's k-induction gives (None if it did not)."""
+    if probe is None or found.stopped != "k-inductive" or probe.proved is None:
+        return None
+    return Proved(Evidence("k-induction", depth=probe.proved, seconds=seconds,
+                           note=f"{absence}: its absence is {_by_k_induction(backend, probe.proved, found.depth)}"))
+
+
+def _reach(backend: Backend, target: Target | None, limits: Limits, play: Property | None = None,
+           probe: KProbe | None = None) -> Search:
     """The search for the shortest game from the initial state to `target`, bounded by
-    `CTI_SECONDS` (none when there is no target to search for); `play`, the property the
-    target breaks, for random games to lead a search the solver's time stops (`Backend.search`)."""
+    `CTI_SECONDS` (none when there is no target to search for) and the time `probe` may
+    take for its k-induction as the search goes; `play`, the property the target breaks,
+    for random games to lead a search the solver's time stops (`Backend.search`)."""
     if target is None:
         return Search(None, 0, 0.0, 0, "not searched: too many parameter values to spell out")
     seconds = CTI_SECONDS if limits.time_limit is None else min(CTI_SECONDS, limits.time_limit)
+    if probe is not None:
+        seconds += probe.left
     return backend.search(target, Limits(max_depth=limits.max_depth, k=limits.k), time.perf_counter() + seconds,
-                          play=play)
+                          play=play, probe=probe)
 
 
 def _unreached(found: Search, state: str = "such a state") -> str:
