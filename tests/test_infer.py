@@ -357,3 +357,30 @@ def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path:
     from verify.explicit.check import check_game
     (explicit,) = check_game(game, (props["terminates"],), Limits(time_limit=120))
     assert explicit.verdict == "refuted" and len(explicit.moves or ()) == len(terminates.trace.steps)
+
+
+def test_a_rare_phase_gets_more_games_for_the_ranking() -> None:
+    """Under no_topdecking most random games end at the third rejection: one in 300
+    reached a veto and none saw the President refuse one. The refusal is a move the
+    ranking must decrease too, so the moves out of a rare phase are sampled further."""
+    from verify.smt.rank import moves
+    game = Game(load_spec("no_topdecking"), 5)
+    refused = game.field_names.index("veto_refused")
+    refusals = [(s, t) for s, t in moves(game) if game.phase(s) == "veto" and t[refused]]
+    assert refusals
+    assert all(game.phase(t) == "chancellor_enact" for _, t in refusals)
+
+
+def test_a_ranking_leans_on_ranges_proved_by_k_induction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """no_topdecking at 5 players, no hints: the inferred support allows a sixth Liberal
+    policy (no game reaches it, but one step of induction does not show it), and the
+    found ranking counts down from the fifth. The declared range is 2-inductive; with it
+    assumed, the ranking is proved, and `terminates` with it."""
+    monkeypatch.setenv("SHRULES_CACHE", str(tmp_path))
+    spec = load_spec("no_topdecking")
+    backend = Backend(spec, 5, strengthening=Strengthening(spec, (), None, None), infer=True)
+    assert not backend.induction.ranking()[0].proved
+    terminates = next(p for p in backend.catalogue if p.kind == "terminates")
+    verdict = _decide(backend, terminates, Limits(time_limit=300))
+    assert isinstance(verdict, Proved), verdict
+    assert "within the declared ranges of liberal_policies" in verdict.evidence.note

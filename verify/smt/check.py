@@ -885,12 +885,19 @@ def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | No
     end: a ranking alone proves only that every game is finite."""
     ranking = backend.strengthening.ranking
     outcome, bound = backend.induction.ranking()
+    ranged = ""
+    if not outcome.proved and outcome.counterexample is not None and ranking is not None:
+        ranges = _ranges_hold(backend, limits)
+        if ranges is not None:
+            lemmas, ranged = ranges
+            outcome, bound = backend.induction.ranking(lemmas)
     stuck = _deadlock_free(backend, limits, None if prop is None else dataclasses.replace(prop, kind="deadlock_free"))
     if isinstance(stuck, Refuted):
         return stuck
     if outcome.proved and ranking is not None:
         which = "the ranking found in played games" if ranking.where.file == "<ranking>" else "the ranking"
-        finite = f"{which} {ranking.text} is >= 0 and decreases on every move; no game is longer than {bound} moves"
+        finite = (f"{which} {ranking.text} is >= 0 and decreases on every move{ranged}; no game is longer than "
+                  f"{bound} moves")
         seconds = outcome.seconds + stuck.evidence.seconds
         if isinstance(stuck, Proved):
             return Proved(Evidence("ranking", depth=1, seconds=seconds,
@@ -913,6 +920,29 @@ def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | No
     else:
         lead += _unreached(reached, cycling)
     return Unknown(Evidence("ranking", seconds=outcome.seconds), _cti(outcome, backend.game, lead))
+
+
+def _ranges_hold(backend: Backend, limits: Limits) -> tuple[list[z3.BoolRef], str] | None:
+    """The declared ranges the support leaves out, as terms over the induction's state
+    before a step, and how they were proved (no game leaves one: the search for one
+    (`_reach`) ended by k-induction, `KProbe`); None when they are not proved. A ranking
+    counts down from a field's declared bound: under no_topdecking at 5 players the
+    support allowed a sixth Liberal policy, which no game reaches (2-inductive), and the
+    ranking was negative there."""
+    left_out, outside = out_of_range(backend)
+    if outside is None:
+        return None
+    probe = _probe(backend, outside, limits, _deadline(limits))
+    found = _reach(backend, outside, limits, probe=probe)
+    if found.stopped == "unreachable":
+        how = "no path of one step or more leaves them"
+    elif found.stopped == "k-inductive" and probe is not None and probe.proved is not None:
+        how = f"that none leaves them is {_by_k_induction(backend, probe.proved, found.depth)}"
+    else:
+        return None
+    system, before = backend.system, backend.induction.before
+    lemmas = [term for name, term in system.typing(before) if name in left_out]
+    return lemmas, f" within the declared ranges of {', '.join(left_out)} ({how})"
 
 
 def _deadlock_free(backend: Backend, limits: Limits = Limits(), prop: Property | None = None) -> Verdict:
