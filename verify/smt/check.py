@@ -886,7 +886,7 @@ def _terminates(backend: Backend, limits: Limits = Limits(), prop: Property | No
     ranking = backend.strengthening.ranking
     outcome, bound = backend.induction.ranking()
     ranged = ""
-    if not outcome.proved and outcome.counterexample is not None and ranking is not None:
+    if not outcome.proved and outcome.counterexample is not None and ranking is not None and _k_seconds(limits):
         ranges = _ranges_hold(backend, limits)
         if ranges is not None:
             lemmas, ranged = ranges
@@ -928,7 +928,9 @@ def _ranges_hold(backend: Backend, limits: Limits) -> tuple[list[z3.BoolRef], st
     (`_reach`) ended by k-induction, `KProbe`); None when they are not proved. A ranking
     counts down from a field's declared bound: under no_topdecking at 5 players the
     support allowed a sixth Liberal policy, which no game reaches (2-inductive), and the
-    ranking was negative there."""
+    ranking was negative there. Asked only when the property's time holds k-induction
+    (`_k_seconds`): with less (the mutation gate's first pass), the search for a game that
+    comes back to a state, which can refute, has the time alone."""
     left_out, outside = out_of_range(backend)
     if outside is None:
         return None
@@ -1101,9 +1103,9 @@ artefact of the induction; stopped, the verdict stays unknown."""
 
 K_INDUCTION_SECONDS = 30.0
 """The least time given to the k-induction of "no game meets the target" as the search for
-such a game goes (`KProbe`), where one step of induction failed: a quarter of the property's time (`K_INDUCTION_SHARE`),
-at least this, and only when the property's time holds both this and the search's own
-window (`CTI_SECONDS`). With less, the search, which can refute, has the time alone: the
+such a game goes (`KProbe`), where one step of induction failed: a quarter of the
+property's time (`K_INDUCTION_SHARE`), at least this, and only when the property's time
+holds both this and the search's own window (`CTI_SECONDS`). With less, the search, which can refute, has the time alone: the
 mutation analysis gives a mutant's whole catalogue a minute in one pass, and a
 permission's proof taking the rest of it (one that can only confirm the rules' own
 verdict) cost it the deck conservation refutation that kills mutant 219 at 5 players."""
