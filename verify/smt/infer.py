@@ -265,22 +265,23 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
                 del scarce[key]
         return True
 
+    # A phase still rare, or never entered, is often a step or two from another rare one:
+    # at 6 players under no_topdecking chaos follows only an accepted veto with the tracker
+    # at two, and 4,000 random games entered it never (38 states in a veto). Nothing was
+    # then proposed for chaos, and every phase after it lost its invariants in the
+    # fixpoint (897 kept, 2,427 at 5 players). So the extra games note the states in and
+    # just before a phase visited rarely (`roots`), and random games from them sample its
+    # neighbourhood, where the next rare phase lies. Rare by its visits, not its distinct
+    # states: every game passes the deal once, in one of a few states, and games from
+    # there would only be played over again.
+    seldom = frozenset(number for number, count in enumerate(visits) if count < RARE_SITUATION)
     extra = games * RARE_GAMES_PER_GAME if rare_games is None else rare_games
     if rare or scarce:
         for _ in range(extra):
-            play(keep, rare_phases=frozenset(rare_phases))
-    # A phase still rare, or never entered, is often one step from another rare one: at 6
-    # players under no_topdecking chaos follows only an accepted veto with the tracker at
-    # two, and 4,000 random games entered it never (38 states in a veto). Nothing was then
-    # proposed for chaos, and every phase after it lost its invariants in the fixpoint
-    # (897 kept, 2,427 at 5 players). Random games from the states in and just before a
-    # rare phase (`roots`) sample its neighbourhood, where the next rare phase lies.
-    # Rare by its visits, not its distinct states: every game passes the deal once, in one
-    # of a few states, and branching from there only plays games over again.
+            play(keep, rare_phases=seldom)
     still = frozenset(number for number, count in enumerate(visits) if count < RARE_SITUATION)
     if still and extra:
-        starts = [root for root in roots if root[phase] in still or root[phase] in rare_phases]
-        for start in starts[:extra // BRANCHES]:
+        for start in list(roots)[:extra // BRANCHES]:
             for _ in range(BRANCHES):
                 play(lambda state: state[phase] in still or keep(state), start)
     return seen
