@@ -804,7 +804,9 @@ K_INDUCTION_SHARE = 0.25
 """Of a `sometimes` property's time, the share kept for k-induction of its negation once
 the search for a witness found none: a thing that never happens, but whose negation is
 not inductive in one step, is proved by a longer k (at 6 players, "the last President
-nominates again" at k = 13, in 14 s) where a search can only say it found nothing."""
+nominates again" at k = 13, in 14 s) where a search can only say it found nothing. Of
+an invariant's or a permission's, the share its search's k-induction may take
+(`_k_seconds`, `KProbe`)."""
 
 K_INDUCTION_FIRST = 2
 """The first k tried; each next one doubles it (a proof for k holds for any larger k, so
