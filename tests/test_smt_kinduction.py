@@ -10,8 +10,8 @@ the Election Tracker allows, so the negation is k-inductive for a larger k. Once
 search for a witness finds none, the solver tries k = 2, 4, 8, 16 with the depths the
 search covered as the base case (verify/smt/check.py `_k_inductive`). A permission
 (`allows`, `only`), a state invariant and deadlock freedom whose one-step proof fails are
-tried the other way round: k-induction first, with a search of k moves as its base case
-(`_k_base`), and the search for a breaking game only when no k is proved.
+tried as the search for a breaking game goes (`KProbe`): each time it has ruled out every
+game of k moves or fewer, k-induction with that base case.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ deciding the whole catalogue costs one support computation.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import product
@@ -856,19 +857,10 @@ def _k_inductive(backend: Backend, target: Target, covered: int, deadline: float
     (`Induction.k_induction_of`), k = 2, 4, 8, … up to `covered`: the depth a search showed
     no game of that many moves or fewer meets it, the base case; None when none is
     proved before `deadline`. A thing that never happens, but not inductively in one step,
-    is proved by a longer k where a search can only say it found nothing."""
-    k = K_INDUCTION_FIRST
-    while k <= covered:
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left < 1:
-            return None
-        outcome = backend.induction.k_induction_of(target, k, 0 if left is None else int(left * 1000))
-        if outcome.proved:
-            return k
-        if outcome.unknown:
-            return None
-        k *= 2
-    return None
+    is proved by a longer k where a search can only say it found nothing. The same
+    doubling as a search's probe (`KProbe`), asked once the search has ended."""
+    probe = KProbe(backend, target, math.inf, deadline)
+    return probe.proved if probe(covered) else None
 
 
 def _by_k_induction(backend: Backend, k: int, covered: int) -> str:
@@ -1150,7 +1142,8 @@ class KProbe:
                 self.done = True
                 break
             began = time.perf_counter()
-            outcome = self.backend.induction.k_induction_of(self.target, self.k, int(budget * 1000))
+            timeout = 0 if budget == math.inf else int(budget * 1000)    # 0: no timeout
+            outcome = self.backend.induction.k_induction_of(self.target, self.k, timeout)
             self.left -= time.perf_counter() - began
             if outcome.proved:
                 self.proved = self.k
