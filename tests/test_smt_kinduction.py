@@ -8,7 +8,7 @@ last President a few seats ahead and the tracker low, rejections bring candidacy
 him. No game of k steps without an election gets there once k is longer than the rounds
 the Election Tracker allows, so the negation is k-inductive for a larger k. Once the
 search for a witness finds none, the solver tries k = 2, 4, 8, 16 with the depths the
-search covered as the base case (verify/smt/check.py `_k_inductive`). A permission
+search covered as the base case (verify/smt/check.py `KProbe`). A permission
 (`allows`, `only`), a state invariant and deadlock freedom whose one-step proof fails are
 tried as the search for a breaking game goes (`KProbe`): each time it has ruled out every
 game of k moves or fewer, k-induction with that base case.
@@ -96,3 +96,28 @@ def test_a_state_invariant_and_deadlock_freedom_are_proved_by_k_induction(tmp_pa
     stuck = _decide(backend, props["deadlock_free"], Limits(time_limit=300))
     assert stuck.verdict == "proved", stuck
     assert "no game gets stuck in phase" in stuck.evidence.note and "draw" in backend.stuck_free
+
+
+def test_a_random_game_breaking_the_property_comes_before_k_induction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """president_breaks_ties at 5 players: a tie needs an even electorate, so an execution
+    first, and the distance bound puts every breaking game at 47 moves or more. A random
+    game of that length breaks majority_elects; k-induction for any k below it can only
+    fail, so it is not asked before that game is tried (it was: k = 2 to 32, 32 s of
+    the property's 39)."""
+    from spec.loader import load_spec
+    from spec.properties import load_properties
+    from verify.smt.induction import Induction
+    asked: list[int] = []
+    k_induction_of = Induction.k_induction_of
+
+    def recorded(self: Induction, target: object, k: int, *args: object, **kwargs: object) -> object:
+        asked.append(k)
+        return k_induction_of(self, target, k, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Induction, "k_induction_of", recorded)
+    spec = load_spec("president_breaks_ties")
+    prop = next(p for p in load_properties(spec) if p.name == "majority_elects")
+    verdict = check_property(spec, prop, 5, Limits(time_limit=300, first_game=True))
+    assert verdict.verdict == "refuted", verdict
+    assert "random game" in (verdict.evidence.note or "")
+    assert asked == []

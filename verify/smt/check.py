@@ -202,8 +202,9 @@ class Backend:
         the property fires lead it to a path (`_played`), kept out of the plain search's
         time by `PLAYOUT_RESERVE`; with `limits.first_game` such games lead it first, before
         the depth-by-depth search (`_first_game`). With `probe` (`KProbe`), k-induction
-        with the depths searched as its base case may end the search: no path of any length
-        reaches the target, `stopped == "k-inductive"`."""
+        with the depths searched as its base case may end the search, once those games and
+        guides found no path: no path of any length reaches the target, `stopped ==
+        "k-inductive"`."""
         start = time.perf_counter()
         unrolling = self.unrolling()
         first = shortest(unrolling, target, 0, 0, deadline)
@@ -220,8 +221,6 @@ class Backend:
         if bound is None:
             return Search(None, 0, time.perf_counter() - start, first.queries + 1, "unreachable")
         queries = first.queries + 1
-        if probe is not None and probe(bound - 1):
-            return Search(None, bound - 1, time.perf_counter() - start, queries, "k-inductive")
         if guide is not None and bound <= bmc_depth(limits):
             # The rules of earlier witnesses first, then (before the deep query at the bound)
             # of random games exactly as long as the bound: a path along either is a shortest.
@@ -254,6 +253,13 @@ class Backend:
             if along is not None:
                 along.seconds, along.queries = time.perf_counter() - start, queries
                 return along
+        # The probe after the cheap attempts above: a game they find refutes at once, where
+        # every k below its length fails (president_breaks_ties at 5 players: majority_elects
+        # broken 47 moves in, refuted along a random game after 75 s of k-induction that
+        # could not succeed). Asked here too when the bound is past the depth limit, where
+        # `shortest` asks nothing; there it asks the same again, which costs nothing.
+        if probe is not None and probe(bound - 1):
+            return Search(None, bound - 1, time.perf_counter() - start, queries, "k-inductive")
         plain = deadline
         if play is not None and deadline is not None:
             plain = deadline - min(PLAYOUT_RESERVE, PLAYOUT_SHARE * max(0.0, deadline - time.perf_counter()))
