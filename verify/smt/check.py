@@ -928,9 +928,10 @@ def _ranges_hold(backend: Backend, limits: Limits) -> tuple[list[z3.BoolRef], st
     (`_reach`) ended by k-induction, `KProbe`); None when they are not proved. A ranking
     counts down from a field's declared bound: under no_topdecking at 5 players the
     support once allowed a sixth Liberal policy, which no game reaches (2-inductive), and
-    the ranking was negative there (tests/test_infer.py leaves those bounds out again). Asked only when the property's time holds k-induction
-    (`_k_seconds`): with less (the mutation gate's first pass), the search for a game that
-    comes back to a state, which can refute, has the time alone."""
+    the ranking was negative there (tests/test_infer.py leaves those bounds out again).
+    Asked only when the property's time holds k-induction (`_k_seconds`): with less (the
+    mutation gate's first pass), the search for a game that comes back to a state, which
+    can refute, has the time alone."""
     left_out, outside = out_of_range(backend)
     if outside is None:
         return None

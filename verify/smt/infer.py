@@ -208,14 +208,14 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
     roots: dict[Any, None] = {}         # states in or just before a phase still rare (ordered)
     visits = [0] * len(game.phase_names)
 
-    def play(keep: Callable[[Any], bool], start: Any = None, rare_phases: frozenset[int] = frozenset()) -> None:
+    def play(keep: Callable[[Any], bool], start: Any = None, rooted: frozenset[int] = frozenset()) -> None:
         state = game.initial_state() if start is None else start
         recent: deque[Any] = deque(maxlen=BRANCH_BACK)
         for _ in range(MAX_MOVES):
             if keep(state):
                 seen.add(state)
             visits[state[phase]] += 1
-            if state[phase] in rare_phases:
+            if state[phase] in rooted:
                 roots.update(dict.fromkeys([*recent, state]))
             recent.append(state)
             following = game.random_next(state, rng)
@@ -278,7 +278,7 @@ def sample_states(game: Game, games: int = GAMES, seed: int = 0, rare_games: int
     extra = games * RARE_GAMES_PER_GAME if rare_games is None else rare_games
     if rare or scarce:
         for _ in range(extra):
-            play(keep, rare_phases=seldom)
+            play(keep, rooted=seldom)
     still = frozenset(number for number, count in enumerate(visits) if count < RARE_SITUATION)
     if still and extra:
         for start in list(roots)[:extra // BRANCHES]:
