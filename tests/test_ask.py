@@ -254,6 +254,28 @@ def _flipped(tmp_path: Path, ident: str) -> Path:
     return path
 
 
+def test_d5_asked_under_its_other_reading_is_yes_with_the_game() -> None:
+    """The D-5 entry is answered "no" under the rules (k-induction, above); under the
+    variant that reads D-5 the other way, the same question is "yes", with a game the
+    variant's engine replays that ends in chaos before any reshuffle of a short pile."""
+    dispute = BY_ID["veto-chaos-takes-the-old-pile"]
+    answer = answer_dispute(dispute, Budget(seconds=600), (5,), "veto_chaos_first")
+    assert isinstance(answer, FormalAnswer) and answer.verdict == YES
+    assert as_expected(answer) is False, "the variant breaks the rules' expected answer"
+    witness = answer.witness
+    assert witness is not None and isinstance(witness.verdict, (Witnessed, Refuted))
+    trace = witness.verdict.trace
+    assert trace is not None
+    game = compiled_game(5, "veto_chaos_first")
+    state = game.initial_state()
+    for move, after in trace.steps:
+        state = game.apply(state, move)
+        assert state == after
+    rules = [move.rule for move, _ in trace.steps]
+    veto = len(rules) - 1 - rules[::-1].index("accept_veto")
+    assert rules[-1] == "veto_chaos" and "reshuffle" not in rules[veto:], rules[veto:]
+
+
 def test_a_flipped_expected_answer_fails(tmp_path: Path) -> None:
     path = _flipped(tmp_path, "term-limited-president")
     wrong = find(load_disputes(load_spec(), path), "term-limited-president")
