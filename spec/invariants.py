@@ -33,7 +33,7 @@ from typing import Any
 
 from .errors import Location, SpecError, read_toml
 from .lang.check import parse
-from .lang.nodes import Node
+from .lang.nodes import BoolOp, Compare, Lit, Name, Node
 from .lang.types import BOOL, INT
 from .model import Spec
 from .properties import state_scope
@@ -53,7 +53,6 @@ class Invariant:
     supports: tuple[str, ...]
     where: Location
     origin: str = "invariant"        # invariant (written in spec/invariants.toml) | inferred
-    phase: str | None = None         # the one phase it constrains, when it is guarded so
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +77,28 @@ class Strengthening:
     ranking: Measure | None
     distance: Measure | None = None
     skipped: tuple[str, ...] = ()
+
+
+def guard_phase(spec: Spec, node: Node) -> str | None:
+    """The one phase an invariant says anything about, or None: p when `phase != 'p'` is
+    the expression itself or an operand of its top-level `or` (in any other phase it holds
+    whatever the rest says, so only a step into p can break it).
+
+    Read from the expression alone, never from a label kept beside it: a label that named
+    the wrong phase would spare the invariant the rules that can break it, and a proof
+    resting on it would prove what the rules refute."""
+    operands = node.operands if isinstance(node, BoolOp) and node.op == "or" else (node,)
+    for operand in operands:
+        if not (isinstance(operand, Compare) and operand.op == "!="):
+            continue
+        for name, value in ((operand.left, operand.right), (operand.right, operand.left)):
+            if (isinstance(name, Name) and name.kind == "field" and name.name == "phase"
+                    and isinstance(value, Lit) and value.type == name.type and name.type.enum is not None
+                    and not isinstance(value.value, bool)):
+                members = spec.enums.get(name.type.enum, ())
+                if 0 <= value.value < len(members):
+                    return members[value.value]
+    return None
 
 
 def load_invariants(spec: Spec, path: Path | None = None) -> Strengthening:

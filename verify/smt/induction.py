@@ -30,7 +30,7 @@ import z3  # type: ignore[import-untyped]
 from engine.game import Game, Move
 from engine.trace import changed_fields
 from spec.errors import SpecError
-from spec.invariants import Strengthening
+from spec.invariants import Strengthening, guard_phase
 from spec.lang import nodes as n
 from spec.liveness import successor_phases
 from spec.model import Rule
@@ -175,10 +175,12 @@ class Induction:
         for (name, before), (_, after) in zip(system.typing(self.before), system.typing(self.after)):
             self.candidates.append(Candidate(f"typing:{name}", "typing", system.typing_text(name), before, after))
         for invariant in self.strengthening.invariants:
+            # the phase that spares a candidate the rules not moving into it is read from its
+            # own expression (`guard_phase`), so nothing kept beside its text can spare it more
             self.candidates.append(Candidate(invariant.name, invariant.origin, invariant.text,
                                              system.holds(invariant.state, self.before),
                                              system.holds(invariant.state, self.after, successor=True),
-                                             invariant.phase))
+                                             guard_phase(self.strengthening.spec, invariant.state)))
         for prop in self.catalogue:
             if prop.state is not None and prop.kind in ("always", "never") and system.players in prop.players:
                 self.candidates.append(Candidate(prop.name, "property", prop.text,

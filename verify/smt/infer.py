@@ -37,6 +37,8 @@ import hashlib
 import itertools
 import json
 import os
+import stat
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -46,8 +48,9 @@ from typing import Any
 
 from engine.game import Game
 from engine.pycompile import compile_expression
-from spec.errors import Location, SpecError
-from spec.invariants import Invariant, Strengthening
+from spec.errors import Location, SpecError, one_line
+from spec.files import read_kept, write_atomic
+from spec.invariants import Invariant, Strengthening, guard_phase
 from spec.lang import nodes as n
 from spec.lang.check import parse
 from spec.lang.types import BOOL, INT, decode_tiles
@@ -558,14 +561,19 @@ def candidates(spec: Spec, players: int, games: int = GAMES, seed: int = 0) -> l
     found = mine(spec, game, sample_states(game, games, seed))
     scope = state_scope(spec)
     where = Location("<inferred>")
-    out: list[Invariant] = []
     writers = _writers(spec)
-    for index, item in enumerate(found):
-        node = parse(item.text, scope, where, BOOL)
-        rule_ids = sorted({rule_id for field in item.fields for rule_id in writers.get(field, ())})
-        out.append(Invariant(f"found_{index}_{item.phase}", "found in played games and kept by induction",
-                             tuple(rule_ids), node, item.text, (), where, "inferred", item.phase))
-    return out
+    return [_inferred(spec, index, parse(item.text, scope, where, BOOL), item.text, item.fields, where, writers)
+            for index, item in enumerate(found)]
+
+
+def _inferred(spec: Spec, index: int, node: n.Node, text: str, fields: Iterable[str], where: Location,
+              writers: dict[str, set[str]]) -> Invariant:
+    """An inferred candidate as an invariant, mined or read back alike: named after the
+    phase its own expression guards (`guard_phase`; `any` when none), citing the rule IDs
+    of the rules that write the fields it reads. Nothing but its text says what it is."""
+    rule_ids = sorted({rule_id for field in fields for rule_id in writers.get(field, ())})
+    return Invariant(f"found_{index}_{guard_phase(spec, node) or 'any'}", "found in played games and kept by induction",
+                     tuple(rule_ids), node, text, (), where, "inferred")
 
 
 def _writers(spec: Spec) -> dict[str, set[str]]:
@@ -577,17 +585,20 @@ def _writers(spec: Spec) -> dict[str, set[str]]:
     return out
 
 
+CACHE_VERSION = "7"
+"""Changes when the templates or the file's shape change, so an old cache is not read as a
+new one's (7: the texts alone, no phase written beside them)."""
 
-CACHE_VERSION = "6"
-"""Changes when the templates change, so an old cache is not read as a new one's."""
+
+def cache_root() -> Path:
+    """The folder of every shrules cache: $SHRULES_CACHE, else the user's cache directory."""
+    return Path(os.environ.get("SHRULES_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                                                                os.path.expanduser("~/.cache"), "shrules"))
 
 
 def cache_dir() -> Path:
-    """Where inferred invariants are kept between runs: $SHRULES_CACHE, else the user's
-    cache directory."""
-    root = os.environ.get("SHRULES_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                                                           os.path.expanduser("~/.cache"), "shrules")
-    return Path(root) / "invariants"
+    """Where inferred invariants are kept between runs: `invariants` in `cache_root()`."""
+    return cache_root() / "invariants"
 
 
 def cache_key(strengthening: Strengthening, players: int) -> str:
@@ -602,9 +613,10 @@ def cache_key(strengthening: Strengthening, players: int) -> str:
 def strengthen(base: Strengthening, players: int, use_cache: bool = True) -> tuple[Strengthening, str]:
     """`base` (the hints of spec/invariants.toml, or none) with the inferred candidates
     added and, when `base` has none, a ranking found in played games. The candidates are
-    the set kept last time for the same key when the cache has it (proved again by the
-    fixpoint like any candidate: the cache only saves the mining and the queries that
-    dropped the rest), else freshly mined. Returns the strengthening and the cache key."""
+    the set kept last time for the same key when the cache has it, else freshly mined.
+    Either way they are only candidates: the fixpoint proves each again against every rule
+    its own text does not exempt, so the cache saves the mining and the queries that
+    dropped the rest, and can change no verdict. Returns the strengthening and the key."""
     key = cache_key(base, players)
     found: list[Invariant] | None = _cached(base.spec, key) if use_cache else None
     if found is None:
@@ -619,40 +631,77 @@ def strengthen(base: Strengthening, players: int, use_cache: bool = True) -> tup
 
 
 def remember(key: str, kept: Sequence[Invariant]) -> None:
-    """Keep the inferred invariants the fixpoint proved, for the next run with this key
+    """Keep the texts of the inferred invariants the fixpoint proved, for the next run with
+    this key: written atomically (spec/files.py), never through a link planted in the cache
     (best effort: a cache that cannot be written only costs the next run its mining)."""
     path = cache_dir() / f"{key}.json"
+    body = {"version": CACHE_VERSION, "invariants": [item.text for item in kept]}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        body = {"version": CACHE_VERSION, "invariants": [[item.phase, item.text] for item in kept]}
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(body, indent=0))
-        temporary.replace(path)
-    except OSError:
-        return
+        write_atomic(path, json.dumps(body, indent=0), root=cache_root())
+    except (OSError, SpecError) as error:
+        _warn(f"not written: {_why(error, path)}", "the next run mines its invariants again")
 
 
 def _cached(spec: Spec, key: str) -> list[Invariant] | None:
     """The invariants kept last time for `key`, parsed as expressions of the spec (data,
-    never code), or None when there are none or the file is not what it should be."""
+    never code), or None: when there are none (silently) or the file is not what shrules
+    writes (a one-line warning: a link, a device or a FIFO, too large, not JSON of the
+    right shape, an expression that does not parse)."""
     path = cache_dir() / f"{key}.json"
     try:
-        body = json.loads(path.read_text())
-        entries = body["invariants"] if body.get("version") == CACHE_VERSION else None
-        if not isinstance(entries, list):
+        folder = os.lstat(cache_dir())
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        _warn(f"ignored: {_why(error, path)}")
+        return None
+    try:
+        if stat.S_ISLNK(folder.st_mode):
+            raise SpecError(f"{one_line(str(cache_dir()))} is a symbolic link, which is never followed")
+        texts = _texts(path, read_kept(path))
+        if texts is None:
             return None
         scope = state_scope(spec)
         where = Location(str(path))
         writers = _writers(spec)
         out = []
-        for index, (phase, text) in enumerate(entries):
-            if not isinstance(text, str) or not (phase is None or phase in spec.enums["phase"]):
-                return None
+        for index, text in enumerate(texts):
             node = parse(text, scope, where, BOOL)
             fields = n.fields_read([node], spec.definitions) - {"phase"}
-            rule_ids = sorted({rule_id for field in fields for rule_id in writers.get(field, ())})
-            out.append(Invariant(f"found_{index}_{phase}", "found in played games and kept by induction",
-                                 tuple(rule_ids), node, text, (), where, "inferred", phase))
+            out.append(_inferred(spec, index, node, text, fields, where, writers))
         return out
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, SpecError):
+    except SpecError as error:
+        _warn(f"ignored: {_why(error, path)}")
         return None
+
+
+def _texts(path: Path, data: str) -> list[str] | None:
+    """The expressions a cache file's JSON text lists; None for another version's file (a
+    miss, not damage); a `SpecError` when it is not what shrules writes."""
+    where = Location(str(path))
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise SpecError(f"not JSON ({str(error)[:80]}); expected a file written by shrules", where) from None
+    if not isinstance(body, dict):
+        raise SpecError(f"a JSON {type(body).__name__}, not an object; expected a file written by shrules", where)
+    if body.get("version") != CACHE_VERSION:
+        return None
+    texts = body.get("invariants")
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        raise SpecError("'invariants' is not a list of expressions; expected a file written by shrules", where)
+    return texts
+
+
+def _why(error: BaseException, path: Path) -> str:
+    """An error as one line, whatever it quotes; an `OSError` with the file it is about."""
+    if isinstance(error, OSError):
+        return one_line(f"{path}: {error.strerror or error}")
+    lines = str(error).splitlines()
+    return one_line(lines[0] if lines else type(error).__name__)
+
+
+def _warn(why: str, then: str = "its invariants are mined again") -> None:
+    """One line on stderr for a cache file that cannot be used: the run goes on as a miss."""
+    print(f"shrules: warning: invariant cache {why}; {then}", file=sys.stderr)
