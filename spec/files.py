@@ -38,11 +38,18 @@ def read_kept(path: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
         descriptor = os.open(path, flags)
     except OSError as error:
         raise SpecError(f"cannot read {shown(str(path))}: {_reason(error)}") from None
-    with os.fdopen(descriptor, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SpecError(f"{shown(str(path))} is not a regular file; expected a file written by shrules")
-        data = handle.read(limit + 1)
+    try:
+        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+    except OSError:
+        regular = False
+    if not regular:    # checked before `fdopen`, which refuses a folder with an `OSError` of its own
+        os.close(descriptor)
+        raise SpecError(f"{shown(str(path))} is not a regular file; expected a file written by shrules")
+    try:
+        with os.fdopen(descriptor, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise SpecError(f"cannot read {shown(str(path))}: {_reason(error)}") from None
     if len(data) > limit:
         raise SpecError(f"{shown(str(path))} is larger than {limit:,} bytes; expected a file written by shrules")
     try:
