@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spec.errors import SpecError, shown
+from spec.files import write_atomic
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
@@ -138,11 +139,15 @@ class Trace:
                 "players": game.players, "description": description or f"a game of {game.players} players"}
         return {"#meta": meta, "vars": variables, "states": states}
 
-    def save_itf(self, path: str | Path, description: str = "") -> None:
-        """Write the ITF JSON to `path`; `SpecError` naming it when the write fails (a full disk)."""
+    def save_itf(self, path: str | Path, description: str = "", root: Path | None = None) -> None:
+        """Write the ITF JSON to `path`, atomically and never through a link (spec/files.py:
+        a link at `path` is replaced), the folders below `root` (the output folder the user
+        named; else the file's own folder) checked not to be links; `SpecError` naming the
+        file when the write fails (a full disk)."""
+        target = Path(path)
         try:
-            Path(path).write_text(json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n",
-                                  encoding="utf-8")
+            write_atomic(target, json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n",
+                         root=target.parent if root is None else root)
         except OSError as error:
             raise SpecError(f"cannot write {path}: {error.strerror}") from None
 

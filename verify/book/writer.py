@@ -1,12 +1,15 @@
 """The files of the rulings book, from answers already given by verify/lawyer.
 
 `write_book` does no answering: `shrules book` (verify/cli/book.py) answers the entries
-and hands the answers here, and a test can hand it answers it made itself."""
+and hands the answers here, and a test can hand it answers it made itself. Every page is
+written through `write_atomic` below the book's folder (spec/files.py): a link planted in
+the folder is replaced, never written through, and a folder link inside it is refused."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from spec.files import folder_within, write_atomic
 from spec.loader import load_rulebook
 
 from ..lawyer.answers import Answer
@@ -44,10 +47,11 @@ def write_book(answers: list[Answer], folder: Path, langs: tuple[str, ...] = LAN
         for rule_id in titles:
             pages[layout.rule(rule_id, lang)] = rule_page(rule_id, [by_id[i] for i in cited.get(rule_id, [])], lang,
                                                           layout, titles)
+    for parent in sorted({(folder / name).parent for name in pages}):
+        folder_within(folder, parent)    # every folder checked before the first page is written
     written = []
     for name, text in pages.items():
         path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text, root=folder)
         written.append(path)
     return written

@@ -280,7 +280,8 @@ def details(results: list[PropertyResult]) -> list[str]:
 
 
 def save_traces(results: list[PropertyResult], folder: Path) -> None:
-    """Every counterexample and witness trace as `<property>-<n>p.itf.json` in `folder`."""
+    """Every counterexample and witness trace as `<property>-<n>p.itf.json` in `folder`
+    (no link inside it followed: `Trace.save_itf`)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -290,7 +291,8 @@ def save_traces(results: list[PropertyResult], folder: Path) -> None:
         if trace is not None:
             kind = "counterexample" if isinstance(result.verdict, Refuted) else "witness"
             trace.save_itf(folder / f"{result.property}-{result.players}p.itf.json",
-                           f"{kind} for {result.property} ({', '.join(result.rule_ids)}), {result.players} players")
+                           f"{kind} for {result.property} ({', '.join(result.rule_ids)}), {result.players} players",
+                           root=folder)
 
 
 COMMANDS = (check_command,)

@@ -17,12 +17,14 @@ DOT / GraphML, quotients by a projection.
 
 from __future__ import annotations
 
+import io
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine.game import Game
+from spec.files import write_atomic
 
 from .explore import Exploration, Graph
 
@@ -232,25 +234,29 @@ def export_facts(exported: Export) -> ExportFacts:
 
 def write_export(exported: Export, path: Path, output_format: str) -> None:
     """A graph made by `to_networkx` as GraphML (by networkx) or DOT (written here:
-    networkx needs pydot or pygraphviz for DOT)."""
+    networkx needs pydot or pygraphviz for DOT), made in memory and written atomically,
+    never through a link at `path` (spec/files.py)."""
     import networkx as nx  # on use, as in to_networkx
 
     if output_format == "graphml":
-        nx.write_graphml(exported, path)
+        encoded = io.BytesIO()
+        nx.write_graphml(exported, encoded)
+        write_atomic(path, encoded.getvalue(), root=path.parent)
         return
 
     def quote(value: object) -> str:
         return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-    with path.open("w", encoding="utf-8") as handle:
-        handle.write("digraph states {\n")
-        for node, data in exported.nodes(data=True):
-            label = "\\n".join(f"{key}={value}" for key, value in sorted(data.items()))
-            handle.write(f"  {quote(node)} [label={quote(label)}];\n")
-        for source, target, data in exported.edges(data=True):
-            attributes = ", ".join(f"{key}={quote(value)}" for key, value in sorted(data.items()))
-            handle.write(f"  {quote(source)} -> {quote(target)} [{attributes}];\n")
-        handle.write("}\n")
+    handle = io.StringIO()
+    handle.write("digraph states {\n")
+    for node, data in exported.nodes(data=True):
+        label = "\\n".join(f"{key}={value}" for key, value in sorted(data.items()))
+        handle.write(f"  {quote(node)} [label={quote(label)}];\n")
+    for source, target, data in exported.edges(data=True):
+        attributes = ", ".join(f"{key}={quote(value)}" for key, value in sorted(data.items()))
+        handle.write(f"  {quote(source)} -> {quote(target)} [{attributes}];\n")
+    handle.write("}\n")
+    write_atomic(path, handle.getvalue(), root=path.parent)
 
 
 def _attribute(game: Game, index: int, value: int) -> str | int | bool:

@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.safe_json import read_json
 from spec.errors import SpecError, shown
+from spec.files import write_atomic
 from verify.results import PropertyResult
 
 from .records import SCHEMA_VERSION, VERDICTS, RunInfo
@@ -191,6 +192,5 @@ def update(directory: str | Path, results: Iterable[PropertyResult], run: RunInf
     changes = compare(old, results, run)
     merged = {key: entry for key, entry in old.items() if key not in ran and not in_scope(key, run, ran)}
     merged.update(ran)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(run.rules, merged), encoding="utf-8")
+    write_atomic(path, render(run.rules, merged), root=Path(directory))   # no link in the folder followed
     return path, changes

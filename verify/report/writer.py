@@ -5,6 +5,12 @@ run) compute each file's text first and write afterwards, so a formatting error 
 the directory as it was rather than half rewritten. Trace files of an earlier check that
 this run did not produce are removed, so the directory describes one run only; the two
 reports' files have different names and can share a directory.
+
+The directory is the user's choice; what is inside it may not be (a folder others can
+write to, a link planted there). Every file is written through `write_atomic` with the
+directory as its root (spec/files.py): a link at a file's name is replaced, not written
+through, and a link where `traces/` should be is refused (`SpecError`, exit 2) before
+anything is removed or written.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spec.files import folder_within, write_atomic
 from verify.results import PropertyResult
 
 from .html import report_html
@@ -77,8 +84,7 @@ def write_report(results: Sequence[PropertyResult], directory: str | Path, run: 
     `directory` (created if needed); returns what was written."""
     texts = report_texts(results, run, changes)
     directory = Path(directory)
-    traces = directory / TRACES_DIR
-    traces.mkdir(parents=True, exist_ok=True)
+    traces = folder_within(directory, directory / TRACES_DIR)   # never a link: stale traces are removed there
     for stale in sorted(traces.glob("*.itf.json")):
         if f"{TRACES_DIR}/{stale.name}" not in texts:
             stale.unlink()
@@ -91,12 +97,12 @@ def write_mutation_report(document: dict[str, Any], directory: str | Path) -> Wr
     as `Run.to_json()` gives it) into `directory` (created if needed)."""
     texts = mutation_texts(document)
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     _write_texts(directory, texts)
     return WrittenReport(directory, tuple(sorted(texts)), int(document["exit_status"]))
 
 
 def _write_texts(directory: Path, texts: dict[str, str]) -> None:
-    """Write every file only once all their texts exist: a failure before leaves no half report."""
+    """Write every file only once all their texts exist: a failure before leaves no half report.
+    Each goes through `write_atomic` below `directory`, so no link inside it is followed."""
     for name, text in texts.items():
-        (directory / name).write_text(text, encoding="utf-8")
+        write_atomic(directory / name, text, root=directory)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from spec.errors import SpecError
+from spec.files import write_atomic
 from spec.loader import load_spec
 from spec.settings import POWERS, SLOTS, parse_value
 
@@ -112,11 +113,10 @@ def classes(verdicts: list[Verdict], results: list[dict[str, Any]]) -> list[dict
 
 def write(folder: Path, atlas: dict[str, Any]) -> list[Path]:
     """`atlas.json` and `atlas.html` in `folder`; the paths written."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
+    try:    # atomically, never through a link planted in the folder (spec/files.py)
         paths = [folder / "atlas.json", folder / "atlas.html"]
-        paths[0].write_text(json.dumps(atlas, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        paths[1].write_text(page(atlas), encoding="utf-8")
+        write_atomic(paths[0], json.dumps(atlas, indent=1, sort_keys=True) + "\n", root=folder)
+        write_atomic(paths[1], page(atlas), root=folder)
     except OSError as error:
         raise SpecError(f"cannot write the atlas into {folder}: {error.strerror or error}") from None
     return paths

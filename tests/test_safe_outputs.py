@@ -1,0 +1,178 @@
+"""Output folders are written without following links planted inside them.
+
+A report, an atlas, a rulings book, saved traces or an exported graph go into a folder
+the user names; what is already inside it may not be theirs (a shared folder, a link
+left there). A link at a file's name is replaced by the new file, never written through;
+a link where a sub-folder should be is refused with one line and exit status 2, before
+anything is written or removed through it. In every case a victim file outside the
+folder, which a planted link points at, is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from report_samples import RUN, game_trace, sample_results
+from test_mutate_report import hand_made_run
+from spec.errors import SpecError
+from verify.book import write_book
+from verify.cli import main
+from verify.explicit.graphs import Export, write_export
+from verify.report import write_report
+from verify.report.baseline import baseline_path, update
+from verify.report.writer import write_mutation_report
+from verify.scale import atlas
+from verify.scale.sweep import Space
+
+PRECIOUS = "precious: not to be overwritten\n"
+
+
+@pytest.fixture
+def victim(tmp_path: Path) -> Path:
+    """A file of the user's outside every output folder."""
+    path = tmp_path / "victim.txt"
+    path.write_text(PRECIOUS)
+    return path
+
+
+def _planted(folder: Path, name: str, target: Path) -> Path:
+    """A link called `name` inside `folder` (made), pointing at `target`."""
+    link = folder / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+    return link
+
+
+def _replaced(link: Path, victim: Path) -> None:
+    """The planted link is now a regular file of shrules' own, and the victim is as it was."""
+    assert victim.read_text() == PRECIOUS
+    assert not link.is_symlink() and link.is_file()
+    assert link.read_text() != PRECIOUS
+
+
+# ---------------------------------------------------------------- the report
+
+
+@pytest.mark.parametrize("name", ["report.json", "report.html", "junit.xml", "report.md", "timings.json"])
+def test_the_report_replaces_a_planted_file_link(name: str, tmp_path: Path, victim: Path) -> None:
+    folder = tmp_path / "report"
+    link = _planted(folder, name, victim)
+    write_report(sample_results(), folder, RUN)
+    _replaced(link, victim)
+
+
+def test_the_report_refuses_a_linked_traces_folder(tmp_path: Path) -> None:
+    """`traces/` linked to a folder of the user's: the report would have removed the
+    "stale" traces there and written its own; it is refused instead, nothing touched."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "kept-5.itf.json").write_text(PRECIOUS)
+    folder = tmp_path / "report"
+    _planted(folder, "traces", elsewhere)
+    with pytest.raises(SpecError, match="symbolic link"):
+        write_report(sample_results(), folder, RUN)
+    assert [p.name for p in elsewhere.iterdir()] == ["kept-5.itf.json"]
+    assert (elsewhere / "kept-5.itf.json").read_text() == PRECIOUS
+
+
+def test_check_report_with_a_linked_traces_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "kept-5.itf.json").write_text(PRECIOUS)
+    folder = tmp_path / "report"
+    _planted(folder, "traces", elsewhere)
+    result = CliRunner().invoke(main, ["check", "-n", "5", "-p", "tracks_in_range", "--max-states", "2000",
+                                       "--report", str(folder)])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("shrules: error:")]
+    assert len(errors) == 1 and "symbolic link" in errors[0], result.output
+    assert "Traceback" not in result.output
+    assert (elsewhere / "kept-5.itf.json").read_text() == PRECIOUS
+
+
+@pytest.mark.parametrize("name", ["mutation.json", "mutation.md", "mutation.html"])
+def test_the_mutation_report_replaces_a_planted_file_link(name: str, tmp_path: Path, victim: Path) -> None:
+    folder = tmp_path / "report"
+    link = _planted(folder, name, victim)
+    write_mutation_report(hand_made_run().to_json(), folder)
+    _replaced(link, victim)
+
+
+def test_the_baseline_refuses_a_linked_rules_folder(tmp_path: Path) -> None:
+    """`--update-baseline` writes `<rules>/baseline.json` below the baseline folder: a
+    link planted where the rules' folder should be is refused, nothing written there."""
+    baselines = tmp_path / "baselines"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    path = baseline_path(baselines, RUN.rules)
+    _planted(baselines, path.parent.name, elsewhere)
+    with pytest.raises(SpecError, match="symbolic link"):
+        update(baselines, sample_results(), RUN)
+    assert list(elsewhere.iterdir()) == []
+
+
+# ---------------------------------------------------------------- the atlas and the book
+
+
+@pytest.mark.parametrize("name", ["atlas.json", "atlas.html"])
+def test_the_atlas_replaces_a_planted_file_link(name: str, tmp_path: Path, victim: Path) -> None:
+    folder = tmp_path / "atlas"
+    link = _planted(folder, name, victim)
+    atlas.write(folder, atlas.build(Space(counts=(5,), sample=1), []))
+    _replaced(link, victim)
+    if name == "atlas.json":
+        assert json.loads(link.read_text())["atlas"] == atlas.ATLAS_VERSION
+
+
+def test_the_book_replaces_a_planted_file_link(tmp_path: Path, victim: Path) -> None:
+    folder = tmp_path / "book"
+    written = write_book([], folder)
+    index = next(path for path in written if path.name == "index.html")
+    index.unlink()
+    link = _planted(index.parent, index.name, victim)
+    write_book([], folder)
+    _replaced(link, victim)
+
+
+def test_the_book_refuses_a_linked_sub_folder_before_writing_a_page(tmp_path: Path) -> None:
+    folder = tmp_path / "book"
+    sub_folders = {path.parent for path in write_book([], tmp_path / "first")} - {tmp_path / "first"}
+    assert sub_folders, "the book has sub-folders (rules/)"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _planted(folder, sorted(sub_folders)[0].name, elsewhere)
+    with pytest.raises(SpecError, match="symbolic link"):
+        write_book([], folder)
+    assert list(elsewhere.iterdir()) == []
+    assert [path.name for path in folder.iterdir()] == [sorted(sub_folders)[0].name]
+
+
+# ---------------------------------------------------------------- traces and graphs
+
+
+def test_a_saved_trace_replaces_a_planted_link(tmp_path: Path, victim: Path) -> None:
+    link = _planted(tmp_path / "traces", "game.itf.json", victim)
+    game_trace(5, moves=6).save_itf(link)
+    _replaced(link, victim)
+    assert json.loads(link.read_text())["#meta"]["players"] == 5
+
+
+def test_play_trace_replaces_a_planted_link(tmp_path: Path, victim: Path) -> None:
+    link = _planted(tmp_path, "game.itf.json", victim)
+    result = CliRunner().invoke(main, ["play", "-n", "5", "--seed", "1", "--quiet", "--trace", str(link)])
+    assert result.exit_code == 0, result.output
+    _replaced(link, victim)
+
+
+@pytest.mark.parametrize("output_format", ["dot", "graphml"])
+def test_a_graph_export_replaces_a_planted_link(output_format: str, tmp_path: Path, victim: Path) -> None:
+    link = _planted(tmp_path, f"graph.{output_format}", victim)
+    graph: Export = nx.DiGraph()
+    graph.add_edge(0, 1, moves=1)
+    write_export(graph, link, output_format)
+    _replaced(link, victim)
