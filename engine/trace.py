@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spec.errors import SpecError, shown
-from spec.files import write_atomic
+from spec.files import write_atomic, write_named
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
@@ -140,14 +140,17 @@ class Trace:
         return {"#meta": meta, "vars": variables, "states": states}
 
     def save_itf(self, path: str | Path, description: str = "", root: Path | None = None) -> None:
-        """Write the ITF JSON to `path`, atomically and never through a link (spec/files.py:
-        a link at `path` is replaced), the folders below `root` (the output folder the user
-        named; else the file's own folder) checked not to be links; `SpecError` naming the
-        file when the write fails (a full disk)."""
-        target = Path(path)
+        """Write the ITF JSON to `path`, never through a link (spec/files.py): inside an
+        output folder `root` the user named, atomically, a link at its name replaced and the
+        folders below `root` checked not to be links; without `root`, `path` is the file the
+        user named (`write_named`: a link there refused). `SpecError` naming the file when
+        the write fails (a full disk)."""
+        text = json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n"
         try:
-            write_atomic(target, json.dumps(self.to_itf(description), indent=1, sort_keys=False) + "\n",
-                         root=target.parent if root is None else root)
+            if root is None:
+                write_named(path, text)
+            else:
+                write_atomic(path, text, root=root)
         except OSError as error:
             raise SpecError(f"cannot write {path}: {error.strerror}") from None
 

@@ -11,6 +11,8 @@ A cache, an atlas or an output folder is a place someone else may have written t
   `O_EXCL`, so a planted name is never opened) and renames it over the target; a rename
   replaces a link rather than writing through it, and a run killed mid-write leaves the
   whole old file or the whole new one.
+- `write_named` writes the one file a user named for output: a device or FIFO named
+  there is written into, a link at that name is refused, anything else `write_atomic`.
 - `folder_within` makes the folders of an output path below a root the user named,
   refusing any component that is a link (the root itself is the user's choice).
 - `untrusted_because` says why a kept file cannot be believed on its owner's word: owned
@@ -107,6 +109,13 @@ def write_atomic(path: Path | str, data: str | bytes, *, root: Path | None = Non
         folder_within(Path(root), target.parent)
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        existing = os.lstat(target).st_mode
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not (stat.S_ISREG(existing) or stat.S_ISLNK(existing)):
+        # a rename would put a file where a device, a FIFO or a folder was (as root, /dev/full)
+        raise SpecError(f"{shown(str(target))} is not a regular file; expected a file to write")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -119,6 +128,29 @@ def write_atomic(path: Path | str, data: str | bytes, *, root: Path | None = Non
         except OSError:
             pass
         raise
+
+
+def write_named(path: Path | str, data: str | bytes) -> None:
+    """Write `data` to the one output file the user named (`--trace FILE`, `-o FILE`): a
+    device or a FIFO named there (`/dev/null`) is written into, opened without following a
+    link and without waiting for a reader; a link at that name is refused, since the file
+    it points at was not named (a link planted in a shared folder); anything else is
+    written by `write_atomic` in the file's folder. `OSError` or `SpecError`, as there."""
+    target = Path(path)
+    try:
+        existing: int | None = os.lstat(target).st_mode
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and stat.S_ISLNK(existing):
+        raise SpecError(f"{shown(str(target))} is a symbolic link, which is never followed for output "
+                        f"(remove it, or name another file)")
+    if existing is not None and (stat.S_ISCHR(existing) or stat.S_ISFIFO(existing)):
+        flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(target, flags)
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+        return
+    write_atomic(target, data, root=target.parent)
 
 
 def untrusted_because(path: Path | str, root: Path | str | None = None) -> str | None:

@@ -2,15 +2,18 @@
 
 A report, an atlas, a rulings book, saved traces or an exported graph go into a folder
 the user names; what is already inside it may not be theirs (a shared folder, a link
-left there). A link at a file's name is replaced by the new file, never written through;
-a link where a sub-folder should be is refused with one line and exit status 2, before
-anything is written or removed through it. In every case a victim file outside the
+left there). A link at a file's name inside the folder is replaced by the new file, never written
+through; a link where a sub-folder should be is refused with one line and exit status 2,
+before anything is written or removed through it. A single file the user names
+(`--trace FILE`, `-o FILE`) that is a link is refused the same way. In every case a victim file outside the
 folder, which a planted link points at, is unchanged.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import networkx as nx
@@ -20,6 +23,7 @@ from click.testing import CliRunner
 from report_samples import RUN, game_trace, sample_results
 from test_mutate_report import hand_made_run
 from spec.errors import SpecError
+from spec.files import write_atomic
 from verify.book import write_book
 from verify.cli import main
 from verify.explicit.graphs import Export, write_export
@@ -155,24 +159,57 @@ def test_the_book_refuses_a_linked_sub_folder_before_writing_a_page(tmp_path: Pa
 # ---------------------------------------------------------------- traces and graphs
 
 
-def test_a_saved_trace_replaces_a_planted_link(tmp_path: Path, victim: Path) -> None:
-    link = _planted(tmp_path / "traces", "game.itf.json", victim)
-    game_trace(5, moves=6).save_itf(link)
+def test_a_trace_in_a_traces_folder_replaces_a_planted_link(tmp_path: Path, victim: Path) -> None:
+    """`check --traces DIR`: each trace inside the folder the user named, a link at its
+    name replaced."""
+    folder = tmp_path / "traces"
+    link = _planted(folder, "game.itf.json", victim)
+    game_trace(5, moves=6).save_itf(link, root=folder)
     _replaced(link, victim)
     assert json.loads(link.read_text())["#meta"]["players"] == 5
 
 
-def test_play_trace_replaces_a_planted_link(tmp_path: Path, victim: Path) -> None:
+def test_play_trace_refuses_a_planted_link(tmp_path: Path, victim: Path) -> None:
+    """`--trace FILE` names one file: a link at that name (planted in a shared folder) is
+    refused with one line, exit 2; the file it points at was never named."""
     link = _planted(tmp_path, "game.itf.json", victim)
     result = CliRunner().invoke(main, ["play", "-n", "5", "--seed", "1", "--quiet", "--trace", str(link)])
-    assert result.exit_code == 0, result.output
-    _replaced(link, victim)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("shrules: error:")]
+    assert len(errors) == 1 and "symbolic link" in errors[0], result.output
+    assert victim.read_text() == PRECIOUS and link.is_symlink()
+
+
+def test_play_trace_writes_a_new_file_and_a_named_fifo(tmp_path: Path) -> None:
+    """What a user names is still written: a new file, atomically; a FIFO with no reader is
+    one line, never a hang."""
+    path = tmp_path / "game.itf.json"
+    assert CliRunner().invoke(main, ["play", "-n", "5", "--seed", "1", "-q", "--trace", str(path)]).exit_code == 0
+    assert json.loads(path.read_text())["#meta"]["players"] == 5
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, ["play", "-n", "5", "--seed", "1", "-q", "--trace", str(fifo)])
+    assert result.exit_code == 2 and "cannot write" in result.output, result.output
+
+
+def test_an_atomic_write_never_replaces_a_device_or_a_fifo(tmp_path: Path) -> None:
+    """Renaming a new file over a FIFO (or, as root, a device such as /dev/full) would put
+    a regular file in its place: refused instead."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError, match="not a regular file"):
+        write_atomic(fifo, "x", root=tmp_path)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 @pytest.mark.parametrize("output_format", ["dot", "graphml"])
-def test_a_graph_export_replaces_a_planted_link(output_format: str, tmp_path: Path, victim: Path) -> None:
-    link = _planted(tmp_path, f"graph.{output_format}", victim)
+def test_a_graph_export_refuses_a_planted_link(output_format: str, tmp_path: Path, victim: Path) -> None:
     graph: Export = nx.DiGraph()
     graph.add_edge(0, 1, moves=1)
-    write_export(graph, link, output_format)
-    _replaced(link, victim)
+    path = tmp_path / f"graph.{output_format}"
+    write_export(graph, path, output_format)
+    assert "0" in path.read_text()
+    link = _planted(tmp_path, f"linked.{output_format}", victim)
+    with pytest.raises(SpecError, match="symbolic link"):
+        write_export(graph, link, output_format)
+    assert victim.read_text() == PRECIOUS

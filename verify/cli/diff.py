@@ -22,7 +22,7 @@ import click
 from engine.batched import BATCH, BatchedGame, share_interval
 from engine.game import Game
 from spec.errors import SpecError
-from spec.files import write_atomic
+from spec.files import write_named
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
@@ -55,7 +55,7 @@ def save_trace(difference: Difference, path: str, a: Spec, b: Spec) -> None:
     data = trace.to_itf(description)
     data["#meta"]["source"] = replayable_name(trace.game.spec)
     try:
-        write_atomic(path, json.dumps(data, indent=1) + "\n", root=Path(path).parent)   # a link at `path` replaced
+        write_named(path, json.dumps(data, indent=1) + "\n")   # never through a link (spec/files.py)
     except OSError as error:
         raise SpecError(f"cannot write {path}: {error.strerror}") from None
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 
 from spec.errors import SpecError
-from spec.files import write_atomic
+from spec.files import write_named
 from spec.loader import load_spec
 from spec.model import Spec
 
@@ -191,8 +191,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
             click.echo(line)
         raise SystemExit(0 if verdict.passed else 1)
     if record_file is not None:
-        write_atomic(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n",
-                     root=record_file.parent)
+        write_named(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
         click.echo(f"mutation record written to {record_file}", err=True)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))

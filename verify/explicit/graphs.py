@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine.game import Game
-from spec.files import write_atomic
+from spec.files import write_named
 
 from .explore import Exploration, Graph
 
@@ -234,14 +234,14 @@ def export_facts(exported: Export) -> ExportFacts:
 
 def write_export(exported: Export, path: Path, output_format: str) -> None:
     """A graph made by `to_networkx` as GraphML (by networkx) or DOT (written here:
-    networkx needs pydot or pygraphviz for DOT), made in memory and written atomically,
-    never through a link at `path` (spec/files.py)."""
+    networkx needs pydot or pygraphviz for DOT), made in memory and written by
+    `write_named` (spec/files.py): atomically, a link at `path` refused, never followed."""
     import networkx as nx  # on use, as in to_networkx
 
     if output_format == "graphml":
         encoded = io.BytesIO()
         nx.write_graphml(exported, encoded)
-        write_atomic(path, encoded.getvalue(), root=path.parent)
+        write_named(path, encoded.getvalue())
         return
 
     def quote(value: object) -> str:
@@ -256,7 +256,7 @@ def write_export(exported: Export, path: Path, output_format: str) -> None:
         attributes = ", ".join(f"{key}={quote(value)}" for key, value in sorted(data.items()))
         handle.write(f"  {quote(source)} -> {quote(target)} [{attributes}];\n")
     handle.write("}\n")
-    write_atomic(path, handle.getvalue(), root=path.parent)
+    write_named(path, handle.getvalue())
 
 
 def _attribute(game: Game, index: int, value: int) -> str | int | bool:
