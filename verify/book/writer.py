@@ -28,6 +28,15 @@ def cited_by(answers: list[Answer]) -> dict[str, list[str]]:
     return out
 
 
+def book_names(langs: tuple[str, ...] = LANGS) -> tuple[str, ...]:
+    """The names `write_book` writes directly in its folder: the indexes, and (ending in
+    `/`) the folders of the entries and the rule pages."""
+    layout = Layout(langs)
+    folders = {str(Path(layout.rule("R-S1", lang)).parent) for lang in langs}
+    folders |= {str(Path(layout.entry("x", lang)).parent) for lang in langs}
+    return tuple(layout.index(lang) for lang in langs) + tuple(f"{name}/" for name in sorted(folders))
+
+
 def write_book(answers: list[Answer], folder: Path, langs: tuple[str, ...] = LANGS) -> list[Path]:
     """Write the book into `folder` (made if missing): per language an index, a page per
     entry and a page per rule ID of the rulebook; the paths written, in order."""

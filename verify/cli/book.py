@@ -23,7 +23,7 @@ from spec.disputes import Dispute
 from spec.loader import load_spec
 
 from ..book import write_book
-from ..book.writer import LANGS
+from ..book.writer import LANGS, book_names
 from ..lawyer.answers import Answer, as_expected
 from ..lawyer.ask import Budget, answer_dispute, answer_many, catalogue, find
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
@@ -91,7 +91,7 @@ def book(folder: str, counts: str | None, ids: str | None, lang_text: str, secon
     the proof or the shortest game round by round, in English and German, with an index
     and a page per rule ID. Static pages: no server and no script are needed to read them."""
     langs = _langs(lang_text)
-    writable(folder, "DIR", directory=True)
+    writable(folder, "DIR", directory=True, inside=book_names(langs))
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     disputes = catalogue(spec_name, Path(catalogue_path) if catalogue_path else None)

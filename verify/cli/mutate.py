@@ -33,7 +33,7 @@ from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdic
 from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
-from ..report.writer import write_mutation_report
+from ..report.writer import MUTATION_FILES, write_mutation_report
 from ..scale.cache import Cache
 from ..scale.kept import kept_spread
 from ..scale.run import spread_on_dask
@@ -117,7 +117,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
 
     With --scheduler or --cache, each mutant's outcome at each count is kept in the cache
     (default folder with --scheduler alone) and read back by a repeated run."""
-    writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
+    writable(report_dir, "--report", directory=True, inside=MUTATION_FILES)   # refused now, not after an hour
     writable(record_file, "--record")
     spec = load_spec(rules)
     counts = counts_among(players_text, list(spec.player_counts))

@@ -50,7 +50,7 @@ from verify.results import PropertyResult
 
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
-from ..report.writer import write_report
+from ..report.writer import REPORT_FILES, TRACES_DIR, write_report
 from .outputs import writable
 
 FC = TypeVar("FC", bound=Callable[..., Any])
@@ -271,7 +271,7 @@ class ReportRequest:
     def validate(self, rules: str) -> None:
         """Refuse a baseline that cannot be used, before any checking is done."""
         rules = rules_own_name(rules)  # loads the rules now, before the run: finish reuses the name
-        writable(self.report_dir, "--report", directory=True)
+        writable(self.report_dir, "--report", directory=True, inside=(*REPORT_FILES, f"{TRACES_DIR}/"))
         root = self.baseline_root
         if self.update_baseline:
             writable(root, "--baseline", directory=True)

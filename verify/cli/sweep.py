@@ -30,6 +30,7 @@ from ..scale.run import Progress, run_all
 from ..scale.sweep import BASE, Space, custom_counts, parse_powers, parse_vary, soundness_properties, sweep_tasks
 from .options import (COUNT, max_states_option, parse_counts, progress_stream, scale_options, time_limit_option,
                       variant_options)
+from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
 """Seconds per rule set: a 5-player board finishes well within it; most at 7-10 do not."""
@@ -82,6 +83,8 @@ def sweep_command(players_text: str | None, powers_text: str | None, vary: tuple
         raise SystemExit(EXIT_OK)
     if report_dir is not None and Path(report_dir).exists() and not Path(report_dir).is_dir():
         raise SpecError(f"--report {report_dir}: not a folder")
+    if report_dir is not None and Path(report_dir).is_dir():     # a planted link or FIFO: refused before the sweep
+        writable(report_dir, "--report", directory=True, inside=("atlas.json", "atlas.html"))
     tasks = sweep_tasks(space, soundness_properties(), max_states=max_states, time_limit=time_limit,
                         memory_limit=memory_limit, explorer=explorer)
     cache = Cache(Path(cache_dir) if cache_dir else None)

@@ -33,6 +33,10 @@ from .records import (RunInfo, dumps, exit_status, fewest_trace_name, fewest_tra
 from .schema import validate_report
 
 TRACES_DIR = "traces"
+REPORT_FILES = ("report.json", "timings.json", "junit.xml", "report.md", "report.html")
+"""The files of a check's report besides its traces (`report_texts`)."""
+MUTATION_FILES = ("mutation.json", "mutation.md", "mutation.html")
+"""The files of a mutation report (verify/report/mutation.py, `mutation_texts`)."""
 
 
 @dataclass(frozen=True, slots=True)
