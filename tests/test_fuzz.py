@@ -145,6 +145,27 @@ def test_escapes_are_seen(tmp_path: Path) -> None:
     assert sum("code ran" in f for f in found) == 2
 
 
+def test_a_write_through_a_planted_link_is_an_escape_and_replacing_it_is_not(tmp_path: Path) -> None:
+    """The output-folder and cache cases plant links: one into the canary directory is only
+    created by a write that followed it (an escape); replacing a planted declared output
+    is the command's job (not an escape)."""
+    settings = runner.new_settings(sys.executable, base=tmp_path)
+    case = _case(ident="unit-2", files=(("victim.txt", b"x"),), outputs=("out/*",),
+                 links=(("out/report.json", "@CANARY@/PWNED_@ID@"), ("out/junit.xml", "../victim.txt")),
+                 env=(("SHRULES_CACHE", "cache"),))
+    work = tmp_path / "case" / "work"
+    runner.layout(case, work, settings)
+    assert (work / "out" / "report.json").is_symlink()
+    before = runner.snapshot(work)
+    (work / "out" / "junit.xml").unlink()
+    (work / "out" / "junit.xml").write_text("<new/>")
+    assert runner.escapes(case, before, runner.snapshot(work), work.parent, settings) == []
+    (work / "out" / "report.json").write_text("{}")      # through the link
+    (work / "victim.txt").write_text("y")
+    found = runner.escapes(case, before, runner.snapshot(work), work.parent, settings)
+    assert any("canary directory" in f for f in found) and any("victim.txt changed" in f for f in found)
+
+
 def test_placeholders_are_filled(tmp_path: Path) -> None:
     settings = runner.new_settings(sys.executable, base=tmp_path)
     case = _case(ident="unit-1", files=(("a", b"touch @CANARY@/PWNED_@ID@"),))

@@ -10,16 +10,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from . import gen_cli, gen_expr, gen_itf, gen_shio, gen_spec, gen_transcript, known
+from . import gen_cli, gen_expr, gen_invariants, gen_itf, gen_outputs, gen_shio, gen_spec, gen_transcript, known
 from .corpus import Corpus
 from .model import KINDS, Case
 
-WEIGHTS: dict[str, int] = {"spec": 30, "transcript": 15, "shio": 12, "itf": 13, "expr": 15, "cli": 15}
-"""Share of the generated cases per kind: variants have the most positions to attack."""
+WEIGHTS: dict[str, int] = {"spec": 30, "transcript": 15, "shio": 12, "itf": 13, "expr": 15, "cli": 15,
+                           "invariants": 4, "outputs": 4}
+"""Share of the generated cases per kind: variants have the most positions to attack; a
+cache or output-folder case runs a proof or a check, so they are fewer."""
 
 GENERATORS: dict[str, Callable[[random.Random, str, Corpus], Case]] = {
     "spec": gen_spec.generate, "transcript": gen_transcript.generate, "shio": gen_shio.generate,
     "itf": gen_itf.generate, "expr": gen_expr.generate, "cli": gen_cli.generate,
+    "invariants": gen_invariants.generate, "outputs": gen_outputs.generate,
 }
 
 
@@ -29,13 +32,16 @@ def available(corpus: Corpus) -> list[str]:
 
 
 def shares(count: int, kinds: list[str]) -> dict[str, int]:
-    """`count` split over `kinds` by weight (largest remainder), at least one each when it fits."""
+    """`count` split over `kinds` by weight (largest remainder), at least one each when it
+    fits: a kind of small weight is still in a small run."""
+    floor = 1 if count >= len(kinds) else 0
+    rest = count - floor * len(kinds)
     total = sum(WEIGHTS[k] for k in kinds)
-    exact = {k: count * WEIGHTS[k] / total for k in kinds}
+    exact = {k: rest * WEIGHTS[k] / total for k in kinds}
     out = {k: int(v) for k, v in exact.items()}
-    for k in sorted(kinds, key=lambda k: exact[k] - out[k], reverse=True)[: count - sum(out.values())]:
+    for k in sorted(kinds, key=lambda k: exact[k] - out[k], reverse=True)[: rest - sum(out.values())]:
         out[k] += 1
-    return out
+    return {k: v + floor for k, v in out.items()}
 
 
 def ident(kind: str, seed: int, index: int) -> str:

@@ -18,9 +18,10 @@ CANARY = "@CANARY@"
 IDENT = "@ID@"
 """Placeholder for the case identifier (letters, digits and '-' only)."""
 
-KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli")
+KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli", "invariants", "outputs")
 """Input kinds: variant/spec TOML, native transcripts, secrethitler.io logs, ITF traces,
-dispute/property expressions and catalogues, command lines."""
+dispute/property expressions and catalogues, command lines, invariant cache files (a
+cache someone else wrote first), output folders with links and odd files planted in them."""
 
 OUTCOMES = ("ok", "rejected", "traceback", "hang", "crash", "multiline", "silent", "escape")
 """How a case can end. `ok` (exit 0/1/3: a verdict) and `rejected` (exit 2 with one line)
@@ -51,8 +52,12 @@ class Case:
     """One hostile input and the command line that feeds it to `python -m verify`.
 
     `files` are laid out relative to the case's working directory; `fifos` become named
-    pipes there; `outputs` are glob patterns (relative to the working directory) of files
-    the command may legitimately create, such as the `--trace` it was asked to write.
+    pipes there; `links` symbolic links (name, target: a target inside the canary
+    directory is created only by a write that followed the link); `env` is added to the
+    command's environment (`SHRULES_CACHE`); `timeout` is longer than the run's for a
+    command whose legitimate work takes longer. `outputs` are glob patterns (relative to the
+    working directory) of files the command may legitimately create, or replace where
+    something was planted, such as the `--trace` it was asked to write.
     `family` names the way the input was made, so that findings group by cause."""
 
     kind: str
@@ -63,6 +68,9 @@ class Case:
     outputs: tuple[str, ...] = ()
     fifos: tuple[str, ...] = ()
     note: str = ""
+    links: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    timeout: float = 0.0    # seconds it may take when more than the run's timeout (0: the run's)
 
     def size(self) -> int:
         """Bytes of input, used to pick the smallest example of a failure."""

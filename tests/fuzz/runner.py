@@ -95,12 +95,16 @@ def write_content(path: Path, content: Content, case: Case, settings: Settings) 
 
 
 def layout(case: Case, work: Path, settings: Settings) -> None:
-    """The case's files, folders and FIFOs in its working directory."""
+    """The case's files, folders, FIFOs and links in its working directory."""
     work.mkdir(parents=True)
     for name, content in case.files:
         write_content(work / name, content, case, settings)
     for name in case.fifos:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
         os.mkfifo(work / name)
+    for name, target in case.links:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(fill(target, case, settings), work / name)
 
 
 Snapshot = dict[str, tuple[str, int, str]]
@@ -137,6 +141,8 @@ def escapes(case: Case, before: Snapshot, after: Snapshot, root: Path, settings:
     found += [f"code ran: {name} created in the canary directory" for name in os.listdir(settings.canary)
               if name == f"PWNED_{case.ident}"]
     for rel, entry in before.items():
+        if any(fnmatch.fnmatch(rel, p) for p in case.outputs):
+            continue    # something planted where an output goes: replacing it is the command's job
         if rel not in after:
             found.append(f"input {rel} removed")
         elif after[rel] != entry:
@@ -194,10 +200,11 @@ def execute(case: Case, root: Path, settings: Settings) -> tuple[int | None, flo
     args = [settings.python, "-P", "-m", "verify", *(fill(a, case, settings) for a in case.args)]
     start = time.monotonic()
     with (root / "stdout").open("wb") as out, (root / "stderr").open("wb") as err:
-        proc = subprocess.Popen(args, cwd=work, env=environment(root), stdin=subprocess.DEVNULL, stdout=out,
+        env = {**environment(root), **{name: fill(value, case, settings) for name, value in case.env}}
+        proc = subprocess.Popen(args, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=err, start_new_session=True, preexec_fn=_limits(settings.memory))
         try:
-            code: int | None = proc.wait(timeout=settings.timeout)
+            code: int | None = proc.wait(timeout=max(settings.timeout, case.timeout))
         except subprocess.TimeoutExpired:
             code = None
         finally:
