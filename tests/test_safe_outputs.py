@@ -213,3 +213,39 @@ def test_a_graph_export_refuses_a_planted_link(output_format: str, tmp_path: Pat
     with pytest.raises(SpecError, match="symbolic link"):
         write_export(graph, link, output_format)
     assert victim.read_text() == PRECIOUS
+
+
+# ---------------------------------------------------------------- refused before the run
+
+
+@pytest.mark.parametrize(("args", "plant"), [
+    (["check", "-n", "5", "-p", "tracks_in_range", "--max-states", "2000", "--report", "{out}"], "fifo:report.json"),
+    (["check", "-n", "5", "-p", "tracks_in_range", "--max-states", "2000", "--report", "{out}"], "file:traces"),
+    (["book", "{out}", "--ids", "four-players"], "link:rules"),
+    (["book", "{out}", "--ids", "four-players"], "folder:index.html"),
+    (["sweep", "-n", "5", "--powers", "none,execution", "--sample", "1", "--max-states", "2000", "--cache", "{kept}",
+      "--report", "{out}"], "fifo:atlas.html"),
+])
+def test_what_the_writers_cannot_replace_is_refused_before_the_run(args: list[str], plant: str,
+                                                                   tmp_path: Path) -> None:
+    """A FIFO or a folder where an output file goes, a link or a file where a sub-folder
+    goes: refused at the start in one line, exit 2, nothing written (no progress first)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    how, name = plant.split(":")
+    if how == "fifo":
+        os.mkfifo(out / name)
+    elif how == "file":
+        (out / name).write_text(PRECIOUS)
+    elif how == "folder":
+        (out / name).mkdir()
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        (out / name).symlink_to(tmp_path / "elsewhere")
+    before = sorted(p.name for p in out.iterdir())
+    argv = [arg.replace("{out}", str(out)).replace("{kept}", str(tmp_path / "kept")) for arg in args]
+    result = CliRunner().invoke(main, argv)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and result.output.startswith("shrules: error:"), result.output
+    assert name in result.output
+    assert sorted(p.name for p in out.iterdir()) == before
