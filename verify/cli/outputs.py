@@ -38,6 +38,9 @@ def writable(path: str | Path | None, option: str, directory: bool = False, insi
             _refuse(option, path, "exists and is not a directory; expected a directory to write into")
         folder = _existing_ancestor(path)
     else:
+        if path.is_symlink():   # never written through (spec/files.py `write_named`): said now, not after the run
+            _refuse(option, path, "is a symbolic link, which is never followed for output (remove it, or name "
+                                  "another file)")
         if path.is_dir():
             _refuse(option, path, "is a directory; expected a file name")
         if path.exists() and not os.access(path, os.W_OK):
