@@ -49,7 +49,8 @@ def rule_lines(text: RuleText, langs: tuple[str, ...]) -> list[str]:
         for number, paragraph in enumerate(text.paragraphs[lang]):
             if number:
                 out.append("")
-            out += textwrap.wrap(paragraph, WIDTH, initial_indent="  ", subsequent_indent="  ")
+            out += textwrap.wrap(paragraph, WIDTH, initial_indent="  ", subsequent_indent="  ",
+                                 break_on_hyphens=False)
         out.append("")
     out.append(" / ".join(HEADINGS[lang]["sources"] for lang in langs))
     for source in text.sources:
