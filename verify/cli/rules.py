@@ -18,9 +18,10 @@ import textwrap
 
 import click
 
-from spec.errors import SpecError, shown
-from spec.loader import LANGS, load_rulebook, rule_text
+from spec.loader import load_rulebook, rule_text
 from spec.ruletext import RuleText
+
+from .options import langs_option
 
 WIDTH = 92
 """Columns a rule's text is wrapped to."""
@@ -31,14 +32,6 @@ HEADINGS = {
     "de": {"sources": "Quellen in den Vorlagen:", "count": "{count} Regel-IDs; `shrules rules ID` zeigt eine "
            "vollständig, auf Englisch und Deutsch."},
 }
-
-
-def parse_langs(text: str) -> tuple[str, ...]:
-    """`en`, `de`, `en,de` (or `de,en`) as a tuple of languages; a `SpecError` otherwise."""
-    langs = tuple(part.strip() for part in text.split(","))
-    if not all(lang in LANGS for lang in langs) or len(set(langs)) != len(langs):
-        raise SpecError(f"--lang {shown(text)}: expected {', '.join(LANGS)} or {','.join(LANGS)}")
-    return langs
 
 
 def rule_lines(text: RuleText, langs: tuple[str, ...]) -> list[str]:
@@ -71,17 +64,15 @@ def rule_json(text: RuleText, langs: tuple[str, ...]) -> dict[str, object]:
 
 @click.command()
 @click.argument("rule_ids", nargs=-1, metavar="[ID ...]")
-@click.option("--lang", "lang_text", default="en,de", show_default=True, metavar="en|de|en,de",
-              help="The languages to print a rule in; the list of IDs is titled in the first.")
+@langs_option("The languages to print a rule in; the list of IDs is titled in the first.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
-def rules(rule_ids: tuple[str, ...], lang_text: str, as_json: bool) -> None:
+def rules(rule_ids: tuple[str, ...], langs: tuple[str, ...], as_json: bool) -> None:
     """Print the rulebook: the rule IDs with their titles, or the rules named in full.
 
     Every answer, illegal move and trace cites these IDs (R-S1 ... R-W5, D-1 ... D-5). With
     IDs, each rule's full text in English and German and where the seed documents say it.
     Exit status: 0; 2 for an ID the rulebook lacks (with the closest one).
     """
-    langs = parse_langs(lang_text)
     if not rule_ids:
         titles = load_rulebook(langs[0])
         if as_json:
