@@ -186,8 +186,11 @@ def test_every_name_of_the_standard_rules_has_a_meaning_and_every_meaning_a_name
                if e.meaning is None and e.name != "after_FIELD"]
     assert not without, f"names without a meaning in spec/vocabulary.toml: {without}"
     meanings = load_meanings()
-    names = set(state_scope(spec).names)
-    assert set(meanings["names"]) - names == set(), "meanings for names the rules lack"
+    variants = [load_spec(path.stem) for path in sorted((SPEC / "variants").glob("*.toml"))]
+    names = set().union(*(state_scope(rules).names for rules in [spec, *variants]))
+    assert set(meanings["names"]) - names == set(), "meanings for names no shipped rules have"
+    for rules in variants:
+        assert all(e.meaning for e in vocabulary(rules)["field"]), f"a field of {rules.name} without a meaning"
     rule_params = {f"{r.name}.{p}" for r in spec.rules for p in [q.name for q in r.params] + [k for k, _ in r.reveals]}
     assert set(meanings["params"]) - rule_params == set()
     assert set(meanings["words"]) == set(table_words(spec)) | {ANY}
