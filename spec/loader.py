@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import copy
+import difflib
 import functools
 import hashlib
 import json
@@ -28,6 +29,7 @@ from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .moves import check_word, check_words
 from .overlay import Raw, Source, apply_overlay, close as _close
+from .ruletext import RuleText, load_texts
 from .model import ACTOR_KINDS, ROLES, SINGLE_ROLES, Domain, Field, Param, Requirement, Rule, Spec, Template
 
 MAX_PATH_CHARS = 4096
@@ -211,6 +213,7 @@ def load_rulebook(lang: str = "en") -> dict[str, str]:
         raise SpecError(f"unknown language {shown(lang)}; the rules are written in {', '.join(LANGS)}")
     data = _rulebook_data(SPEC_DIR / "rulebook.toml")
     english = _text_table(data, "rules")
+    load_texts(tuple(english))          # every ID's full text, both languages, its sources: checked once
     if lang == "en":
         return english
     own = _text_table(data, f"rules_{lang}")
@@ -220,6 +223,24 @@ def load_rulebook(lang: str = "en") -> dict[str, str]:
             part for part in (f"no title for {', '.join(missing)}" if missing else "",
                               f"{', '.join(extra)} not in [rules]" if extra else "") if part))
     return {rule_id: own[rule_id] for rule_id in english}
+
+
+def load_rule_texts() -> dict[str, RuleText]:
+    """The full text of every rule ID of the rulebook, in its order (spec/ruletext.py):
+    what `shrules rules`, `ask` and the book show beside a citation."""
+    return load_texts(tuple(load_rulebook()))
+
+
+def rule_text(rule_id: str) -> RuleText:
+    """The full text of `rule_id` (written as RULES.md numbers it, case aside); a one-line
+    `SpecError` with the closest IDs for one the rulebook lacks."""
+    texts = load_rule_texts()
+    wanted = rule_id.strip().upper()
+    if wanted in texts:
+        return texts[wanted]
+    close = difflib.get_close_matches(wanted, list(texts), n=1)
+    hint = f". Did you mean '{close[0]}'?" if close else "; `shrules rules` lists them"
+    raise SpecError(f"unknown rule ID {shown(rule_id)}{hint}")
 
 
 def load_values(lang: str) -> dict[str, str]:

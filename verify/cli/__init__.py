@@ -97,7 +97,8 @@ def main() -> None:
     """shrules: a formally specified rules checker for Secret Hitler.
 
     One declarative rule spec (spec/) is compiled into an executable engine and into
-    Z3 constraints. Rule IDs (R-S1 ... R-W5, D-1 ... D-5) refer to RULES.md.
+    Z3 constraints. Rule IDs (R-S1 ... R-W5, D-1 ... D-5) refer to RULES.md; `shrules
+    rules ID` prints a rule in full, `shrules words` the names a question may use.
 
     Exit status: 0 as expected, 1 a verdict not as expected, 2 bad input, 3 a limit hit.
     """

@@ -116,6 +116,18 @@ def lang_option(help_text: str = "The language of the output: English, or German
     return click.option("--lang", type=click.Choice(list(LANGS)), default="en", show_default=True, help=help_text)
 
 
+def langs_option(help_text: str) -> Callable[[FC], FC]:
+    """`--lang en|de|en,de` (default both): the languages a reference (`rules`, `words`) is
+    printed in, received as `langs`, a tuple in the order given."""
+    def parse(ctx: click.Context, param: click.Parameter, text: str) -> tuple[str, ...]:
+        langs = tuple(part.strip() for part in text.split(","))
+        if not all(lang in LANGS for lang in langs) or len(set(langs)) != len(langs):
+            raise SpecError(f"--lang {shown(text)}: expected {', '.join(LANGS)} or {','.join(LANGS)}")
+        return langs
+    return click.option("--lang", "langs", default=",".join(LANGS), show_default=True, metavar="en|de|en,de",
+                        callback=parse, help=help_text)
+
+
 def players_option(default: int | None = 7) -> Callable[[FC], FC]:
     """`--players/-n N`: one player count."""
     return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
