@@ -8,7 +8,9 @@ unknown and as its cross-check; tasks.py keys it the same way as the sweep's tas
 count, properties, backend, limits, the solver's invariants); its result is the plain
 `Raw` verdicts, which `materialise` turns into typed verdicts with every trace replayed
 through the engine on this machine, exactly as verify/checker.py does for its local
-processes.
+processes. A result kept or returned is first checked (trust.py `check_raws`): each game
+shows what it is kept for, and what no game shows is taken only from a cache no one else
+can write.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from ..explicit.reductions import Reductions
 from ..results import PropertyResult
 from .cache import Cache
 from .run import Progress, run_all
-from .tasks import Task, canonical_form, forget_games
+from .tasks import Task, canonical_form, forget_games, stamp
+from .trust import check_raws
 
 Result = dict[str, Any]
 
@@ -41,6 +44,7 @@ def run_raws(task: Task) -> Result:
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
+            "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
             "raws": [asdict(raw) for raw in raws]}
 
 
@@ -55,7 +59,8 @@ def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] 
     solver = backend != "explicit"
     tasks = [Task(rules, count, tuple(by_name), backend, explorer, max_states, time_limit, memory_limit, "raws",
                   infer and solver, hints or not solver) for count in counts]
-    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws)
+    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws,
+                      check=check_raws)
     out = []
     for result in results:
         if "raws" not in result:
