@@ -84,16 +84,22 @@ def code_digest() -> str:
 
 @lru_cache(maxsize=256)
 def rules_digest(rules: str) -> str:
-    """The content hash of the rules the name stands for, at every count (`content_hash`):
-    a shipped variant, a settings name or a file of the user's alike, so a key never rests
-    on a name that a later edit of a rules file leaves unchanged."""
-    return content_hash(rules)
+    """What the rules name stands for in a task's key: a shipped variant (with or without
+    settings) is its name, which `code_digest` already covers; a file of the user's is the
+    rules loaded from it. The key only finds an entry, cheaply (a sweep computes thousands);
+    what an entry is for is its `stamp`, the rules' content hash among it, checked again
+    when the entry is read (trust.py), so no name stands for a rules file's content."""
+    base = rules.split("[", 1)[0]
+    path = Path(base)
+    if path.suffix == ".toml" or path.is_file():
+        return hashlib.sha256(repr(_behaviour(load_spec(rules), None)).encode()).hexdigest()
+    return rules
 
 
-@lru_cache(maxsize=256)
 def content_hash(rules: str, players: int | None = None) -> str:
     """The SHA-256 of what the loaded rules do (`_behaviour`), at one count when `players`
-    is given: not their name, descriptions or file. What a kept verdict is matched by."""
+    is given: not their name, descriptions or file, and loaded afresh each time (a rules
+    file edited meanwhile is a new hash). What a kept verdict is matched by."""
     return hashlib.sha256(repr(_behaviour(load_spec(rules), players)).encode()).hexdigest()
 
 
