@@ -105,7 +105,8 @@ def test_a_forged_witness_whose_game_shows_nothing_is_not_believed(tmp_path: Pat
     assert "does not show fascist_policy_win witness" in again.stderr
 
 
-def test_a_sweep_result_from_a_shared_cache_is_computed_again(tmp_path: Path) -> None:
+def test_a_sweep_result_from_a_shared_cache_is_computed_again(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """`sweep` reads the default cache even without --cache: a forged "as expected" there
     does not make a broken board sound."""
     from verify.scale.cache import Cache
@@ -123,31 +124,28 @@ def test_a_sweep_result_from_a_shared_cache_is_computed_again(tmp_path: Path) ->
         item.pop("game", None)
     path.write_text(json.dumps(data), encoding="utf-8")
     shared(path)
-    lines: list[str] = []
-    [again] = run_all([task], Cache(tmp_path, warn=lines.append), workers=1)
+    capsys.readouterr()
+    [again] = run_all([task], Cache(tmp_path), workers=1)
     assert [item["verdict"] for item in again["results"]] == [item["verdict"] for item in result["results"]]
-    assert len(lines) == 1 and "writable by other users" in lines[0]
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 1 and "writable by other users" in warnings[0]
 
 
-def forging_worker(task: Any) -> dict[str, Any]:
-    """A worker that answers with a refutation whose game shows nothing."""
-    from verify.scale.tasks import run_task
-    result = run_task(task)
-    for item in result["results"]:
-        if item["verdict"] == "refuted":
-            item["played"] = item["played"][:1]
-    return result
+def test_a_workers_result_whose_game_shows_nothing_is_refused(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's result is data from elsewhere: its games are replayed as a kept one's."""
+    from verify.scale import checks
+    run_raws = checks.run_raws
 
-
-def test_a_workers_result_whose_game_shows_nothing_is_refused(tmp_path: Path) -> None:
-    from spec.errors import SpecError
-    from verify.scale.cache import Cache
-    from verify.scale.run import run_all
-    from verify.scale.tasks import Task
-    from verify.scale.trust import check_summary
-    task = Task(BROKEN_DECK, 5, ("draw_finds_three",), max_states=20_000)
-    with pytest.raises(SpecError, match="does not check"):
-        run_all([task], Cache(tmp_path), workers=1, function=forging_worker, check=check_summary)
+    def forging(task: Any) -> dict[str, Any]:
+        result = run_raws(task)
+        for raw in result["raws"]:
+            if raw["verdict"] == "refuted":
+                raw["moves"] = raw["moves"][:1]             # the deal alone: nothing broken yet
+        return result
+    monkeypatch.setattr(checks, "run_raws", forging)
+    done = CliRunner().invoke(main, [*CHECK, "--cache", str(tmp_path), "--workers", "1"])   # in this process
+    assert done.exit_code == 2 and "does not check" in done.stderr, done.output
     assert not list(tmp_path.rglob("*.json"))
 
 
