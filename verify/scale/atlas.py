@@ -332,8 +332,9 @@ def grids(atlas: dict[str, Any]) -> list[str]:
             elif entries:
                 colour = sound_colour(max((e["fewest_elections"] for e in entries
                                            if e["fewest_elections"] is not None), default=None), scale)
-            title = f"{board}: " + ("; ".join(f"{e['verdict']}{' ' + ','.join(map(str, e['broken'])) if e['broken'] else ''}"
-                                              for e in entries) or "not in the run")
+            title = f"{board}: " + ("; ".join(
+                f"{e['verdict']}{' ' + ','.join(map(str, e['broken'])) if e['broken'] else ''}" for e in entries)
+                or "not in the run")
             stroke = f" stroke='#000' stroke-width='{marks[board]}'" if board in marks else ""
             cells.append(f"<rect x='{1 + column * CELL}' y='{1 + row * CELL}' width='{CELL}' height='{CELL}' "
                          f"fill='{colour}'{stroke}><title>{escape(title)}</title></rect>")
