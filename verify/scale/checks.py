@@ -48,17 +48,26 @@ def run_raws(task: Task) -> Result:
             "raws": [asdict(raw) for raw in raws]}
 
 
+def runner_tasks(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
+                 time_limit: float | None, memory_limit: int | None, explorer: str, backend: str = "explicit",
+                 infer: bool = False, hints: bool = True) -> list[Task]:
+    """The tasks of `check_on_runner`: one count's catalogue each (also how a kept entry's
+    key is found again, by the fuzzer's cache cases)."""
+    solver = backend != "explicit"
+    names_in_order = tuple(prop.name for prop in select(rules, names))
+    return [Task(rules, count, names_in_order, backend, explorer, max_states, time_limit, memory_limit, "raws",
+                 infer and solver, hints or not solver) for count in counts]
+
+
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
                     scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
                     hints: bool = True, progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
     """The catalogue for every count, decided by the runner (module docstring), sorted as
     verify/checker.py sorts: by property in catalogue order, then by count."""
-    catalogue = select(rules, names)
-    by_name = {prop.name: prop for prop in catalogue}
-    solver = backend != "explicit"
-    tasks = [Task(rules, count, tuple(by_name), backend, explorer, max_states, time_limit, memory_limit, "raws",
-                  infer and solver, hints or not solver) for count in counts]
+    by_name = {prop.name: prop for prop in select(rules, names)}
+    tasks = runner_tasks(rules, counts, names, max_states=max_states, time_limit=time_limit,
+                         memory_limit=memory_limit, explorer=explorer, backend=backend, infer=infer, hints=hints)
     results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws,
                       check=check_raws)
     out = []

@@ -38,8 +38,6 @@ from ..results import Evidence
 MAX_MOVES = 100_000
 """Moves a kept game may hold: far beyond the longest game of any shipped rules."""
 
-VERDICTS = ("proved", "refuted", "witness", "no-witness", "unknown")
-
 STATE_KINDS = ("always", "never", "shows", "sometimes")
 """Kinds a state or a move of a game can show broken (or, `sometimes`, happening)."""
 
@@ -96,6 +94,14 @@ def replayed(game: Game, data: Any) -> Trace:
         raise NotBelieved(f"its game does not replay: {str(error).splitlines()[0][:120]}") from None
     except (SpecError, ValueError, TypeError, IndexError, KeyError, OverflowError, AssertionError) as error:
         raise NotBelieved(f"its game does not replay ({type(error).__name__})") from None
+
+
+def fits(prop: Property, verdict: Any) -> bool:
+    """Whether `verdict` is one a property of this kind can have: witness or no witness for
+    a `sometimes`, proved or refuted for the others; unknown for any."""
+    if verdict == "unknown":
+        return True
+    return verdict in (("witness", "no-witness") if prop.kind == "sometimes" else ("proved", "refuted"))
 
 
 def can_show(prop: Property, verdict: str) -> bool:
@@ -233,8 +239,8 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
     for item in items:
         prop = by_name[item["property"]]
         verdict = item["verdict"]
-        if verdict not in VERDICTS:
-            raise NotBelieved(f"{shown(verdict)} is not a verdict")
+        if not fits(prop, verdict):
+            raise NotBelieved(f"{shown(verdict)} is not a verdict of {prop.name}")
         expected = as_expected(prop, verdict)
         if item["as_expected"] != expected:
             raise NotBelieved(f"it says {prop.name} is {'not ' if not item['as_expected'] else ''}as expected")
@@ -292,11 +298,12 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
                 plain(raw.evidence[name], f"its evidence's {name}")
         prop = by_name[raw.property]
         seen.append(prop.name)
-        if raw.players != task.players or raw.verdict not in VERDICTS:
-            raise NotBelieved(f"its verdict of {prop.name} is not one of this count")
+        if raw.players != task.players or not fits(prop, raw.verdict):
+            raise NotBelieved(f"its verdict of {prop.name} is not one of this count and kind")
         plain(raw.message, "its message")
+        trace = replayed(game, _listed(raw.moves)) if raw.moves is not None else None   # materialise replays it
         if can_show(prop, raw.verdict):
-            if not shows(replayed(game, _listed(raw.moves)), prop, raw.verdict):
+            if trace is None or not shows(trace, prop, raw.verdict):
                 _need_trust(untrusted, f"{prop.name} {raw.verdict}")
         else:
             _need_trust(untrusted, f"{prop.name} {raw.verdict}")
