@@ -293,3 +293,27 @@ def test_the_atlas_page_escapes_what_the_results_say(swept: Path) -> None:
     html = page(data)
     assert "<script" not in html and "<img" not in html and "onerror=alert(1)>" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_a_broken_board_in_a_shared_atlas_is_believed_only_by_its_replayed_game(tmp_path: Path) -> None:
+    """What a game shows needs no one's word: a broken entry whose game replays is read even
+    from an atlas others can write (without the facts no game shows); a game cut short is
+    refused with one line, and the rules are checked instead."""
+    sets = ["--set", "deck_liberal=1", "--set", "deck_fascist=1"]
+    done = CliRunner().invoke(main, ["sweep", "-n", "5", *sets, "--powers", "none", "--max-states", "20000",
+                                     "--cache", str(tmp_path / "cache"), "--report", str(tmp_path / "atlas")])
+    assert done.exit_code == 0, done.output
+    atlas = tmp_path / "atlas" / "atlas.json"
+    shared(atlas)
+    args = ["check", "-n", "5", "--rules", "custom", *sets, "--set", "powers=none,none,none,none,none",
+            "-p", "draw_finds_three", "--atlas", str(tmp_path / "atlas")]
+    believed = CliRunner().invoke(main, args)
+    assert believed.exit_code == 1 and "broken (from the atlas)" in believed.stdout, believed.output
+    assert "broken: draw_finds_three" in believed.stdout and "longest possible game" not in believed.stdout
+    data = json.loads(atlas.read_text(encoding="utf-8"))
+    [entry] = data["rule_sets"]
+    entry["games"]["draw_finds_three"] = entry["games"]["draw_finds_three"][:1]
+    atlas.write_text(json.dumps(data), encoding="utf-8")
+    refused = CliRunner().invoke(main, args)
+    assert "(from the atlas)" not in refused.stdout and refused.exit_code == 1, refused.output
+    assert "does not show draw_finds_three refuted" in refused.stderr

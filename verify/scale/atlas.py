@@ -176,10 +176,11 @@ def look_up(atlas: dict[str, Any], rules: str, players: int) -> dict[str, Any] |
 
 
 def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: str | None) -> list[str]:
-    """The lines `check --atlas` prints for one entry once what it claims checks: each
-    broken property's game replays and shows it; what no game shows (sound, unknown, a
-    property broken by no witness, the graph facts) only when `untrusted` is None.
-    `NotBelieved` otherwise."""
+    """The lines `check --atlas` prints for one entry once what it claims checks: each game
+    kept with a broken property replays and shows it broken; what no game shows (sound,
+    unknown, a property broken by no witness, the graph facts) is believed only when
+    `untrusted` is None; from another atlas a broken entry is read for the properties its
+    games show (one suffices for the verdict). `NotBelieved` otherwise."""
     def check() -> list[str]:
         props = {prop.name: prop for prop in select(rules) if prop.group == "soundness"}
         verdict, broken, unknown = entry["verdict"], list(entry["broken"]), list(entry["unknown"])
@@ -191,15 +192,17 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
                 raise NotBelieved(f"'{verdict}' is shown by no game and {untrusted}", "untrusted")
         from engine.game import compiled_game
         game = compiled_game(players, rules)
+        shown_broken = []           # the broken properties a game of the entry shows broken
         for name in broken:
             claimed = _broken_verdict(props[name])
-            if can_show(props[name], claimed) and shows(replayed(game, entry["games"][name]), props[name], claimed):
-                continue
-            if untrusted is not None:
-                raise NotBelieved(f"{name} broken is shown by no game and {untrusted}", "untrusted")
-        shown_entry = {"rules": rules, "players": players, "verdict": verdict, "broken": broken}
+            if can_show(props[name], claimed) and name in entry["games"] \
+                    and shows(replayed(game, entry["games"][name]), props[name], claimed):
+                shown_broken.append(name)
+        if verdict == "broken" and untrusted is not None and not shown_broken:
+            raise NotBelieved(f"no game of it shows {', '.join(broken)} broken, and {untrusted}", "untrusted")
+        shown_entry = {"rules": rules, "players": players, "verdict": verdict, "broken": shown_broken}
         if untrusted is None:
-            shown_entry.update(unknown=unknown, facts=entry.get("facts", {}))
+            shown_entry.update(broken=broken, unknown=unknown, facts=entry.get("facts", {}))
         return describe_entry(shown_entry)
     lines: list[str] = checked(check)
     return lines
