@@ -18,9 +18,10 @@ CANARY = "@CANARY@"
 IDENT = "@ID@"
 """Placeholder for the case identifier (letters, digits and '-' only)."""
 
-KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli")
+KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli", "cache", "atlas")
 """Input kinds: variant/spec TOML, native transcripts, secrethitler.io logs, ITF traces,
-dispute/property expressions and catalogues, command lines."""
+dispute/property expressions and catalogues, command lines, task-cache entries and atlases
+(kept files a stranger wrote first: tests/fuzz/gen_kept.py)."""
 
 OUTCOMES = ("ok", "rejected", "traceback", "hang", "crash", "multiline", "silent", "escape")
 """How a case can end. `ok` (exit 0/1/3: a verdict) and `rejected` (exit 2 with one line)

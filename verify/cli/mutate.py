@@ -22,7 +22,8 @@ from pathlib import Path
 
 import click
 
-from spec.errors import SpecError
+from spec import files
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
 
@@ -190,7 +191,11 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
             click.echo(line)
         raise SystemExit(0 if verdict.passed else 1)
     if record_file is not None:
-        record_file.write_text(json.dumps(record_of(run, counts[0], named), indent=1) + "\n", encoding="utf-8")
+        try:    # atomically and never through a link (spec/files.py), as every kept file
+            files.write_atomic(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
+        except OSError as error:
+            raise SpecError(f"cannot write the mutation record {shown(str(record_file))}: "
+                            f"{error.strerror or error}") from None
         click.echo(f"mutation record written to {record_file}", err=True)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))

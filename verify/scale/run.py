@@ -15,6 +15,12 @@ running, and the next run with the same tasks starts where it stopped.
   must have shrules installed (the function is sent by name, not as code).
 
 `progress` is called after every result with a `Progress`: counts, rate and time left.
+
+A result from the cache or from a worker is data from elsewhere: `check` (trust.py:
+`check_summary` for `run_task`, `check_raws` for checks.py) replays each game it holds and
+believes what no game shows only from a cache no one else can write (a worker's own word
+is taken: the cluster runs shrules's code). A kept result that does not check is computed
+again, after one warning line; a worker's that does not is one clear error.
 """
 
 from __future__ import annotations
@@ -32,8 +38,12 @@ from spec.errors import SpecError, shown
 from ..workers import WorkerPool
 from .cache import Cache
 from .tasks import Task, run_task
+from .trust import NotBelieved, check_summary
 
 Result = dict[str, Any]
+Check = Callable[[Task, Any, "str | None"], Result]
+"""What a result must pass to be believed: (task, result, why its file may not be believed
+on its owner's word, None for a worker's) -> the result, or `NotBelieved`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +75,46 @@ class Progress:
 
 def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler: str | None = None,
             progress: Callable[[Progress], None] | None = None, retries: int = 2,
-            function: Callable[[Task], Result] = run_task, connect_timeout: float = 10.0) -> list[Result]:
+            function: Callable[[Task], Result] = run_task, connect_timeout: float = 10.0,
+            check: Check | None = None) -> list[Result]:
     """One result per task, in order (module docstring); `connect_timeout`: seconds to
-    wait for the scheduler before giving up with one clear error."""
+    wait for the scheduler before giving up with one clear error; `check`: what a result
+    must pass (module docstring; given with any `function` but `run_task`)."""
+    if check is None:
+        if function is not run_task:
+            raise ValueError("run_all: say how the results of this function are checked (check=...)")
+        check = check_summary
     started = time.perf_counter()
     found: dict[str, Result] = {}
     for task in tasks:
         kept = cache.get(task.key)
-        if kept is not None:
-            found[task.key] = kept
+        if kept is None:
+            continue
+        try:
+            found[task.key] = check(task, kept, cache.untrusted_because(task.key))
+        except NotBelieved as refusal:
+            if refusal.kind == "untrusted":
+                cache.warn(f"warning: verdicts no game shows are not believed from the cache "
+                           f"{shown(str(cache.folder))}, as {refusal.reason}; computing them again",
+                           once_as="untrusted")
+            elif refusal.kind != "stale":
+                cache.warn(f"warning: the kept result of {task.label()} is not believed ({refusal.reason}); "
+                           f"computing it again")
     cached = len(found)
     pending = list({task.key: task for task in tasks if task.key not in found}.values())
     total = cached + len(pending)
 
-    def arrived(key: str, result: Result) -> None:
-        if result.get("key") != key:
+    def arrived(task: Task, result: Any) -> None:
+        key = task.key
+        if not isinstance(result, dict) or result.get("key") != key:
             raise SpecError(f"a worker returned a result for another task key than {key[:12]}: it runs another "
                             f"version of shrules or of the rules (install the same checkout on every worker)")
+        try:
+            result = check(task, result, None)
+        except NotBelieved as refusal:
+            raise SpecError(f"a worker's result for {task.label()} does not check ({refusal.reason}): it runs "
+                            f"another version of shrules or of the rules (install the same checkout on every "
+                            f"worker), or it is not to be trusted") from None
         cache.put(key, result)
         found[key] = result
         if progress:
@@ -94,14 +127,14 @@ def run_all(tasks: Sequence[Task], cache: Cache, *, workers: int = 2, scheduler:
             _on_dask(pending, scheduler, retries, function, arrived, connect_timeout)
         elif workers == 1:
             for task in pending:
-                arrived(task.key, function(task))
+                arrived(task, function(task))
         else:
             _on_processes(pending, workers, retries, function, arrived)
     return [found[task.key] for task in tasks]
 
 
 def _on_processes(pending: list[Task], workers: int, retries: int, function: Callable[[Task], Result],
-                  arrived: Callable[[str, Result], None]) -> None:
+                  arrived: Callable[[Task, Any], None]) -> None:
     """The tasks on local processes; a pool broken by a dead process is started again."""
     left = {task.key: task for task in pending}
     for attempt in range(retries + 1):
@@ -112,7 +145,7 @@ def _on_processes(pending: list[Task], workers: int, retries: int, function: Cal
                     done, _ = wait(futures, return_when=FIRST_COMPLETED)
                     for future in done:
                         key = futures.pop(future)
-                        arrived(key, future.result())
+                        arrived(left[key], future.result())
                         del left[key]
             return
         except BrokenProcessPool:
@@ -167,14 +200,14 @@ def spread_on_dask(scheduler: str, retries: int = 2, connect_timeout: float = 10
 
 
 def _on_dask(pending: list[Task], scheduler: str, retries: int, function: Callable[[Task], Result],
-             arrived: Callable[[str, Result], None], connect_timeout: float) -> None:
+             arrived: Callable[[Task, Any], None], connect_timeout: float) -> None:
     """The tasks on the Dask cluster whose scheduler listens at `scheduler`."""
     as_completed = _distributed().as_completed   # imported on use, as in _client
     client = _client(scheduler, connect_timeout)
     try:
         futures = client.map(function, pending, key=[f"shrules-{task.key}" for task in pending],
                              retries=retries, pure=False)
-        keys = {future.key: task.key for future, task in zip(futures, pending)}
+        keys = {future.key: task for future, task in zip(futures, pending)}
         # Bound to this client's event loop: left alone, as_completed takes the process's
         # default client, and where that is another client (one the caller holds) a result
         # lost with its worker and recomputed is then awaited on the wrong loop.
