@@ -125,10 +125,11 @@ def players_option(default: int | None = 7) -> Callable[[FC], FC]:
 # ---------------------------------------------------------------------- the rules and their settings
 
 
-def rules_option(*aliases: str, dest: str = "rules",
-                 help_text: str = "Rules file or variant name.") -> Callable[[FC], FC]:
-    """`--rules NAME` (default: the standard rules), received as `dest`."""
-    return click.option("--rules", *aliases, dest, default="standard", show_default=True, help=help_text)
+def rules_option(*aliases: str, dest: str = "rules", help_text: str = "Rules file or variant name.",
+                 default: str | None = "standard") -> Callable[[FC], FC]:
+    """`--rules NAME` (default: the standard rules; None: the command decides), received as `dest`."""
+    return click.option("--rules", *aliases, dest, default=default, show_default=default is not None,
+                        help=help_text)
 
 
 DEFAULT_VARIANT = "custom"
