@@ -33,6 +33,7 @@ from spec.errors import SpecError, one_line
 from spec.identity import content_hash
 from spec.lang import nodes
 from spec.loader import load_spec, users_file
+from spec.model import Spec
 from spec.lang.types import decode_tiles
 
 from .game import MAX_FORCED, Game, IllegalMove, Move, compiled_game
@@ -542,19 +543,29 @@ def _matches(game: Game, move: Move, setup: Setup) -> bool:
     return setup.fascists is None or sorted(params["fascist_seats"]) == sorted(setup.fascists)
 
 
-@lru_cache(maxsize=64)
-def rules_identity(rules: str) -> tuple[str, str, str | None]:
+_IDENTITIES: dict[str, tuple[str, str, str | None]] = {}
+"""`rules_identity` by rules name: a folder of logs names a few rule sets many times."""
+
+
+def rules_identity(rules: str, spec: Spec | None = None) -> tuple[str, str, str | None]:
     """The rules' own name, their content hash and, for a file of the user's, its path:
-    what every verdict names beside the rules (spec/identity.py)."""
-    spec = load_spec(rules)
-    return spec.name, content_hash(spec), users_file(spec)
+    what every verdict names beside the rules (spec/identity.py). `spec`: the rules
+    already loaded under that name (a compiled game's), so they are not loaded again."""
+    known = _IDENTITIES.get(rules)
+    if known is None:
+        spec = spec if spec is not None else load_spec(rules)
+        known = _IDENTITIES[rules] = (spec.name, content_hash(spec), users_file(spec))
+        if len(_IDENTITIES) > 256:
+            _IDENTITIES.pop(next(iter(_IDENTITIES)))
+    return known
 
 
 def judge(transcript: Transcript) -> Judgement:
     """Judge a transcript; bad rules (an unknown variant) raise `SpecError`."""
     setup = transcript.setup
     game_id, source = transcript.game_id, transcript.source
-    name, digest, file = rules_identity(setup.rules)
+    game = None if transcript.unsupported else compiled_game(setup.players, setup.rules)
+    name, digest, file = rules_identity(setup.rules, None if game is None else game.spec)
     asked = transcript.asked_rules
     pinned = () if transcript.asked_rules is None else (
         f"the log names the rules {transcript.asked_rules}; judged by the rules given with --rules, {name}",)
@@ -562,7 +573,7 @@ def judge(transcript: Transcript) -> Judgement:
         return Judgement(game_id, source, name, UNSUPPORTED, False, None, None,
                          reason=transcript.unsupported, notes=pinned + transcript.notes, rules_hash=digest,
                          rules_file=file, rules_asked=asked)
-    game = compiled_game(setup.players, setup.rules)
+    assert game is not None
     notes = list(pinned + transcript.notes)
     worlds, error = _deal(game, setup, transcript.entries)
     violations: list[Violation] = []

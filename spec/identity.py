@@ -51,12 +51,14 @@ def content_hash(spec: Spec) -> str:
 def _canonical(value: Any) -> Any:
     """`value` as nested tuples of plain values with every `Location` dropped, so that its
     repr is the same wherever the file was read from."""
-    if isinstance(value, Location):
-        return None
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,
-                tuple((item.name, _canonical(getattr(value, item.name))) for item in dataclasses.fields(value)
-                      if not isinstance(getattr(value, item.name), Location)))
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    names = _field_names(kind)
+    if names is not None:
+        items = ((name, getattr(value, name)) for name in names)
+        return (kind.__name__, tuple((name, _canonical(item)) for name, item in items
+                                     if not isinstance(item, Location)))
     if isinstance(value, dict):
         return ("dict", tuple((_canonical(key), _canonical(item)) for key, item in value.items()))
     if isinstance(value, (list, tuple)):
@@ -64,6 +66,20 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return ("set", tuple(sorted((_canonical(item) for item in value), key=repr)))
     return value
+
+
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type (None for any other type), looked up once per type."""
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(item.name for item in dataclasses.fields(kind)) \
+            if dataclasses.is_dataclass(kind) else None
+    return _FIELDS[kind]
 
 
 # ---------------------------------------------------------------------- shipped names
