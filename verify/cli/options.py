@@ -44,6 +44,7 @@ import click
 from engine.words import LANGS
 from spec.errors import SpecError
 from spec.errors import Location, shown
+from spec.identity import content_hash
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
 from verify.results import PropertyResult
@@ -270,8 +271,9 @@ class ReportRequest:
         return DEFAULT_BASELINE if self.update_baseline else None
 
     def validate(self, rules: str) -> None:
-        """Refuse a baseline that cannot be used, before any checking is done."""
-        rules = rules_own_name(rules)  # loads the rules now, before the run: finish reuses the name
+        """Refuse a report or baseline that cannot be used, before any checking is done.
+        `rules` is the name or path the rules are loaded by (what --rules gave)."""
+        rules = rules_identity(rules)[0]  # loads the rules now, before the run: finish reuses name and hash
         writable(self.report_dir, "--report", directory=True)
         root = self.baseline_root
         if self.update_baseline:
@@ -288,9 +290,12 @@ class ReportRequest:
 
     def finish(self, results: Sequence[PropertyResult], run: RunInfo,
                echo: Callable[[str], Any] = click.echo) -> int:
-        """Write the report, compare with or update the baseline, print the changes; the exit status."""
-        run = replace(run, rules=rules_own_name(run.rules))
+        """Write the report, compare with or update the baseline, print the changes; the exit status.
+        `run.rules` is the name or path the rules were loaded by; the report names them by
+        their own name and their content hash."""
         self.validate(run.rules)
+        name, digest = rules_identity(run.rules)
+        run = replace(run, rules=name, rules_hash=digest)
         changes: list[baseline.Change] = []
         root = self.baseline_root
         if root is not None and self.update_baseline:
@@ -318,11 +323,18 @@ class ReportRequest:
 
 
 @functools.lru_cache(maxsize=64)
-def rules_own_name(rules: str) -> str:
+def rules_identity(rules: str) -> tuple[str, str]:
     """The rules' own name (`spec/variants/rebalance.toml` → `rebalance`), which names the
-    baseline directory and the report; `SpecError` when the rules do not load. Cached, so
-    the name found before a run is the name after it, whatever happens to the files."""
-    return load_spec(rules).name
+    baseline directory and the report, and their content hash (spec/identity.py), which
+    the report gives beside it; `SpecError` when the rules do not load. Cached, so the
+    name and hash found before a run are those after it, whatever happens to the files."""
+    spec = load_spec(rules)
+    return spec.name, content_hash(spec)
+
+
+def rules_own_name(rules: str) -> str:
+    """The rules' own name (`rules_identity`)."""
+    return rules_identity(rules)[0]
 
 
 def _changes(count: int) -> str:
