@@ -43,7 +43,7 @@ import click
 
 from engine.words import LANGS
 from spec.errors import SpecError
-from spec.errors import Location, shown
+from spec.errors import Location, one_line, shown
 from spec.identity import content_hash
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
@@ -52,6 +52,7 @@ from verify.results import PropertyResult
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
 from ..report.writer import write_report
+from ..scale.run import TlsFiles, exposed, load_security
 from .outputs import writable
 
 FC = TypeVar("FC", bound=Callable[..., Any])
@@ -191,10 +192,33 @@ def progress_stream() -> TextIO:
 
 
 def scheduler_option(function: FC) -> FC:
-    """`--scheduler ADDRESS`: run the tasks on a Dask cluster (verify/scale/run.py)."""
-    return click.option("--scheduler", metavar="ADDRESS", default=None,
+    """`--scheduler ADDRESS` and `--scheduler-security FILE`: run the tasks on a Dask
+    cluster (verify/scale/run.py), over TLS with the files FILE names; the command
+    receives `scheduler` (the address) and `scheduler_security` (`TlsFiles` or None).
+    An address that is neither TLS nor on this machine is warned about in one line."""
+    function = click.option("--scheduler-security", "scheduler_security", metavar="FILE", default=None,
+                            callback=_security_file, expose_value=True,
+                            help="A TOML file naming the TLS files to reach the scheduler with: ca_file, "
+                                 "cert_file, key_file (paths relative to the file). Without it, Dask's own "
+                                 "configuration applies. The scheduler and its workers can run code here: "
+                                 "SECURITY.md.")(function)
+    return click.option("--scheduler", metavar="ADDRESS", default=None, callback=_scheduler_address,
                         help="Run the checks on the Dask cluster whose scheduler listens here, e.g. "
-                             "tcp://10.0.0.5:8786 (README: running on a Dask cluster).")(function)
+                             "tls://10.0.0.5:8786 (README: running on a Dask cluster).")(function)
+
+
+def _security_file(context: click.Context, parameter: click.Parameter, value: str | None) -> TlsFiles | None:
+    """The TLS files of `--scheduler-security`, checked before the work starts."""
+    return None if value is None else load_security(value)
+
+
+def _scheduler_address(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """The scheduler's address, with one warning line when it is exposed (`exposed`)."""
+    if value is not None and exposed(value):
+        click.echo(f"shrules: warning: --scheduler {one_line(shown(value))} is neither TLS nor on this machine: "
+                   f"whoever can reach it can run code on the workers and in shrules (use tls:// with "
+                   f"--scheduler-security, a private network or loopback; SECURITY.md)", err=True)
+    return value
 
 
 def cache_option(function: FC) -> FC:

@@ -24,7 +24,7 @@ from ..explicit.check import Raw, check_players, materialise, select
 from ..explicit.reductions import Reductions
 from ..results import PropertyResult
 from .cache import Cache
-from .run import Progress, run_all
+from .run import Progress, TlsFiles, run_all
 from .tasks import Task, canonical_form, forget_games
 
 Result = dict[str, Any]
@@ -47,7 +47,8 @@ def run_raws(task: Task) -> Result:
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
                     scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
-                    hints: bool = True, progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
+                    hints: bool = True, progress: Callable[[Progress], None] | None = None,
+                    security: TlsFiles | None = None) -> list[PropertyResult]:
     """The catalogue for every count, decided by the runner (module docstring), sorted as
     verify/checker.py sorts: by property in catalogue order, then by count."""
     catalogue = select(rules, names)
@@ -55,7 +56,8 @@ def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] 
     solver = backend != "explicit"
     tasks = [Task(rules, count, tuple(by_name), backend, explorer, max_states, time_limit, memory_limit, "raws",
                   infer and solver, hints or not solver) for count in counts]
-    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws)
+    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws,
+                      security=security)
     out = []
     for result in results:
         if "raws" not in result:
