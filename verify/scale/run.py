@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError, read_toml, shown
+from spec.errors import SpecError, one_line, read_toml, shown
 
 from ..workers import WorkerPool
 from .cache import Cache
@@ -237,9 +237,13 @@ def _client(scheduler: str, connect_timeout: float, security: TlsFiles | None = 
 
     try:
         return Client(scheduler, timeout=f"{connect_timeout}s", set_as_default=False, **options)
-    except (OSError, TimeoutError, ValueError) as error:
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        # TypeError: a tls:// address with no TLS set up (distributed finds no SSL context)
+        hint = "; give the TLS files with --scheduler-security FILE or in Dask's configuration" \
+            if scheduler.startswith("tls://") and security is None else ""
+        said = one_line(str(error).splitlines()[0]) if str(error) else "no answer"
         raise SpecError(f"--scheduler {shown(scheduler)}: cannot reach a Dask scheduler there "
-                        f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'})") from None
+                        f"({type(error).__name__}: {shown(said, 200)}){hint}") from None
 
 
 def spread_on_dask(scheduler: str, retries: int = 2, connect_timeout: float = 10.0,
