@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError, one_line
+from spec.errors import Location, SpecError, one_line
 from spec.identity import content_hash
 from spec.lang import nodes
 from spec.loader import load_spec, users_file
@@ -632,7 +632,13 @@ def judge_file(path: str | Path, fmt: str = "auto", rules: str | None = None) ->
     `rules` pins the rules it is judged by, whatever the log names (`judge --rules`)."""
     from .importers import read_game
 
-    return judge(read_game(path, fmt, rules))
+    transcript = read_game(path, fmt, rules)
+    try:
+        return judge(transcript)
+    except SpecError as error:
+        if error.where is not None:
+            raise
+        raise SpecError(error.message, Location(str(path))) from None   # e.g. a move the pinned rules lack
 
 
 def judge_benchmark(directory: str | Path, fmt: str = "secrethitler-io", seconds: float = 2.0) -> float:
