@@ -28,7 +28,7 @@ from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
-from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread
+from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread, rules_hash
 from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
@@ -120,6 +120,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     writable(report_dir, "--report", directory=True)    # refused now, not after an hour of mutants
     writable(record_file, "--record")
     spec = load_spec(rules)
+    rules_hash(rules)                   # the hash the report gives, of the rules as they are now, before the run
     counts = counts_among(players_text, list(spec.player_counts))
     record, numbers, named = None, None, names(spec)
     if solver_only and (random_only or gate_file is not None):
