@@ -22,7 +22,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError, read_toml, shown
+from .errors import Location, SpecError, one_line, read_toml, shown
+from . import identity
 from .lang.check import Scope, parse
 from .lang.limits import MAX_ENTRIES
 from .lang.nodes import Node
@@ -124,6 +125,41 @@ def _load_raw(path: Path, chain: tuple[str, ...] = ()) -> Raw:
     return _raw_from(data, source, path.parent, chain + (str(path.resolve()),), path.stem)
 
 
+@functools.lru_cache(maxsize=1)
+def _shipped() -> frozenset[str]:
+    return identity.shipped_names(RULES_DIR, VARIANTS_DIR)
+
+
+def _check_own_name(spec: Spec) -> None:
+    """Refuse a rules file of the user's that takes a shipped rule set's name: reports,
+    baselines and caches are filed by the name, so a variant calling itself `standard`
+    would be reported and compared as the standard rules (spec/identity.py). Checked once
+    the rules are otherwise sound, so a broken file is told its first mistake first."""
+    if identity.base_name(spec.name) not in _shipped():
+        return
+    file = users_file(spec)
+    if file is None:
+        return                                  # a shipped file, a name with settings, an overlay made here
+    data, source = _read(Path(file))
+    if "name" in data:
+        where = source.at(_line_of(source, "name =") or source.line_of("name"))
+        raise SpecError(f"{where}: the rules call themselves {shown(one_line(spec.name))}, the name of a shipped "
+                        f"rule set; a rules file of your own needs a name of its own, as reports and baselines "
+                        f"are filed by it")
+    raise SpecError(f"{source.path}: the file's name gives the rules the name {shown(spec.name)}, that of a "
+                    f"shipped rule set; give them a name of their own with name = \"...\", as reports and "
+                    f"baselines are filed by it")
+
+
+def users_file(spec: Spec) -> str | None:
+    """The file the rules were read from when it is not a shipped one (a name alone does
+    not say what such rules hold: outputs name the file and the content hash), else None."""
+    path = Path(spec.source)
+    if not _is_file(path) or identity.is_shipped_file(path, RULES_DIR, VARIANTS_DIR):
+        return None
+    return spec.source
+
+
 def _raw_from(data: dict[str, Any], source: Source, folder: Path, chain: tuple[str, ...], stem: str) -> Raw:
     base_name = data.get("extends")
     if base_name is None:
@@ -158,7 +194,9 @@ def load_spec(name_or_path: str = "standard") -> Spec:
 
     `NAME[setting=value; ...]` loads the variant NAME with settings (spec/settings.py),
     the form the command line's `--set` produces and a saved trace names."""
-    return _Builder(_raw_of(name_or_path), load_rulebook()).build()
+    spec = _Builder(_raw_of(name_or_path), load_rulebook()).build()
+    _check_own_name(spec)
+    return spec
 
 
 def _raw_of(name_or_path: str) -> Raw:

@@ -32,7 +32,7 @@ from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, 
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
-from ..scale.run import Progress
+from ..scale.run import Progress, TlsFiles
 from ..scale.trust import NotBelieved
 from .options import (ReportRequest, cache_option, max_states_option, parse_counts, progress_stream, report_options,
                       rules_name, rules_option, scheduler_option, time_limit_option, variant_options)
@@ -168,7 +168,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, verbose: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
-                  cache_dir: str | None = None, atlas_dir: str | None = None) -> None:
+                  cache_dir: str | None = None, atlas_dir: str | None = None,
+                  scheduler_security: TlsFiles | None = None) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -220,7 +221,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                       max_states=max_states, time_limit=time_limit or None,
                                       memory_limit=memory_limit, explorer=explorer, workers=workers,
                                       scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
-                                      backend=backend, infer=infer or not hints, hints=hints, progress=arrived)
+                                      backend=backend, infer=infer or not hints, hints=hints, progress=arrived,
+                                      security=scheduler_security)
         else:
             results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
                             workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,

@@ -44,6 +44,7 @@ from typing import Any
 
 from engine.game import Game
 from spec.errors import SpecError
+from spec.identity import content_hash
 from spec.loader import load_rulebook, load_spec
 from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
@@ -567,7 +568,8 @@ class Run:
     def to_json(self) -> dict[str, Any]:
         """The run as plain data (`shrules mutate --json` and `--report`'s mutation.json;
         schema in verify/report/mutation.schema.json)."""
-        return {"schema": "shrules-mutate", "version": 1, "rules": self.rules, "players": list(self.players),
+        return {"schema": "shrules-mutate", "version": 1, "rules": self.rules,
+                "rules_hash": rules_hash(self.rules), "players": list(self.players),
                 "total": self.total, "not_run": self.not_run, "seconds": round(self.seconds, 1),
                 "counts": {status: self.count(status) for status in STATUSES},
                 "score": self.score(), "exit_status": self.exit_status, "notes": self.notes,
@@ -690,3 +692,10 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             progress(done, len(jobs), outcome)
     run.seconds = time.monotonic() - started
     return run
+
+
+@lru_cache(maxsize=16)
+def rules_hash(rules: str) -> str:
+    """The content hash of the rules a run analysed (spec/identity.py), which its report
+    gives beside the name: a name alone does not say which rules were mutated."""
+    return content_hash(load_spec(rules))

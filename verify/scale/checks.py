@@ -26,7 +26,7 @@ from ..explicit.check import Raw, check_players, materialise, select
 from ..explicit.reductions import Reductions
 from ..results import PropertyResult
 from .cache import Cache
-from .run import Progress, run_all
+from .run import Progress, TlsFiles, run_all
 from .tasks import Task, canonical_form, forget_games, stamp
 from .trust import check_raws
 
@@ -62,14 +62,15 @@ def runner_tasks(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | N
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
                     scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
-                    hints: bool = True, progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
+                    hints: bool = True, progress: Callable[[Progress], None] | None = None,
+                    security: TlsFiles | None = None) -> list[PropertyResult]:
     """The catalogue for every count, decided by the runner (module docstring), sorted as
     verify/checker.py sorts: by property in catalogue order, then by count."""
     by_name = {prop.name: prop for prop in select(rules, names)}
     tasks = runner_tasks(rules, counts, names, max_states=max_states, time_limit=time_limit,
                          memory_limit=memory_limit, explorer=explorer, backend=backend, infer=infer, hints=hints)
     results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws,
-                      check=check_raws)
+                      check=check_raws, security=security)
     out = []
     for result in results:
         if "raws" not in result:
