@@ -29,8 +29,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError
+from spec.errors import Location, SpecError, one_line
+from spec.identity import content_hash
 from spec.lang import nodes
+from spec.loader import load_spec, users_file
+from spec.model import Spec
 from spec.lang.types import decode_tiles
 
 from .game import MAX_FORCED, Game, IllegalMove, Move, compiled_game
@@ -94,11 +97,19 @@ class Judgement:
     reason: str | None = None
     notes: tuple[str, ...] = ()
     game: Game | None = field(default=None, repr=False, compare=False)
+    rules_hash: str | None = None
+    """The content hash of the rules judged by (spec/identity.py)."""
+    rules_file: str | None = None
+    """The file the rules were read from when it is not a shipped one."""
+    rules_asked: str | None = None
+    """The rules the log named when it was judged by others (`judge --rules`)."""
 
     def to_json(self) -> dict[str, Any]:
         """One JSON object: the line `shrules judge --json` prints for this game."""
         out: dict[str, Any] = {"game": self.game_id, "verdict": self.verdict, "complete": self.complete,
-                               "winner": self.winner, "how": self.how,
+                               "winner": self.winner, "how": self.how, "rules": self.rules,
+                               "rules_hash": self.rules_hash, "rules_file": self.rules_file,
+                               "rules_asked": self.rules_asked,
                                "violations": [v.to_json() for v in self.violations]}
         if self.reason:
             out["reason"] = self.reason
@@ -107,7 +118,21 @@ class Judgement:
         return out
 
     def summary(self, lang: str = "en") -> str:
-        """One line: the verdict and what decided it, in `lang`."""
+        """One line: the verdict and what decided it, in `lang`; every value from the log
+        escaped (`one_line`), so that no control sequence reaches the terminal."""
+        return one_line(self._summary(lang))
+
+    def rules_said(self, lang: str = "en") -> str:
+        """The rules judged by, as the output names them: a shipped name alone; a file of
+        the user's with its path and content hash; the rules the log asked for, if others."""
+        said = self.rules
+        if self.rules_file is not None:
+            said += word(lang, "rules_file", file=self.rules_file, hash=self.rules_hash)
+        if self.rules_asked is not None:
+            said += word(lang, "rules_asked", asked=self.rules_asked)
+        return one_line(said)
+
+    def _summary(self, lang: str) -> str:
         if self.verdict == UNSUPPORTED:
             return word(lang, "unsupported", reason=english(str(self.reason), lang))
         if self.verdict == ILLEGAL:
@@ -121,7 +146,7 @@ class Judgement:
 
     def lines(self, lang: str = "en") -> list[str]:
         """The game move by move, each with its verdict, then the overall verdict, in `lang`."""
-        out = [word(lang, "judge_header", game=self.game_id, source=self.source, rules=self.rules)]
+        out = [word(lang, "judge_header", game=self.game_id, source=self.source, rules=self.rules_said(lang))]
         for step in self.steps:
             where = _where(step.entry.line, step.entry.ref, lang)
             if self.game is not None:
@@ -136,7 +161,7 @@ class Judgement:
                 out.append(f"  {where:>10}  {word(lang, 'status_' + step.status):<10} {text}")
         out.extend("  " + word(lang, "note", note=english(note, lang)) for note in self.notes)
         out.append(word(lang, "verdict", summary=self.summary(lang)))
-        return out
+        return [one_line(line) for line in out]
 
     def _text(self, step: Step, lang: str = "en") -> str:
         entry = step.entry
@@ -518,15 +543,38 @@ def _matches(game: Game, move: Move, setup: Setup) -> bool:
     return setup.fascists is None or sorted(params["fascist_seats"]) == sorted(setup.fascists)
 
 
+_IDENTITIES: dict[str, tuple[str, str, str | None]] = {}
+"""`rules_identity` by rules name: a folder of logs names a few rule sets many times."""
+
+
+def rules_identity(rules: str, spec: Spec | None = None) -> tuple[str, str, str | None]:
+    """The rules' own name, their content hash and, for a file of the user's, its path:
+    what every verdict names beside the rules (spec/identity.py). `spec`: the rules
+    already loaded under that name (a compiled game's), so they are not loaded again."""
+    known = _IDENTITIES.get(rules)
+    if known is None:
+        spec = spec if spec is not None else load_spec(rules)
+        known = _IDENTITIES[rules] = (spec.name, content_hash(spec), users_file(spec))
+        if len(_IDENTITIES) > 256:
+            _IDENTITIES.pop(next(iter(_IDENTITIES)))
+    return known
+
+
 def judge(transcript: Transcript) -> Judgement:
     """Judge a transcript; bad rules (an unknown variant) raise `SpecError`."""
     setup = transcript.setup
     game_id, source = transcript.game_id, transcript.source
+    game = None if transcript.unsupported else compiled_game(setup.players, setup.rules)
+    name, digest, file = rules_identity(setup.rules, None if game is None else game.spec)
+    asked = transcript.asked_rules
+    pinned = () if transcript.asked_rules is None else (
+        f"the log names the rules {transcript.asked_rules}; judged by the rules given with --rules, {name}",)
     if transcript.unsupported:
-        return Judgement(game_id, source, setup.rules, UNSUPPORTED, False, None, None,
-                         reason=transcript.unsupported, notes=transcript.notes)
-    game = compiled_game(setup.players, setup.rules)
-    notes = list(transcript.notes)
+        return Judgement(game_id, source, name, UNSUPPORTED, False, None, None,
+                         reason=transcript.unsupported, notes=pinned + transcript.notes, rules_hash=digest,
+                         rules_file=file, rules_asked=asked)
+    assert game is not None
+    notes = list(pinned + transcript.notes)
     worlds, error = _deal(game, setup, transcript.entries)
     violations: list[Violation] = []
     if error is not None:
@@ -575,15 +623,22 @@ def judge(transcript: Transcript) -> Judgement:
     verdict = ILLEGAL if violations else LEGAL
     if violations:
         complete, winner, how = False, None, None
-    return Judgement(game_id, source, setup.rules, verdict, complete, winner, how, tuple(violations),
-                     tuple(steps), None, tuple(notes), game)
+    return Judgement(game_id, source, name, verdict, complete, winner, how, tuple(violations),
+                     tuple(steps), None, tuple(notes), game, digest, file, asked)
 
 
-def judge_file(path: str | Path, fmt: str = "auto") -> Judgement:
-    """Read a game file in a known format and judge it; `SpecError` if it is malformed."""
+def judge_file(path: str | Path, fmt: str = "auto", rules: str | None = None) -> Judgement:
+    """Read a game file in a known format and judge it; `SpecError` if it is malformed.
+    `rules` pins the rules it is judged by, whatever the log names (`judge --rules`)."""
     from .importers import read_game
 
-    return judge(read_game(path, fmt))
+    transcript = read_game(path, fmt, rules)
+    try:
+        return judge(transcript)
+    except SpecError as error:
+        if error.where is not None:
+            raise
+        raise SpecError(error.message, Location(str(path))) from None   # e.g. a move the pinned rules lack
 
 
 def judge_benchmark(directory: str | Path, fmt: str = "secrethitler-io", seconds: float = 2.0) -> float:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any
@@ -118,6 +119,9 @@ class Transcript:
     source: str = "<input>"
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
+    asked_rules: str | None = None
+    """The rules the log itself names when they are not the ones it is judged by (the
+    rules pinned with `judge --rules`); None when the log's own rules are used."""
 
     @property
     def game_id(self) -> str:
@@ -128,14 +132,20 @@ class Transcript:
 # ---------------------------------------------------------------------- reading
 
 
-def read_transcript(path: str | Path) -> Transcript:
-    """Parse a native transcript file; `SpecError` (file:line, what was expected) if malformed."""
+def read_transcript(path: str | Path, rules: str | None = None) -> Transcript:
+    """Parse a native transcript file; `SpecError` (file:line, what was expected) if
+    malformed. `rules` pins the rules it is read and judged by (`parse_transcript`)."""
     path = Path(path)
-    return parse_transcript(read_text(path), str(path))
+    return parse_transcript(read_text(path), str(path), rules)
 
 
-def parse_transcript(text: str, source: str = "<input>") -> Transcript:
-    """Parse native JSON Lines text: a setup line, then one line per move or observation."""
+def parse_transcript(text: str, source: str = "<input>", rules: str | None = None) -> Transcript:
+    """Parse native JSON Lines text: a setup line, then one line per move or observation.
+
+    With `rules` (`judge --rules`), the moves are read under those rules whatever the
+    setup names, and a rules file the setup names is never opened: a log must not choose
+    the rules it is judged by. What the setup asked for, when it differs, is kept as
+    `Transcript.asked_rules` so that the verdict can say so."""
     lines = [(number, raw) for number, raw in enumerate(text.splitlines(), start=1) if raw.strip()]
     if not lines:
         raise SpecError("empty transcript: expected a first line {\"setup\": {\"players\": N, ...}}",
@@ -146,9 +156,36 @@ def parse_transcript(text: str, source: str = "<input>") -> Transcript:
                         Location(source, lines[MAX_MOVES + 1][0]))
     number, raw = lines[0]
     setup = _parse_setup(_object(raw, source, number), source, number)
+    setup, asked = pin_setup(setup, rules)
     game = _game_for(setup, source, number)
     entries = tuple(_parse_entry(_object(raw, source, n), game, source, n) for n, raw in lines[1:])
-    return Transcript(setup, entries, source)
+    return Transcript(setup, entries, source, asked_rules=asked)
+
+
+def pin_setup(setup: Setup, rules: str | None) -> tuple[Setup, str | None]:
+    """The setup under the pinned `rules` (None: the log's own), and the rules the log
+    asked for when they are other than the pinned ones."""
+    if rules is None or same_rules(setup.rules, rules):
+        return (setup if rules is None else replace(setup, rules=rules)), None
+    return replace(setup, rules=rules), setup.rules
+
+
+def pin_rules(transcript: Transcript, rules: str | None) -> Transcript:
+    """A transcript judged by the pinned `rules` (an imported log's, whose moves the
+    importer wrote in the names every rule set shares), noting what the log asked for."""
+    setup, asked = pin_setup(transcript.setup, rules)
+    return replace(transcript, setup=setup, asked_rules=asked or transcript.asked_rules)
+
+
+def same_rules(asked: str, pinned: str) -> bool:
+    """Whether the rules a log names are the pinned ones: the same name, or the same file
+    (compared by where the paths lead, without opening either)."""
+    if asked == pinned:
+        return True
+    try:
+        return os.path.realpath(asked) == os.path.realpath(pinned) and os.path.isfile(asked)
+    except (OSError, ValueError):
+        return False
 
 
 def _object(raw: str, source: str, number: int) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
 
     text = read_text(path)
     try:
-        return copy.deepcopy(_parsed(text)), text
+        data = _parsed(text)
     except tomllib.TOMLDecodeError as error:
         raise SpecError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
@@ -126,3 +126,38 @@ def read_toml(path: "Path | str") -> "tuple[dict[str, Any], str]":
     except ValueError as error:        # an integer of more than 4,300 digits
         raise SpecError(f"{path}: not valid TOML for shrules: {shown(str(error))}; expected whole numbers "
                         f"of a few digits") from None
+    _refuse_controls(data, path)
+    return copy.deepcopy(data), text
+
+
+def control_character(text: str) -> str | None:
+    """The first character of `text` that could rewrite a terminal it is printed on (a
+    C0/C1 control other than a line break or a tab, or a bidirectional override), or None."""
+    for char in text:
+        code = ord(char)
+        if (code < 0x20 and char not in "\n\t") or 0x7F <= code <= 0x9F or 0x202A <= code <= 0x202E \
+                or 0x2066 <= code <= 0x2069:
+            return char
+    return None
+
+
+def _refuse_controls(data: Any, path: "Path | str") -> None:
+    """Refuse a TOML file with a control character in a key or a text: rule sets,
+    settings and catalogues hold plain text, and their names and sentences are printed to
+    the terminal, where an escape sequence would rewrite what it shows."""
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                field = f"{where}.{key}" if where else str(key)
+                if control_character(str(key)) is not None:
+                    raise SpecError(f"a control character {shown(control_character(str(key)))} in a key; expected "
+                                    f"plain text", Location(str(path), None, one_line(field)))
+                todo.append((field, item))
+        elif isinstance(value, list):
+            todo.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+        elif isinstance(value, str) and control_character(value) is not None:
+            raise SpecError(f"a control character {shown(control_character(value))} in a text; expected plain "
+                            f"text (a control character could rewrite the terminal it is shown on)",
+                            Location(str(path), None, one_line(where)))

@@ -113,9 +113,11 @@ def write_atomic(path: Path | str, data: str | bytes, *, root: Path | None = Non
         existing = os.lstat(target).st_mode
     except FileNotFoundError:
         existing = None
-    if existing is not None and not (stat.S_ISREG(existing) or stat.S_ISLNK(existing)):
-        # a rename would put a file where a device, a FIFO or a folder was (as root, /dev/full)
-        raise SpecError(f"{shown(str(target))} is not a regular file; expected a file to write")
+    if existing is not None and (stat.S_ISCHR(existing) or stat.S_ISBLK(existing) or stat.S_ISDIR(existing)):
+        # a rename would put a file where a device was (as root, /dev/full) or fail on a folder;
+        # a link or a FIFO planted in a kept or output folder is replaced, never opened
+        raise SpecError(f"{shown(str(target))} is a device or a folder, not a regular file; expected a file "
+                        f"to write")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import copy
+import difflib
 import functools
 import hashlib
 import json
@@ -21,13 +22,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError, read_toml, shown
+from .errors import Location, SpecError, one_line, read_toml, shown
+from . import identity
 from .lang.check import Scope, parse
 from .lang.limits import MAX_ENTRIES
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .moves import check_word, check_words
 from .overlay import Raw, Source, apply_overlay, close as _close
+from .ruletext import RuleText, load_texts
 from .model import ACTOR_KINDS, ROLES, SINGLE_ROLES, Domain, Field, Param, Requirement, Rule, Spec, Template
 
 MAX_PATH_CHARS = 4096
@@ -122,6 +125,41 @@ def _load_raw(path: Path, chain: tuple[str, ...] = ()) -> Raw:
     return _raw_from(data, source, path.parent, chain + (str(path.resolve()),), path.stem)
 
 
+@functools.lru_cache(maxsize=1)
+def _shipped() -> frozenset[str]:
+    return identity.shipped_names(RULES_DIR, VARIANTS_DIR)
+
+
+def _check_own_name(spec: Spec) -> None:
+    """Refuse a rules file of the user's that takes a shipped rule set's name: reports,
+    baselines and caches are filed by the name, so a variant calling itself `standard`
+    would be reported and compared as the standard rules (spec/identity.py). Checked once
+    the rules are otherwise sound, so a broken file is told its first mistake first."""
+    if identity.base_name(spec.name) not in _shipped():
+        return
+    file = users_file(spec)
+    if file is None:
+        return                                  # a shipped file, a name with settings, an overlay made here
+    data, source = _read(Path(file))
+    if "name" in data:
+        where = source.at(_line_of(source, "name =") or source.line_of("name"))
+        raise SpecError(f"{where}: the rules call themselves {shown(one_line(spec.name))}, the name of a shipped "
+                        f"rule set; a rules file of your own needs a name of its own, as reports and baselines "
+                        f"are filed by it")
+    raise SpecError(f"{source.path}: the file's name gives the rules the name {shown(spec.name)}, that of a "
+                    f"shipped rule set; give them a name of their own with name = \"...\", as reports and "
+                    f"baselines are filed by it")
+
+
+def users_file(spec: Spec) -> str | None:
+    """The file the rules were read from when it is not a shipped one (a name alone does
+    not say what such rules hold: outputs name the file and the content hash), else None."""
+    path = Path(spec.source)
+    if not _is_file(path) or identity.is_shipped_file(path, RULES_DIR, VARIANTS_DIR):
+        return None
+    return spec.source
+
+
 def _raw_from(data: dict[str, Any], source: Source, folder: Path, chain: tuple[str, ...], stem: str) -> Raw:
     base_name = data.get("extends")
     if base_name is None:
@@ -156,7 +194,9 @@ def load_spec(name_or_path: str = "standard") -> Spec:
 
     `NAME[setting=value; ...]` loads the variant NAME with settings (spec/settings.py),
     the form the command line's `--set` produces and a saved trace names."""
-    return _Builder(_raw_of(name_or_path), load_rulebook()).build()
+    spec = _Builder(_raw_of(name_or_path), load_rulebook()).build()
+    _check_own_name(spec)
+    return spec
 
 
 def _raw_of(name_or_path: str) -> Raw:
@@ -211,6 +251,7 @@ def load_rulebook(lang: str = "en") -> dict[str, str]:
         raise SpecError(f"unknown language {shown(lang)}; the rules are written in {', '.join(LANGS)}")
     data = _rulebook_data(SPEC_DIR / "rulebook.toml")
     english = _text_table(data, "rules")
+    load_texts(tuple(english))          # every ID's full text, both languages, its sources: checked once
     if lang == "en":
         return english
     own = _text_table(data, f"rules_{lang}")
@@ -220,6 +261,24 @@ def load_rulebook(lang: str = "en") -> dict[str, str]:
             part for part in (f"no title for {', '.join(missing)}" if missing else "",
                               f"{', '.join(extra)} not in [rules]" if extra else "") if part))
     return {rule_id: own[rule_id] for rule_id in english}
+
+
+def load_rule_texts() -> dict[str, RuleText]:
+    """The full text of every rule ID of the rulebook, in its order (spec/ruletext.py):
+    what `shrules rules`, `ask` and the book show beside a citation."""
+    return load_texts(tuple(load_rulebook()))
+
+
+def rule_text(rule_id: str) -> RuleText:
+    """The full text of `rule_id` (written as RULES.md numbers it, case aside); a one-line
+    `SpecError` with the closest IDs for one the rulebook lacks."""
+    texts = load_rule_texts()
+    wanted = rule_id.strip().upper()
+    if wanted in texts:
+        return texts[wanted]
+    close = difflib.get_close_matches(wanted, list(texts), n=1)
+    hint = f". Did you mean '{close[0]}'?" if close else "; `shrules rules` lists them"
+    raise SpecError(f"unknown rule ID {shown(rule_id)}{hint}")
 
 
 def load_values(lang: str) -> dict[str, str]:

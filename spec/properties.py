@@ -59,6 +59,7 @@ from .lang import nodes as n
 from .lang.nodes import Node
 from .lang.types import BOOL, INT, SEAT, SEATS, Type
 from .model import Spec
+from .vocabulary import synonyms
 
 KINDS = ("always", "sometimes", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
 ACTOR = "actor"
@@ -104,6 +105,7 @@ def state_scope(spec: Spec) -> Scope:
     for name, node in spec.definitions.items():
         scope.add(name, "definition", node.type)
         scope.definitions[name] = node
+    scope.synonyms = synonyms(scope.names)
     return scope
 
 

@@ -224,6 +224,22 @@ def test_a_limit_must_be_positive(args: tuple[str, ...], option: str) -> None:
     assert f"Invalid value for '{option}'" in refused(*args)
 
 
+def test_every_float_option_refuses_what_never_stops() -> None:
+    """Every command's float option is a `Seconds` (finite, above 0): `nan` compares false
+    with every clock reading, so a search given it as a limit never stops. Read from the
+    commands themselves, so a new option cannot slip past as `explore --time-limit` once did."""
+    import click
+
+    from verify.cli import main as group
+    from verify.cli.options import Seconds
+
+    loose = [f"{name} {param.opts[0]}" for name, command in sorted(group.commands.items())
+             for param in command.params
+             if isinstance(param.type, click.FloatRange) and not isinstance(param.type, Seconds)]
+    assert loose == []
+    assert "Invalid value for '--time-limit'" in refused("explore", "-n", "5", "--time-limit", "nan")
+
+
 def test_a_huge_option_value_is_echoed_cut() -> None:
     line = refused("ask", "--max-states", "9" * 5_000, "--can", "True")
     assert "(5,002 characters)" in line and len(line) < 300

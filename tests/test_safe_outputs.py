@@ -192,14 +192,22 @@ def test_play_trace_writes_a_new_file_and_a_named_fifo(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot write" in result.output, result.output
 
 
-def test_an_atomic_write_never_replaces_a_device_or_a_fifo(tmp_path: Path) -> None:
-    """Renaming a new file over a FIFO (or, as root, a device such as /dev/full) would put
-    a regular file in its place: refused instead."""
+def test_an_atomic_write_replaces_a_fifo_and_never_a_device(tmp_path: Path) -> None:
+    """A FIFO planted at a kept or output file's name is replaced (never opened: no hang);
+    a device is refused: renaming over it would put a regular file in its place (as root,
+    `--trace /dev/full` once replaced the device node)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(SpecError, match="not a regular file"):
-        write_atomic(fifo, "x", root=tmp_path)
-    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    write_atomic(fifo, "x", root=tmp_path)
+    assert fifo.read_text() == "x" and not stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o600, os.makedev(1, 3))     # what /dev/null is
+    except (PermissionError, AttributeError):
+        pytest.skip("making a device node needs root")
+    with pytest.raises(SpecError, match="device"):
+        write_atomic(device, "x", root=tmp_path)
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
 @pytest.mark.parametrize("output_format", ["dot", "graphml"])

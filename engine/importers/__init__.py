@@ -11,7 +11,7 @@ from pathlib import Path
 
 from spec.errors import SpecError, shown
 
-from ..transcript import Transcript, read_transcript
+from ..transcript import Transcript, pin_rules, read_transcript
 
 FORMATS = ("native", "secrethitler-io")
 EXTENSIONS = {"native": ".jsonl", "secrethitler-io": ".json"}
@@ -26,17 +26,18 @@ def detect_format(path: Path) -> str:
                     f"{' or '.join(EXTENSIONS.values())}, or give --format")
 
 
-def read_game(path: str | Path, fmt: str = "auto") -> Transcript:
-    """Read one game file as a transcript; `SpecError` if it is malformed."""
+def read_game(path: str | Path, fmt: str = "auto", rules: str | None = None) -> Transcript:
+    """Read one game file as a transcript; `SpecError` if it is malformed. `rules` pins
+    the rules it is judged by, whatever the log names (`judge --rules`)."""
     path = Path(path)
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "native":
-        return read_transcript(path)
+        return read_transcript(path, rules)
     if fmt == "secrethitler-io":
         from .secrethitler_io import read_summary
 
-        return read_summary(path)
+        return pin_rules(read_summary(path), rules)
     raise SpecError(f"unknown format {shown(fmt)}; expected auto, {', '.join(FORMATS)}")
 
 

@@ -55,10 +55,14 @@ class Scope:
     names: dict[str, tuple[str, Type]] = field(default_factory=dict)
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     definitions: dict[str, n.Node] = field(default_factory=dict)
+    synonyms: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """Everyday words for names of the scope (spec/vocabulary.toml `also`), lower-cased:
+    each with the names it stands for and their meaning, so that an unknown name is
+    answered by meaning ("the sitting Chancellor is `nominee`"), not only by spelling."""
 
     def child(self) -> "Scope":
         """A scope that adds names (params, lets) on top of this one."""
-        return Scope(dict(self.names), self.enums, self.definitions)
+        return Scope(dict(self.names), self.enums, self.definitions, self.synonyms)
 
     def add(self, name: str, kind: str, type_: Type) -> None:
         """Declare a name."""
@@ -158,6 +162,13 @@ class _Checker:
             kind, type_ = self.scope.names[name]
             return n.Name(type_, name, kind)
         known = list(self.scope.names) + ["none"]
+        meant = [(target, meaning) for target, meaning in self.scope.synonyms.get(name.lower(), ())
+                 if target in self.scope.names]
+        if meant:
+            said = "; ".join(f"`{target}` is {meaning}" for target, meaning in meant)
+            spelled = difflib.get_close_matches(name, known, n=1)
+            also = f". Spelled alike: '{spelled[0]}'" if spelled and spelled[0] not in dict(meant) else ""
+            raise self.fail(f"unknown name '{name}': {said}{also}", tree)
         raise self.fail(f"unknown name '{name}'{_did_you_mean(name, known)}", tree)
 
     # -------------------------------------------------------------- operators

@@ -10,18 +10,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from . import gen_cli, gen_expr, gen_invariants, gen_itf, gen_outputs, gen_shio, gen_spec, gen_transcript, known
+from . import gen_cli, gen_expr, gen_invariants, gen_itf, gen_kept, gen_outputs, gen_shio, gen_spec, gen_transcript, known
 from .corpus import Corpus
 from .model import KINDS, Case
 
 WEIGHTS: dict[str, int] = {"spec": 30, "transcript": 15, "shio": 12, "itf": 13, "expr": 15, "cli": 15,
-                           "invariants": 4, "outputs": 4}
-"""Share of the generated cases per kind: variants have the most positions to attack; a
-cache or output-folder case runs a proof or a check, so they are fewer."""
+                           "cache": 6, "atlas": 6, "invariants": 4, "outputs": 4}
+"""Share of the generated cases per kind: variants have the most positions to attack; an
+invariant-cache or output-folder case runs a proof or a check, so they are fewer."""
 
 GENERATORS: dict[str, Callable[[random.Random, str, Corpus], Case]] = {
     "spec": gen_spec.generate, "transcript": gen_transcript.generate, "shio": gen_shio.generate,
     "itf": gen_itf.generate, "expr": gen_expr.generate, "cli": gen_cli.generate,
+    "cache": gen_kept.generate_task_cache, "atlas": gen_kept.generate_atlas,
     "invariants": gen_invariants.generate, "outputs": gen_outputs.generate,
 }
 

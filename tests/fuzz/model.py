@@ -18,10 +18,12 @@ CANARY = "@CANARY@"
 IDENT = "@ID@"
 """Placeholder for the case identifier (letters, digits and '-' only)."""
 
-KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli", "invariants", "outputs")
+KINDS = ("spec", "transcript", "shio", "itf", "expr", "cli", "cache", "atlas", "invariants", "outputs")
 """Input kinds: variant/spec TOML, native transcripts, secrethitler.io logs, ITF traces,
-dispute/property expressions and catalogues, command lines, invariant cache files (a
-cache someone else wrote first), output folders with links and odd files planted in them."""
+dispute/property expressions and catalogues, command lines, task-cache entries and atlases
+(kept files a stranger wrote first: tests/fuzz/gen_kept.py), invariant cache files
+(tests/fuzz/gen_invariants.py), output folders with links and odd files planted in them
+(tests/fuzz/gen_outputs.py)."""
 
 OUTCOMES = ("ok", "rejected", "traceback", "hang", "crash", "multiline", "silent", "escape")
 """How a case can end. `ok` (exit 0/1/3: a verdict) and `rejected` (exit 2 with one line)

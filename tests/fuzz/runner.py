@@ -135,14 +135,20 @@ def canaries(folder: Path) -> list[str]:
                   for name in dirs + files if CANARY_NAME.match(name))
 
 
+def rewritable(case: Case, rel: str) -> bool:
+    """Whether an input the case laid out may be replaced by the command: it matches one of
+    the case's declared outputs (a cache entry found damaged is computed again and kept)."""
+    return any(fnmatch.fnmatch(rel, pattern) for pattern in case.outputs)
+
+
 def escapes(case: Case, before: Snapshot, after: Snapshot, root: Path, settings: Settings) -> list[str]:
     """Everything that changed where the case had no business changing it."""
     found = [f"code ran: {name} created" for name in canaries(root)]
     found += [f"code ran: {name} created in the canary directory" for name in os.listdir(settings.canary)
               if name == f"PWNED_{case.ident}"]
     for rel, entry in before.items():
-        if any(fnmatch.fnmatch(rel, p) for p in case.outputs):
-            continue    # something planted where an output goes: replacing it is the command's job
+        if rewritable(case, rel):
+            continue    # planted where an output goes (a link, a damaged entry): replacing it is the command's job
         if rel not in after:
             found.append(f"input {rel} removed")
         elif after[rel] != entry:

@@ -3,9 +3,12 @@
 Every page stands alone: inline CSS, no script, no image, no font or anything else to
 fetch, so it reads from a folder, a USB stick or paper. Every text from the catalogue,
 the spec or an answer is escaped. A German page is German throughout: the catalogue's
-German text, the rule titles of `[rules_de]` (spec/rulebook.toml) and the moves of the
-game in the spec's `says_de`. Where an entry or a variant's move has no German, the page
-says so in German next to it and marks the English as such (lang="en")."""
+German text, the rule titles of `[rules_de]` (spec/rulebook.toml), each rule's text
+(spec/rulebook/: all of it on its rule page, the short text beside a citation) and the
+moves of the game in the spec's `says_de`. Where an entry or a variant's move has no
+German, the page says so in German next to it and marks the English as such (lang="en").
+The seed documents a rule cites are English or German by their own titles: their names
+and sections are marked lang="en"."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from html import escape
 
-from spec.loader import load_rulebook
+from spec.loader import load_rule_texts, load_rulebook
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, as_expected
 from ..lawyer.words import WORDS, render
@@ -166,9 +169,11 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     if mistake:
         out.append(f'<h2>{escape(say(lang, "mistake"))}</h2>' + _said(mistake, fell))
     out.append(f'<h2>{escape(say(lang, "rests"))}</h2><ul class="rests">')
+    texts = load_rule_texts()
     for rule_id in answer.rule_ids:
+        short = f"<br><small>{escape(texts[rule_id].short(lang))}</small>" if rule_id in texts else ""
         out.append(f'<li><a href="{root}{layout.rule(rule_id, lang)}">{escape(rule_id)}</a> '
-                   f"{_title_html(rule_id, lang, titles)}</li>")
+                   f"{_title_html(rule_id, lang, titles)}{short}</li>")
     out.append("</ul>")
     out.append(f'<p>{escape(say(lang, "kind"))}: {escape(say(lang, "kind_" + dispute.kind))}</p>')
     if isinstance(answer, FormalAnswer) and answer.game is not None:
@@ -217,10 +222,18 @@ def index_page(answers: list[Answer], lang: str, layout: Layout, cited: dict[str
 
 
 def rule_page(rule_id: str, answers: list[Answer], lang: str, layout: Layout, titles: dict[str, str]) -> str:
-    """A rule ID, its title, and every entry of the book that rests on it."""
+    """A rule ID, its title, its full text in `lang` with where the seeds say it, and every
+    entry of the book that rests on it."""
     out = [f'<nav><a href="../{layout.index(lang)}">{escape(say(lang, "back"))}</a></nav>',
-           f"<h1>{escape(say(lang, 'rule_page', rule=rule_id))}</h1>",
-           f"<p><strong>{escape(rule_id)}</strong> {_title_html(rule_id, lang, titles)}</p>"]
+           f"<h1>{escape(rule_id)} · {_title_html(rule_id, lang, titles)}</h1>"]
+    text = load_rule_texts().get(rule_id)
+    if text is not None:        # the whole rule in the page's language, and where the seeds say it
+        out.append(f'<h2>{escape(say(lang, "the_rule"))}</h2><div class="answer rule-text">'
+                   + "".join(f"<p>{escape(paragraph)}</p>" for paragraph in text.paragraphs[lang]) + "</div>")
+        out.append(f'<h2>{escape(say(lang, "seed_sources"))}</h2><ul class="rests">'
+                   + "".join(f'<li><span lang="en">{escape(source.seed.title)}</span>: <span lang="en">'
+                             f"{escape(source.at)}</span></li>" for source in text.sources) + "</ul>")
+    out.append(f"<h2>{escape(say(lang, 'rule_page', rule=rule_id))}</h2>")
     if answers:
         out.append('<ul class="entries">' + "".join(_entry_item(a, lang, layout, "../") for a in answers) + "</ul>")
     else:

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from spec.errors import SHOWN_CHARS, SpecError, shown
+from spec.errors import SHOWN_CHARS, SpecError, one_line, shown
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
@@ -60,7 +60,7 @@ class ShrulesGroup(click.Group):
             raise                                   # stdout closed by a pager: click's own handling
         except OSError as error:                    # a write that failed after the paths were checked
             where = f"{error.filename}: " if error.filename else ""
-            click.echo(f"shrules: error: {where}{error.strerror or error}", err=True)
+            click.echo(one_line(f"shrules: error: {where}{error.strerror or error}"), err=True)
             ctx.exit(EXIT_BAD_INPUT)
 
 
@@ -87,7 +87,7 @@ def too_deep(argv: list[str]) -> str:
 
 
 def _refuse(message: str) -> int:
-    click.echo(f"shrules: error: {message}", err=True)
+    click.echo(f"shrules: error: {one_line(message)}", err=True)
     return EXIT_BAD_INPUT
 
 
@@ -97,7 +97,8 @@ def main() -> None:
     """shrules: a formally specified rules checker for Secret Hitler.
 
     One declarative rule spec (spec/) is compiled into an executable engine and into
-    Z3 constraints. Rule IDs (R-S1 ... R-W5, D-1 ... D-5) refer to RULES.md.
+    Z3 constraints. Rule IDs (R-S1 ... R-W5, D-1 ... D-5) refer to RULES.md; `shrules
+    rules ID` prints a rule in full, `shrules words` the names a question may use.
 
     Exit status: 0 as expected, 1 a verdict not as expected, 2 bad input, 3 a limit hit.
     """

@@ -32,7 +32,8 @@ from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, 
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
-from ..scale.run import Progress
+from ..scale.run import Progress, TlsFiles
+from ..scale.trust import NotBelieved
 from .options import (ReportRequest, cache_option, max_states_option, parse_counts, progress_stream, report_options,
                       rules_name, rules_option, scheduler_option, time_limit_option, variant_options)
 from .outputs import writable
@@ -167,7 +168,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   no_representatives: bool, no_cone: bool, no_fuse: bool, traces_dir: str | None,
                   json_output: bool, quiet: bool, verbose: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
-                  cache_dir: str | None = None, atlas_dir: str | None = None) -> None:
+                  cache_dir: str | None = None, atlas_dir: str | None = None,
+                  scheduler_security: TlsFiles | None = None) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -190,15 +192,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
     select(rules, names or None)                    # an unknown --property: refused before the progress bar
     if atlas_dir is not None:
-        saved = atlas.load(Path(atlas_dir))
-        entries = [atlas.look_up(saved, rules, count) for count in players or spec.player_counts]
-        if all(entry is not None for entry in entries):
-            for entry in entries:
-                for line in atlas.describe_entry(entry or {}):
-                    click.echo(line)
-            verdicts = {entry["verdict"] for entry in entries if entry is not None}
-            raise SystemExit(EXIT_FAILED if "broken" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
-        click.echo(f"{rules}: not in the atlas {atlas_dir} for every count asked; checking", err=True)
+        from_atlas(rules, tuple(players or spec.player_counts), Path(atlas_dir))
     for count in players or spec.player_counts:
         compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
     limits = Limits(max_states, time_limit or None, memory_limit, first_game=first_game)
@@ -227,7 +221,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                       max_states=max_states, time_limit=time_limit or None,
                                       memory_limit=memory_limit, explorer=explorer, workers=workers,
                                       scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
-                                      backend=backend, infer=infer or not hints, hints=hints, progress=arrived)
+                                      backend=backend, infer=infer or not hints, hints=hints, progress=arrived,
+                                      security=scheduler_security)
         else:
             results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
                             workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
@@ -249,6 +244,30 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                                else click.echo)
         raise SystemExit(status)
     raise SystemExit(exit_status(results))
+
+
+def from_atlas(rules: str, counts: tuple[int, ...], folder: Path) -> None:
+    """Answer from a saved atlas and exit, when it holds these rules (by their content hash)
+    at every count and what it claims checks (verify/scale/atlas.py `believed_lines`);
+    otherwise say why in one line on stderr and return, to check instead."""
+    saved, untrusted = atlas.load(folder)
+    entries = [atlas.look_up(saved, rules, count) for count in counts]
+    if not all(entry is not None for entry in entries):
+        click.echo(f"{shown(rules)}: not in the atlas {shown(str(folder))} for every count asked (matched by the "
+                   f"rules' content, the code version and the properties' text); checking", err=True)
+        return
+    lines: list[str] = []
+    try:
+        for entry, count in zip(entries, counts):
+            lines += atlas.believed_lines(entry or {}, rules, count, untrusted)
+    except NotBelieved as refusal:
+        click.echo(f"warning: the atlas {shown(str(folder))} is not believed for {shown(rules)}: {refusal.reason}; "
+                   f"checking", err=True)
+        return
+    for line in lines:
+        click.echo(line)
+    verdicts = {entry["verdict"] for entry in entries if entry is not None}
+    raise SystemExit(EXIT_FAILED if "broken" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
 
 
 def details(results: list[PropertyResult]) -> list[str]:

@@ -24,7 +24,7 @@ from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearc
 from ..explicit.model import Model
 from ..explicit.scratch import scratch
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits
-from .options import parse_counts, progress_stream, rules_name, rules_option, variant_options
+from .options import SECONDS, parse_counts, progress_stream, rules_name, rules_option, variant_options
 
 LOG_EVERY = 60.0
 """Seconds between two progress lines when stderr is not a terminal."""
@@ -38,7 +38,7 @@ KEPT = frozenset({"winner", "how"})
               help="Player counts, e.g. 5-10, 7 or 5,8.")
 @rules_option()
 @variant_options
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=3600.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=3600.0, show_default=True,
               help="Seconds of search per player count.")
 @click.option("--memory-limit", type=click.IntRange(1), default=None, metavar="MIB",
               help="Resident memory in MiB at which a search stops (incomplete).")

@@ -18,12 +18,12 @@ from pathlib import Path
 import click
 
 from engine.importers import FORMATS, game_files
-from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file
+from engine.judge import ILLEGAL, LEGAL, UNSUPPORTED, Judgement, judge_file, rules_identity
 from engine.words import word
-from spec.errors import SpecError
+from spec.errors import SpecError, one_line
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import lang_option
+from .options import lang_option, rules_name, rules_option, variant_options
 
 
 @click.command()
@@ -33,14 +33,22 @@ from .options import lang_option
               help="Log format: native JSON Lines (.jsonl, engine/TRANSCRIPT.md) or a secrethitler.io game "
                    "summary (.json); auto tells them apart by the extension.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
+@rules_option(default=None, help_text="Judge by these rules (a rules file or variant name), whatever a log names; "
+                                      "a log that names others is judged by these and says so. Default: the "
+                                      "rules each log names (a file of the user's is shown with its content hash).")
+@variant_options
 @lang_option()
-def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, lang: str) -> None:
+def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, rules: str | None, sets: tuple[str, ...],
+          settings_file: str | None, lang: str) -> None:
     """Judge logged games move by move against the rules: legal, illegal (with the rule ID
     and the log entry), or unsupported (a setting the rules cannot express).
 
     Exit status: 0 every game judged and legal, 1 a game is illegal, 2 a file is
     malformed, 3 none illegal but a game could not be judged (unsupported).
     """
+    if rules is not None or sets or settings_file:
+        rules = rules_name(rules or "standard", sets, settings_file)
+        rules_identity(rules)                       # rules that do not load: refused before any game
     files = [file for path in paths for file in game_files(path, fmt)]
     if not files:
         raise SpecError(f"no game files in {', '.join(map(str, paths))} (expected .jsonl or .json)")
@@ -50,10 +58,10 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, lang: str) -> None:
     start = time.perf_counter()
     for file in files:
         try:
-            result = judge_file(file, fmt)
+            result = judge_file(file, fmt, rules)
         except SpecError as error:
             malformed += 1
-            click.echo(f"shrules: error: {error}", err=True)
+            click.echo(one_line(f"shrules: error: {error}"), err=True)
             continue
         counts[result.verdict] += 1
         if as_json:
@@ -76,7 +84,10 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, lang: str) -> None:
 
 
 def _one_line(result: Judgement, lang: str) -> str:
-    return f"{result.game_id}  {result.summary(lang)}"
+    """A game's line in a run over several: its id, the verdict, and the rules when the
+    log asked for others or they came from a file of the user's; every value escaped."""
+    rules = f"  [{result.rules_said(lang)}]" if result.rules_asked or result.rules_file else ""
+    return one_line(f"{result.game_id}  {result.summary(lang)}{rules}")
 
 
 COMMANDS = (judge,)

@@ -22,21 +22,21 @@ from pathlib import Path
 
 import click
 
-from spec.errors import SpecError
-from spec.files import write_named
+from spec import files
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
-from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread
+from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread, rules_hash
 from ..diff.operators import OPERATORS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import MUTATION_FILES, write_mutation_report
 from ..scale.cache import Cache
 from ..scale.kept import kept_spread
-from ..scale.run import spread_on_dask
+from ..scale.run import TlsFiles, spread_on_dask
 from .options import (COUNT, SECONDS, cache_option, counts_among, max_states_option, rules_option, scheduler_option,
                       time_limit_option)
 from .outputs import writable
@@ -112,7 +112,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    solver_only: bool = False, until_killed: bool = False,
                    record_file: Path | None = None, gate_file: Path | None = None,
                    report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
-                   scheduler: str | None = None, cache_dir: str | None = None) -> None:
+                   scheduler: str | None = None, cache_dir: str | None = None,
+                   scheduler_security: TlsFiles | None = None) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?
 
     With --scheduler or --cache, each mutant's outcome at each count is kept in the cache
@@ -120,6 +121,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     writable(report_dir, "--report", directory=True, inside=MUTATION_FILES)   # refused now, not after an hour
     writable(record_file, "--record")
     spec = load_spec(rules)
+    rules_hash(rules)                   # the hash the report gives, of the rules as they are now, before the run
     counts = counts_among(players_text, list(spec.player_counts))
     record, numbers, named = None, None, names(spec)
     if solver_only and (random_only or gate_file is not None):
@@ -182,7 +184,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
                   complete=not random_only, progress=progress, numbers=numbers,
-                  spread=_spread(scheduler, cache_dir, workers), solver_only=solver_only,
+                  spread=_spread(scheduler, cache_dir, workers, scheduler_security), solver_only=solver_only,
                   until_killed=until_killed)
     if record is not None:
         verdict = judge(run, record, named)
@@ -191,7 +193,11 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
             click.echo(line)
         raise SystemExit(0 if verdict.passed else 1)
     if record_file is not None:
-        write_named(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
+        try:    # never through a link (spec/files.py): a link at the name the user gave is refused
+            files.write_named(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
+        except OSError as error:
+            raise SpecError(f"cannot write the mutation record {shown(str(record_file))}: "
+                            f"{error.strerror or error}") from None
         click.echo(f"mutation record written to {record_file}", err=True)
     if json_output:
         click.echo(json.dumps(run.to_json(), indent=1))
@@ -207,10 +213,11 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
 COMMANDS = (mutate_command,)
 
 
-def _spread(scheduler: str | None, cache_dir: str | None, workers: int) -> Spread | None:
+def _spread(scheduler: str | None, cache_dir: str | None, workers: int,
+            security: TlsFiles | None = None) -> Spread | None:
     """Where the mutants run: local processes as before, unless a cluster or a cache is
     named; then on the cluster (or local processes), each outcome kept (verify/scale/kept.py)."""
     if scheduler is None and cache_dir is None:
         return None
-    inner = spread_on_dask(scheduler) if scheduler is not None else local_spread(workers)
+    inner = spread_on_dask(scheduler, security=security) if scheduler is not None else local_spread(workers)
     return kept_spread(inner, Cache(Path(cache_dir) if cache_dir else None))

@@ -43,7 +43,8 @@ import click
 
 from engine.words import LANGS
 from spec.errors import SpecError
-from spec.errors import Location, shown
+from spec.errors import Location, one_line, shown
+from spec.identity import content_hash
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
 from verify.results import PropertyResult
@@ -51,6 +52,7 @@ from verify.results import PropertyResult
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
 from ..report.writer import REPORT_FILES, TRACES_DIR, write_report
+from ..scale.run import TlsFiles, exposed, load_security
 from .outputs import writable
 
 FC = TypeVar("FC", bound=Callable[..., Any])
@@ -116,6 +118,18 @@ def lang_option(help_text: str = "The language of the output: English, or German
     return click.option("--lang", type=click.Choice(list(LANGS)), default="en", show_default=True, help=help_text)
 
 
+def langs_option(help_text: str) -> Callable[[FC], FC]:
+    """`--lang en|de|en,de` (default both): the languages a reference (`rules`, `words`) is
+    printed in, received as `langs`, a tuple in the order given."""
+    def parse(ctx: click.Context, param: click.Parameter, text: str) -> tuple[str, ...]:
+        langs = tuple(part.strip() for part in text.split(","))
+        if not all(lang in LANGS for lang in langs) or len(set(langs)) != len(langs):
+            raise SpecError(f"--lang {shown(text)}: expected {', '.join(LANGS)} or {','.join(LANGS)}")
+        return langs
+    return click.option("--lang", "langs", default=",".join(LANGS), show_default=True, metavar="en|de|en,de",
+                        callback=parse, help=help_text)
+
+
 def players_option(default: int | None = 7) -> Callable[[FC], FC]:
     """`--players/-n N`: one player count."""
     return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
@@ -125,10 +139,11 @@ def players_option(default: int | None = 7) -> Callable[[FC], FC]:
 # ---------------------------------------------------------------------- the rules and their settings
 
 
-def rules_option(*aliases: str, dest: str = "rules",
-                 help_text: str = "Rules file or variant name.") -> Callable[[FC], FC]:
-    """`--rules NAME` (default: the standard rules), received as `dest`."""
-    return click.option("--rules", *aliases, dest, default="standard", show_default=True, help=help_text)
+def rules_option(*aliases: str, dest: str = "rules", help_text: str = "Rules file or variant name.",
+                 default: str | None = "standard") -> Callable[[FC], FC]:
+    """`--rules NAME` (default: the standard rules; None: the command decides), received as `dest`."""
+    return click.option("--rules", *aliases, dest, default=default, show_default=default is not None,
+                        help=help_text)
 
 
 DEFAULT_VARIANT = "custom"
@@ -189,10 +204,33 @@ def progress_stream() -> TextIO:
 
 
 def scheduler_option(function: FC) -> FC:
-    """`--scheduler ADDRESS`: run the tasks on a Dask cluster (verify/scale/run.py)."""
-    return click.option("--scheduler", metavar="ADDRESS", default=None,
+    """`--scheduler ADDRESS` and `--scheduler-security FILE`: run the tasks on a Dask
+    cluster (verify/scale/run.py), over TLS with the files FILE names; the command
+    receives `scheduler` (the address) and `scheduler_security` (`TlsFiles` or None).
+    An address that is neither TLS nor on this machine is warned about in one line."""
+    function = click.option("--scheduler-security", "scheduler_security", metavar="FILE", default=None,
+                            callback=_security_file, expose_value=True,
+                            help="A TOML file naming the TLS files to reach the scheduler with: ca_file, "
+                                 "cert_file, key_file (paths relative to the file). Without it, Dask's own "
+                                 "configuration applies. The scheduler and its workers can run code here: "
+                                 "SECURITY.md.")(function)
+    return click.option("--scheduler", metavar="ADDRESS", default=None, callback=_scheduler_address,
                         help="Run the checks on the Dask cluster whose scheduler listens here, e.g. "
-                             "tcp://10.0.0.5:8786 (README: running on a Dask cluster).")(function)
+                             "tls://10.0.0.5:8786 (README: running on a Dask cluster).")(function)
+
+
+def _security_file(context: click.Context, parameter: click.Parameter, value: str | None) -> TlsFiles | None:
+    """The TLS files of `--scheduler-security`, checked before the work starts."""
+    return None if value is None else load_security(value)
+
+
+def _scheduler_address(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """The scheduler's address, with one warning line when it is exposed (`exposed`)."""
+    if value is not None and exposed(value):
+        click.echo(f"shrules: warning: --scheduler {one_line(shown(value))} is neither TLS nor on this machine: "
+                   f"whoever can reach it can run code on the workers and in shrules (use tls:// with "
+                   f"--scheduler-security, a private network or loopback; SECURITY.md)", err=True)
+    return value
 
 
 def cache_option(function: FC) -> FC:
@@ -269,8 +307,9 @@ class ReportRequest:
         return DEFAULT_BASELINE if self.update_baseline else None
 
     def validate(self, rules: str) -> None:
-        """Refuse a baseline that cannot be used, before any checking is done."""
-        rules = rules_own_name(rules)  # loads the rules now, before the run: finish reuses the name
+        """Refuse a report or baseline that cannot be used, before any checking is done.
+        `rules` is the name or path the rules are loaded by (what --rules gave)."""
+        rules = rules_identity(rules)[0]  # loads the rules now, before the run: finish reuses name and hash
         writable(self.report_dir, "--report", directory=True, inside=(*REPORT_FILES, f"{TRACES_DIR}/"))
         root = self.baseline_root
         if self.update_baseline:
@@ -287,9 +326,12 @@ class ReportRequest:
 
     def finish(self, results: Sequence[PropertyResult], run: RunInfo,
                echo: Callable[[str], Any] = click.echo) -> int:
-        """Write the report, compare with or update the baseline, print the changes; the exit status."""
-        run = replace(run, rules=rules_own_name(run.rules))
+        """Write the report, compare with or update the baseline, print the changes; the exit status.
+        `run.rules` is the name or path the rules were loaded by; the report names them by
+        their own name and their content hash."""
         self.validate(run.rules)
+        name, digest = rules_identity(run.rules)
+        run = replace(run, rules=name, rules_hash=digest)
         changes: list[baseline.Change] = []
         root = self.baseline_root
         if root is not None and self.update_baseline:
@@ -317,11 +359,18 @@ class ReportRequest:
 
 
 @functools.lru_cache(maxsize=64)
-def rules_own_name(rules: str) -> str:
+def rules_identity(rules: str) -> tuple[str, str]:
     """The rules' own name (`spec/variants/rebalance.toml` → `rebalance`), which names the
-    baseline directory and the report; `SpecError` when the rules do not load. Cached, so
-    the name found before a run is the name after it, whatever happens to the files."""
-    return load_spec(rules).name
+    baseline directory and the report, and their content hash (spec/identity.py), which
+    the report gives beside it; `SpecError` when the rules do not load. Cached, so the
+    name and hash found before a run are those after it, whatever happens to the files."""
+    spec = load_spec(rules)
+    return spec.name, content_hash(spec)
+
+
+def rules_own_name(rules: str) -> str:
+    """The rules' own name (`rules_identity`)."""
+    return rules_identity(rules)[0]
 
 
 def _changes(count: int) -> str:

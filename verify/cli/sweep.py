@@ -26,7 +26,7 @@ from ..results import EXIT_LIMIT, EXIT_OK
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS
 from ..scale import atlas
 from ..scale.cache import Cache
-from ..scale.run import Progress, run_all
+from ..scale.run import Progress, TlsFiles, run_all
 from ..scale.sweep import BASE, Space, custom_counts, parse_powers, parse_vary, soundness_properties, sweep_tasks
 from .options import (COUNT, max_states_option, parse_counts, progress_stream, scale_options, time_limit_option,
                       variant_options)
@@ -60,7 +60,7 @@ DEFAULT_TIME_LIMIT = 600.0
 def sweep_command(players_text: str | None, powers_text: str | None, vary: tuple[str, ...], sample: int | None,
                   seed: int, explorer: str, max_states: int | None, time_limit: float, memory_limit: int,
                   report_dir: str | None, dry_run: bool, workers: int, scheduler: str | None, cache_dir: str | None,
-                  sets: tuple[str, ...], settings_file: str | None) -> None:
+                  sets: tuple[str, ...], settings_file: str | None, scheduler_security: TlsFiles | None = None) -> None:
     """Check the soundness of every custom game of the space and draw the atlas.
 
     Exit status: 0 every rule set decided, 3 a limit left one unknown, 2 bad input.
@@ -101,7 +101,8 @@ def sweep_command(players_text: str | None, powers_text: str | None, vary: tuple
                                                                          or state.done == state.total):
                 click.echo(f"sweeping: {state.describe()}", err=True)   # a log: every 5%, not every task
             last.append(state)
-        results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress)
+        results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress,
+                          security=scheduler_security)
     seconds = time.perf_counter() - started
     made = atlas.build(space, results)
     done = last[-1] if last else Progress(len(tasks), len(tasks), len(tasks), seconds)

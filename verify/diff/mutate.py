@@ -44,11 +44,12 @@ from typing import Any
 
 from engine.game import Game
 from spec.errors import SpecError
+from spec.identity import content_hash
 from spec.loader import load_rulebook, load_spec
 from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
 
-from ..explicit.check import Raw, check_game, probe_game
+from ..explicit.check import Raw, check_game, moves_of, probe_game
 from ..explicit.explore import Limits
 from ..workers import WorkerPool
 from .compare import Budget, diff
@@ -113,6 +114,11 @@ PROBE_GAMES, PROBE_SECONDS = 400, 10.0
 few hundred games, and a game that shows one kills the mutant in seconds."""
 
 
+Kill = tuple[str, str, tuple[tuple[str, tuple[int, ...]], ...]]
+"""The game that killed a mutant, as plain data a kept outcome is checked by: the property,
+its verdict under the mutant (refuted or witness) and the moves of the game."""
+
+
 @dataclass(slots=True)
 class Outcome:
     """What became of one mutant at one player count."""
@@ -129,6 +135,7 @@ class Outcome:
     decisions: int | None = None
     seconds: float = 0.0
     undecided: list[str] | None = None      # solver only: the properties it left unknown under the mutant
+    kill: Kill | None = None                # killed by a game: what replays it (not in to_json's report data)
 
     @property
     def line(self) -> str:
@@ -155,9 +162,20 @@ class Outcome:
                           str(data["status"]), str(data["detail"]), [str(line) for line in data["game"]],
                           None if data["decisions"] is None else int(data["decisions"]), float(data["seconds"]),
                           None if data.get("undecided") is None else [str(name) for name in data["undecided"]])
-        except (KeyError, TypeError, ValueError) as error:
-            raise SpecError(f"a kept mutation outcome is damaged ({error}): remove it from the cache") from None
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
+            raise SpecError(f"a kept mutation outcome is damaged ({type(error).__name__}): remove it from the "
+                            f"cache") from None
+        if outcome.status not in STATUSES:
+            raise SpecError(f"a kept mutation outcome is damaged (no status {outcome.status[:40]!r})")
         return outcome
+
+    def kill_json(self) -> dict[str, Any] | None:
+        """The killing game as plain data (`kill`), kept beside the outcome so that a kept
+        "killed" is replayed before it is believed (verify/scale/kept.py)."""
+        if self.kill is None:
+            return None
+        name, verdict, moves = self.kill
+        return {"property": name, "verdict": verdict, "moves": [[rule, list(args)] for rule, args in moves]}
 
 
 def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
@@ -263,8 +281,10 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
                                   f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
     killed = _solver_killer(mutant, players, props, verdicts)
     if killed is not None:
-        name, before, after, moves = killed
-        return done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
+        name, before, after, moves, played = killed
+        outcome = done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
+        outcome.kill = (name, after, played) if played else None
+        return outcome
     if not complete:
         return done("unknown", f"not killed by random games or the solver; no relation proved "
                                f"({relation.reason}); no complete search asked")
@@ -299,7 +319,7 @@ def _asking_order(mutant: Mutant, prop: Property) -> int:
 
 
 def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], verdicts: dict[str, str]
-                   ) -> tuple[str, str, str, list[str]] | None:
+                   ) -> tuple[str, str, str, list[str], tuple[tuple[str, tuple[int, ...]], ...]] | None:
     """The first property whose verdict the solver finds different under the mutant (a
     counterexample or witness as a game from the start, or a proof where the rules had
     none), within SOLVER_SECONDS: the properties about the changed rule's moves first,
@@ -313,7 +333,8 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
             continue
         trace = getattr(verdict, "trace", None)
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
-        return prop.name, verdicts[prop.name], verdict.verdict, moves
+        played = moves_of(trace) if trace is not None else ()
+        return prop.name, verdicts[prop.name], verdict.verdict, moves, played
     return None
 
 
@@ -353,6 +374,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
         outcome = done("killed", f"{name}: {verdicts[name]} -> {decided[name].verdict} (the solver alone"
                                  + (f", {len(moves)} moves)" if moves else ")"), moves, len(moves) if moves else None)
+        outcome.kill = (name, decided[name].verdict, moves_of(trace)) if trace is not None and moves else None
         if until_killed:
             undecided = None
     else:
@@ -429,8 +451,11 @@ def same_shape(written: Rule, mutated: Rule) -> bool:
 
 def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:
     size = f", {len(raw.moves)} moves" if raw.moves else ""
-    return done("killed", f"{raw.property}: {before} -> {raw.verdict} ({found_by}{size})", _moves(raw.moves),
-                len(raw.moves) if raw.moves else None)
+    outcome = done("killed", f"{raw.property}: {before} -> {raw.verdict} ({found_by}{size})", _moves(raw.moves),
+                   len(raw.moves) if raw.moves else None)
+    outcome.kill = (raw.property, raw.verdict, tuple((rule, tuple(args)) for rule, args in raw.moves)) \
+        if raw.moves else None
+    return outcome
 
 
 def difference_moves(difference: Any) -> list[str]:
@@ -543,7 +568,8 @@ class Run:
     def to_json(self) -> dict[str, Any]:
         """The run as plain data (`shrules mutate --json` and `--report`'s mutation.json;
         schema in verify/report/mutation.schema.json)."""
-        return {"schema": "shrules-mutate", "version": 1, "rules": self.rules, "players": list(self.players),
+        return {"schema": "shrules-mutate", "version": 1, "rules": self.rules,
+                "rules_hash": rules_hash(self.rules), "players": list(self.players),
                 "total": self.total, "not_run": self.not_run, "seconds": round(self.seconds, 1),
                 "counts": {status: self.count(status) for status in STATUSES},
                 "score": self.score(), "exit_status": self.exit_status, "notes": self.notes,
@@ -666,3 +692,10 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
             progress(done, len(jobs), outcome)
     run.seconds = time.monotonic() - started
     return run
+
+
+@lru_cache(maxsize=16)
+def rules_hash(rules: str) -> str:
+    """The content hash of the rules a run analysed (spec/identity.py), which its report
+    gives beside the name: a name alone does not say which rules were mutated."""
+    return content_hash(load_spec(rules))

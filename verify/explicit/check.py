@@ -430,7 +430,9 @@ def replay(game: Game, moves: tuple[tuple[str, tuple[int, ...]], ...]) -> Trace:
 
 
 SHORTEST_AT_LEAST = "shortest_at_least"
-"""The key of plain data's extra carrying `Witnessed.lower_bound` across processes."""
+"""The key of plain data's extra carrying a trace's `lower_bound` (of a `Refuted` or a
+`Witnessed`) across processes: dropped, a game not proved the shortest would come back
+reported as the shortest."""
 
 
 def plain(result: PropertyResult) -> Raw:
@@ -460,14 +462,14 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
         if name in extra:
             extra[name.replace("_moves", "_trace")] = replay(game, extra.pop(name))
     verdict: Verdict
+    found = extra.pop(SHORTEST_AT_LEAST, None)
+    bound = found if isinstance(found, int) and not isinstance(found, bool) else None
     if raw.verdict == "proved":
         verdict = Proved(evidence, raw.value)
     elif raw.verdict == "refuted":
-        verdict = Refuted(evidence, trace, raw.message)
+        verdict = Refuted(evidence, trace, raw.message, bound)
     elif raw.verdict == "witness":
-        bound = extra.pop(SHORTEST_AT_LEAST, None)
-        verdict = Witnessed(evidence, trace, trace.elections() if trace else None,
-                            bound if isinstance(bound, int) else None)
+        verdict = Witnessed(evidence, trace, trace.elections() if trace else None, bound)
     elif raw.verdict == "no-witness":
         verdict = Unwitnessed(evidence)
     else:

@@ -45,7 +45,7 @@ from typing import Any
 from engine.game import compiled_game
 from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location, SpecError, shown
-from spec.loader import load_spec
+from spec.loader import RULE_ID, load_rulebook, load_spec
 from spec.model import Spec
 from spec.lang.nodes import Lit
 from spec.properties import Property
@@ -700,6 +700,13 @@ def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
     for dispute in disputes:
         if dispute.id == ident:
             return dispute
+    rule_id = ident.strip().upper()
+    if RULE_ID.match(rule_id) and rule_id in load_rulebook():
+        # a rule ID is not a question, but whoever typed one wants that rule: say where it is
+        resting = [d.id for d in disputes if rule_id in d.rule_ids]
+        questions = f"; the questions resting on it: {', '.join(resting)}" if resting else ""
+        raise SpecError(f"{shown(ident)} is a rule ID, not a question of the catalogue: `shrules rules {rule_id}` "
+                        f"prints the rule{questions}")
     close = difflib.get_close_matches(ident, [d.id for d in disputes], n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `shrules ask` lists them"
     raise SpecError(f"no dispute {shown(ident)} in the catalogue{hint}")

@@ -10,11 +10,12 @@ sentence, `english_only` after a catalogue text.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from engine.words import UNTRANSLATED
 from spec.disputes import Dispute
-from spec.loader import load_rulebook, load_spec
+from spec.loader import load_rule_texts, load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
 
 from ..results import PropertyResult, Unknown
@@ -202,11 +203,25 @@ def _grouped(results: list[tuple[int, str]], lang: str) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + joiner + parts[-1]
 
 
+RULE_WIDTH = 92
+"""Columns the short text of a cited rule is wrapped to under "Rests on"."""
+
+
 def _rules(rule_ids: tuple[str, ...], lang: str, grounds: str = "") -> str:
-    """The rule IDs with their titles, after what they were taken from (verify/lawyer/grounds.py)."""
+    """The rule IDs with their titles, after what they were taken from (verify/lawyer/grounds.py),
+    then under it each rule's short text (spec/rulebook/), so the answer says what a
+    citation means without the rulebook at hand; `shrules rules ID` prints the whole rule."""
     book = load_rulebook(lang)
+    texts = load_rule_texts()
     head = _say(lang, f"rests_{grounds}" if grounds else "rests")
-    return head + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)
+    lines = [head + " " + "; ".join(f"{rule_id} ({book.get(rule_id, '')})" for rule_id in rule_ids)]
+    width = max((len(rule_id) for rule_id in rule_ids), default=0)
+    for rule_id in rule_ids:
+        text = texts.get(rule_id)
+        if text is not None:
+            lines += textwrap.wrap(text.short(lang), RULE_WIDTH, initial_indent=f"    {rule_id:<{width}}  ",
+                                   subsequent_indent=" " * (width + 6), break_on_hyphens=False)
+    return "\n".join(lines)
 
 
 def catalogue_text(dispute: Dispute, name: str, lang: str) -> str | None:
@@ -402,9 +417,10 @@ def _result_json(result: PropertyResult) -> dict[str, Any]:
 
 def to_json(answer: Answer) -> dict[str, Any]:
     """The answer as JSON for tools: the verdict, the rule IDs, per-count evidence, the game."""
-    book = load_rulebook()
-    out: dict[str, Any] = {"answer": answer.verdict, "rules": [{"id": r, "title": book.get(r, "")}
-                                                              for r in answer.rule_ids]}
+    book, texts = load_rulebook(), load_rule_texts()
+    out: dict[str, Any] = {"answer": answer.verdict,
+                           "rules": [{"id": r, "title": book.get(r, ""), "short": texts[r].short() if r in texts else ""}
+                                     for r in answer.rule_ids]}
     if isinstance(answer, FormalAnswer) and answer.grounds:
         out["rules_from"] = answer.grounds
     dispute = answer.dispute

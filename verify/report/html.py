@@ -195,6 +195,7 @@ def report_html(results: Sequence[PropertyResult], run: RunInfo, changes: Sequen
            f"<h1>shrules: the {escape(run.rules)} rules</h1>",
            f'<p class="meta">backend {escape(run.backend)} · players {", ".join(str(n) for n in players)} · '
            f"shrules {escape(tool_version())}</p>",
+           f'<p class="meta">rules content hash (sha256) <code>{escape(run.rules_hash or "not given")}</code></p>',
            f'<p class="outcome {css_class}">{escape(headline)} — {summary["as_expected"]} of {summary["checks"]} '
            f"checks as expected (exit status {code})</p>",
            '<nav><a href="#verdicts">verdicts</a><a href="#charts">charts</a>'

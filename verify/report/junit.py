@@ -58,7 +58,7 @@ def junit_xml(results: Sequence[PropertyResult], run: RunInfo) -> str:
     root = ET.Element("testsuites", attributes)
     suite = ET.SubElement(root, "testsuite", attributes)
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("rules", run.rules), ("backend", run.backend),
+    for name, value in (("rules", run.rules), ("rules_hash", run.rules_hash or "not given"), ("backend", run.backend),
                         ("players", ",".join(str(n) for n in run.players))):
         ET.SubElement(properties, "property", {"name": name, "value": value})
     for result in ordered:

@@ -71,6 +71,7 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
     counts_of_players = player_counts(ordered, run)
     out = [f"# shrules: the {run.rules} rules", "",
            f"Backend **{run.backend}**, player counts {', '.join(str(n) for n in counts_of_players)}.", "",
+           f"Rules content hash (sha256): `{run.rules_hash or 'not given'}`.", "",
            _outcome_line(code, summary, len(changes)), ""]
     out += table(["verdict", *VERDICTS], [["checks", *(summary["verdicts"][v] for v in VERDICTS)]]) + [""]
     if changes:

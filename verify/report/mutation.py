@@ -118,7 +118,7 @@ def mutation_markdown(document: dict[str, Any]) -> str:
     _, mark, headline = _headline(document)
     out = [f"# shrules: mutation analysis of the {plain(document['rules'])} rules", "",
            f"**{mark} {headline}** — score {plain(document['score'])} (exit status {document['exit_status']}).", "",
-           plain(_run_line(document)), ""]
+           plain(_run_line(document)), "", f"Rules content hash (sha256): {code(document['rules_hash'])}.", ""]
     out += [f"- {plain(note)}" for note in document["notes"]] + ([""] if document["notes"] else [])
     out += [SCORE_NOTE, ""]
     for key, column, header, title in TABLES:
@@ -168,6 +168,7 @@ def mutation_html(document: dict[str, Any]) -> str:
            f"<style>{STYLE}{EXTRA_STYLE}</style>", "</head><body><main>",
            f"<h1>shrules: mutation analysis of the {rules} rules</h1>",
            f'<p class="meta">{escape(_run_line(document).rstrip("."))} · shrules {escape(tool_version())}</p>',
+           f'<p class="meta">rules content hash (sha256) <code>{escape(document["rules_hash"])}</code></p>',
            f'<p class="outcome {css_class}">{escape(headline)} — score {escape(document["score"])} '
            f"(exit status {document['exit_status']})</p>", _nav(document), _tiles(document)]
     if document["notes"]:

@@ -48,7 +48,11 @@ EXTRA_KEYS: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class RunInfo:
-    """What was checked: the rules' name, the player counts, the backend.
+    """What was checked: the rules' name and content hash, the player counts, the backend.
+
+    `rules_hash` is the sha256 of the rules' behaviour (spec/identity.py `content_hash`):
+    a name alone does not say which rules a report is about, since a file may be edited
+    after the run or another file may take the same name.
 
     `all_properties` is False when the run checked a selection of the catalogue; the
     baseline then leaves the properties that were not run alone. `total_seconds` is the
@@ -60,6 +64,7 @@ class RunInfo:
     backend: str
     all_properties: bool = True
     total_seconds: float | None = None
+    rules_hash: str | None = None
 
 
 def tool_version() -> str:
@@ -240,6 +245,7 @@ def report_document(results: Sequence[PropertyResult], run: RunInfo,
         "version": SCHEMA_VERSION,
         "tool": {"name": "shrules", "version": tool_version()},
         "rules": run.rules,
+        "rules_hash": run.rules_hash,
         "backend": run.backend,
         "players": player_counts(ordered, run),
         "all_properties": run.all_properties,

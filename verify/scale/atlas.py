@@ -11,6 +11,14 @@ board (rows: slots 1-2, columns: slots 3-5), coloured by verdict and, for sound 
 by the fewest elected governments the slowest win needs; the published boards (R-X7, read
 from the standard rules) and the popular custom boards (popular.toml) are outlined.
 
+An atlas is a file someone else may have made (a colleague's, a CI artefact): `check
+--atlas` matches its entries by the rules' content hash at the count (not their name, so
+an atlas made before a rules file was edited does not answer for it), the code version
+and the properties' text (`stamp`), replays the game kept with each broken property, and
+believes "sound" or "unknown" (which no game shows) only from an atlas.json the user owns
+and no one else can write; otherwise it says why in one line and checks instead. The page
+escapes every value it shows.
+
 Rule sets are grouped twice: `same rules` (the canonical form of the rules at that count
 is equal: they make the same moves) and `same behaviour` (the same verdicts and graph
 facts: reachable states, longest game, fewest elections per win; observed, not proved
@@ -26,15 +34,19 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from spec.errors import SpecError
-from spec.files import write_atomic
+from spec import files
+from spec.errors import SpecError, shown
 from spec.loader import load_spec
+from spec.properties import Property
 from spec.settings import POWERS, SLOTS, parse_value
 
-from .sweep import Space, Verdict, games_of, read_verdict
+from ..explicit.check import select
+from .sweep import Space, Verdict, games_of, read_verdict, soundness_properties
+from .tasks import code_version, content_hash, properties_digest
+from .trust import NotBelieved, can_show, checked, replayed, shows
 
 POPULAR_FILE = Path(__file__).with_name("popular.toml")
-ATLAS_VERSION = 1
+ATLAS_VERSION = 2
 
 
 def published_boards() -> dict[int, tuple[str, ...]]:
@@ -65,11 +77,15 @@ def build(space: Space, results: list[dict[str, Any]]) -> dict[str, Any]:
         signature = (verdict.players, verdict.broken, verdict.unknown, json.dumps(verdict.facts, sort_keys=True))
         behaviour = signatures.setdefault(signature, len(signatures))
         same_rules = forms.setdefault((verdict.players, verdict.form), len(forms))
+        games = {item["property"]: item["played"] for item in result["results"]
+                 if item["as_expected"] is False and item.get("played")}
         entries.append({"rules": verdict.rules, "players": verdict.players, "settings": settings_of(verdict.rules),
+                        "rules_hash": result["stamp"]["rules_hash"],
                         "verdict": verdict.verdict, "broken": list(verdict.broken), "unknown": list(verdict.unknown),
                         "facts": verdict.facts, "fewest_elections": verdict.fewest_elections,
-                        "same_rules": same_rules, "same_behaviour": behaviour})
-    return {"atlas": ATLAS_VERSION, "space": space.describe(), "rule_sets": entries,
+                        "games": dict(sorted(games.items())), "same_rules": same_rules, "same_behaviour": behaviour})
+    return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties()), "space": space.describe(),
+            "rule_sets": entries,
             "classes": classes(verdicts, results),
             "counts": {verdict: sum(1 for e in entries if e["verdict"] == verdict)
                        for verdict in ("sound", "broken", "unknown")},
@@ -111,35 +127,92 @@ def classes(verdicts: list[Verdict], results: list[dict[str, Any]]) -> list[dict
     return out
 
 
+def atlas_stamp(names: tuple[str, ...], rules: str = "custom") -> dict[str, Any]:
+    """What an atlas's verdicts are for beside each entry's rules: the code version and the
+    text of the properties checked (as the rules `rules` state them)."""
+    return {"code": code_version(), "properties": properties_digest(select(rules, names))}
+
+
 def write(folder: Path, atlas: dict[str, Any]) -> list[Path]:
-    """`atlas.json` and `atlas.html` in `folder`; the paths written."""
-    try:    # atomically, never through a link planted in the folder (spec/files.py)
-        paths = [folder / "atlas.json", folder / "atlas.html"]
-        write_atomic(paths[0], json.dumps(atlas, indent=1, sort_keys=True) + "\n", root=folder)
-        write_atomic(paths[1], page(atlas), root=folder)
+    """`atlas.json` and `atlas.html` in `folder` (each written atomically, never through a
+    link: spec/files.py); the paths written."""
+    paths = [folder / "atlas.json", folder / "atlas.html"]
+    try:
+        files.write_atomic(paths[0], json.dumps(atlas, indent=1, sort_keys=True) + "\n", root=folder)
+        files.write_atomic(paths[1], page(atlas), root=folder)
     except OSError as error:
-        raise SpecError(f"cannot write the atlas into {folder}: {error.strerror or error}") from None
+        raise SpecError(f"cannot write the atlas into {shown(str(folder))}: {error.strerror or error}") from None
     return paths
 
 
-def load(folder: Path) -> dict[str, Any]:
-    """A saved atlas (atlas.json in `folder`), read as JSON data only."""
+def load(folder: Path) -> tuple[dict[str, Any], str | None]:
+    """A saved atlas (atlas.json in `folder`), read as JSON data only through the capped
+    reader, and why it may not be believed on its owner's word (None: it may)."""
     path = folder / "atlas.json" if folder.is_dir() else folder
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SpecError(f"--atlas {folder}: cannot read {path.name}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise SpecError(f"--atlas {folder}: {path.name} is not JSON: {error}") from None
+        data = json.loads(files.read_kept(path))
+    except SpecError as error:
+        raise SpecError(f"--atlas {shown(str(folder))}: {error.message}") from None
+    except (ValueError, RecursionError) as error:
+        raise SpecError(f"--atlas {shown(str(folder))}: {path.name} is not JSON: "
+                        f"{str(error).splitlines()[0][:100] if isinstance(error, ValueError) else 'nested too deeply'}"
+                        ) from None
     if not isinstance(data, dict) or data.get("atlas") != ATLAS_VERSION or not isinstance(data.get("rule_sets"), list):
-        raise SpecError(f"--atlas {folder}: {path.name} is not an atlas of this shrules (version {ATLAS_VERSION})")
-    return data
+        raise SpecError(f"--atlas {shown(str(folder))}: {path.name} is not an atlas of this shrules "
+                        f"(version {ATLAS_VERSION})")
+    return data, files.untrusted_because(path, path.parent)
 
 
 def look_up(atlas: dict[str, Any], rules: str, players: int) -> dict[str, Any] | None:
-    """The atlas entry of these rules at this count, or None."""
-    return next((entry for entry in atlas["rule_sets"]
-                 if entry.get("rules") == rules and entry.get("players") == players), None)
+    """The atlas entry of these rules at this count, or None: matched by the content hash
+    of the rules at the count (not by name) and by the atlas's stamp (code, properties)."""
+    names = soundness_properties() if rules.startswith("custom") else tuple(
+        p.name for p in select(rules) if p.group == "soundness")
+    if atlas.get("stamp") != atlas_stamp(names, rules):
+        return None
+    wanted = content_hash(rules, players)
+    return next((entry for entry in atlas["rule_sets"] if isinstance(entry, dict)
+                 and entry.get("rules_hash") == wanted and entry.get("players") == players), None)
+
+
+def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: str | None) -> list[str]:
+    """The lines `check --atlas` prints for one entry once what it claims checks: each game
+    kept with a broken property replays and shows it broken; what no game shows (sound,
+    unknown, a property broken by no witness, the graph facts) is believed only when
+    `untrusted` is None; from another atlas a broken entry is read for the properties its
+    games show (one suffices for the verdict). `NotBelieved` otherwise."""
+    def check() -> list[str]:
+        props = {prop.name: prop for prop in select(rules) if prop.group == "soundness"}
+        verdict, broken, unknown = entry["verdict"], list(entry["broken"]), list(entry["unknown"])
+        if verdict not in ("sound", "broken", "unknown") or (verdict == "broken") != bool(broken) \
+                or any(name not in props for name in broken + unknown):
+            raise NotBelieved("its entry is not a verdict of these properties")
+        if verdict != "broken":
+            if untrusted is not None:
+                raise NotBelieved(f"'{verdict}' is shown by no game and {untrusted}", "untrusted")
+        from engine.game import compiled_game
+        game = compiled_game(players, rules)
+        shown_broken = []           # the broken properties a game of the entry shows broken
+        for name in broken:
+            claimed = _broken_verdict(props[name])
+            if can_show(props[name], claimed) and name in entry["games"] \
+                    and shows(replayed(game, entry["games"][name]), props[name], claimed):
+                shown_broken.append(name)
+        if verdict == "broken" and untrusted is not None and not shown_broken:
+            raise NotBelieved(f"no game of it shows {', '.join(broken)} broken, and {untrusted}", "untrusted")
+        shown_entry = {"rules": rules, "players": players, "verdict": verdict, "broken": shown_broken}
+        if untrusted is None:
+            shown_entry.update(broken=broken, unknown=unknown, facts=entry.get("facts", {}))
+        return describe_entry(shown_entry)
+    lines: list[str] = checked(check)
+    return lines
+
+
+def _broken_verdict(prop: Property) -> str:
+    """The verdict by which a soundness property is not as expected."""
+    if prop.kind == "sometimes":
+        return "no-witness" if prop.expect == "holds" else "witness"
+    return "refuted" if prop.expect == "holds" else "proved"
 
 
 def describe_entry(entry: dict[str, Any]) -> list[str]:
@@ -149,12 +222,19 @@ def describe_entry(entry: dict[str, Any]) -> list[str]:
     lines += [f"  unknown: {name}" for name in entry.get("unknown", [])]
     facts = entry.get("facts", {})
     if "longest_moves" in facts:
-        lines.append(f"  longest possible game: {facts['longest_moves']} moves, {facts.get('longest_elections')} elections")
+        lines.append(f"  longest possible game: {int(facts['longest_moves'])} moves, "
+                     f"{_number(facts.get('longest_elections'))} elections")
     wins = facts.get("fewest_elections") or {}
     if wins:
-        lines.append("  fewest elected governments per win: " + "; ".join(f"{name} {value}"
-                                                                          for name, value in sorted(wins.items())))
+        lines.append("  fewest elected governments per win: " + "; ".join(
+            f"{shown(name) if not str(name).isidentifier() else name} {_number(value)}"
+            for name, value in sorted(wins.items())))
     return lines
+
+
+def _number(value: Any) -> str:
+    """A whole number from a file as text, anything else as `?`."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
 
 
 # ---------------------------------------------------------------------- the page
@@ -178,6 +258,14 @@ SOUND = ("#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b")
 CELL = 7
 
 
+def _text(value: Any) -> str:
+    """A value from the results as page text, escaped (quotes too: safe in an attribute);
+    a whole number with thousands separators."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return escape(str(value), quote=True)
+
+
 def sound_colour(fewest: int | None, scale: tuple[int, int]) -> str:
     """A sound board's colour on the scale of the count's fewest elections."""
     if fewest is None:
@@ -195,14 +283,14 @@ def page(atlas: dict[str, Any]) -> str:
              "<meta name='viewport' content='width=device-width,initial-scale=1'>",
              f"<title>shrules atlas of custom games</title><style>{STYLE}</style></head><body><main>",
              "<h1>The atlas of custom games</h1>",
-             f"<p>{len(atlas['rule_sets'])} rule sets checked of a space of {space['size']:,}"
+             f"<p>{len(atlas['rule_sets'])} rule sets checked of a space of {_text(space['size'])}"
              f"{' (a sample)' if space.get('sample') else ''}; each checked for the soundness properties "
              f"of the catalogue. Unknown means a limit was hit: never counted as sound.</p><div class='tiles'>"]
     for verdict in ("sound", "broken", "unknown"):
-        parts.append(f"<div class='tile'>{verdict}<b id='count-{verdict}'>{counts[verdict]}</b></div>")
+        parts.append(f"<div class='tile'>{verdict}<b id='count-{verdict}'>{_text(counts[verdict])}</b></div>")
     groups = atlas["groups"]
-    parts.append(f"<div class='tile'>same rules<b>{groups['same_rules']}</b></div>"
-                 f"<div class='tile'>same behaviour<b>{groups['same_behaviour']}</b></div></div>")
+    parts.append(f"<div class='tile'>same rules<b>{_text(groups['same_rules'])}</b></div>"
+                 f"<div class='tile'>same behaviour<b>{_text(groups['same_behaviour'])}</b></div></div>")
     parts += grids(atlas)
     parts += class_table(atlas)
     parts.append("</main></body></html>\n")
@@ -232,9 +320,9 @@ def grids(atlas: dict[str, Any]) -> list[str]:
                      if e["verdict"] == "sound" and e["fewest_elections"] is not None]
         scale = (min(elections), max(elections)) if elections else (0, 0)
         width, height = columns * CELL + 2, rows * CELL + 2
-        cells = [f"<h3>{count} players</h3><svg id='grid-{count}' xmlns='http://www.w3.org/2000/svg' "
+        cells = [f"<h3>{_text(count)} players</h3><svg id='grid-{_text(count)}' xmlns='http://www.w3.org/2000/svg' "
                  f"width='{width * 2}' height='{height * 2}' viewBox='0 0 {width} {height}' role='img' "
-                 f"aria-label='board space at {count} players'>"]
+                 f"aria-label='board space at {_text(count)} players'>"]
         marks = {",".join(published.get(count, ())): 0.9, **{p: 0.5 for p, _ in popular.get(count, [])}}
         for index, board in enumerate(_boards(powers)):
             row, column = divmod(index, columns)
@@ -247,19 +335,21 @@ def grids(atlas: dict[str, Any]) -> list[str]:
             elif entries:
                 colour = sound_colour(max((e["fewest_elections"] for e in entries
                                            if e["fewest_elections"] is not None), default=None), scale)
-            title = f"{board}: " + ("; ".join(f"{e['verdict']}{' ' + ','.join(e['broken']) if e['broken'] else ''}"
-                                              for e in entries) or "not in the run")
+            title = f"{board}: " + ("; ".join(
+                f"{e['verdict']}{' ' + ','.join(map(str, e['broken'])) if e['broken'] else ''}" for e in entries)
+                or "not in the run")
             stroke = f" stroke='#000' stroke-width='{marks[board]}'" if board in marks else ""
             cells.append(f"<rect x='{1 + column * CELL}' y='{1 + row * CELL}' width='{CELL}' height='{CELL}' "
                          f"fill='{colour}'{stroke}><title>{escape(title)}</title></rect>")
         cells.append("</svg>")
         if elections and scale[0] == scale[1]:
             # A flat scale is a finding, not a colour: say so rather than "from 1 to 1".
-            cells.append(f"<p>Every sound board at {count} players: the slowest win needs at fewest {scale[0]} "
+            cells.append(f"<p>Every sound board at {_text(count)} players: the slowest win needs at fewest "
+                         f"{_text(scale[0])} "
                          "elected governments, so they share one colour.</p>")
         elif elections:
-            cells.append(f"<p>Sound boards at {count} players: the slowest win needs at fewest {scale[0]} to "
-                         f"{scale[1]} elected governments.</p>")
+            cells.append(f"<p>Sound boards at {_text(count)} players: the slowest win needs at fewest "
+                         f"{_text(scale[0])} to {_text(scale[1])} elected governments.</p>")
         out += cells
     return out
 
@@ -281,15 +371,16 @@ def class_table(atlas: dict[str, Any]) -> list[str]:
                "<th>for example</th></tr>")
     for number, item in enumerate(atlas["classes"]):
         per = ", ".join(f"{count}p: {n}" for count, n in item["per_count"].items())
-        out.append(f"<tr><td><a href='#class-{number}'>{escape(', '.join(item['broken']))}</a></td>"
-                   f"<td>{item['rule_sets']}</td><td>{escape(per)}</td><td><code>{escape(item['example'])}</code></td></tr>")
+        out.append(f"<tr><td><a href='#class-{number}'>{escape(', '.join(map(str, item['broken'])))}</a></td>"
+                   f"<td>{_text(item['rule_sets'])}</td><td>{escape(per)}</td>"
+                   f"<td><code>{_text(item['example'])}</code></td></tr>")
     out.append("</table>")
     for number, item in enumerate(atlas["classes"]):
-        out.append(f"<h3 id='class-{number}'>{escape(', '.join(item['broken']))}</h3><ul>")
-        out += [f"<li>{escape(name)}: {escape(text)}</li>" for name, text in item["why"].items()]
+        out.append(f"<h3 id='class-{number}'>{escape(', '.join(map(str, item['broken'])))}</h3><ul>")
+        out += [f"<li>{_text(name)}: {_text(text)}</li>" for name, text in item["why"].items()]
         out.append("</ul>")
         for name, game in item["shortest"].items():
-            out.append(f"<details><summary>{escape(name)}: the shortest game, {game['moves']} moves, "
-                       f"<code>{escape(game['rules'])}</code> at {game['players']} players</summary>"
-                       f"<pre>{escape(chr(10).join(game['game']))}</pre></details>")
+            out.append(f"<details><summary>{_text(name)}: the shortest game, {_text(game['moves'])} moves, "
+                       f"<code>{_text(game['rules'])}</code> at {_text(game['players'])} players</summary>"
+                       f"<pre>{escape(chr(10).join(map(str, game['game'])))}</pre></details>")
     return out

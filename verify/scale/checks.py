@@ -8,7 +8,9 @@ unknown and as its cross-check; tasks.py keys it the same way as the sweep's tas
 count, properties, backend, limits, the solver's invariants); its result is the plain
 `Raw` verdicts, which `materialise` turns into typed verdicts with every trace replayed
 through the engine on this machine, exactly as verify/checker.py does for its local
-processes.
+processes. A result kept or returned is first checked (trust.py `check_raws`): each game
+shows what it is kept for, and what no game shows is taken only from a cache no one else
+can write.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from ..explicit.check import Raw, check_players, materialise, select
 from ..explicit.reductions import Reductions
 from ..results import PropertyResult
 from .cache import Cache
-from .run import Progress, run_all
-from .tasks import Task, canonical_form, forget_games
+from .run import Progress, TlsFiles, run_all
+from .tasks import Task, canonical_form, forget_games, stamp
+from .trust import check_raws
 
 Result = dict[str, Any]
 
@@ -41,21 +44,33 @@ def run_raws(task: Task) -> Result:
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
+            "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
             "raws": [asdict(raw) for raw in raws]}
+
+
+def runner_tasks(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
+                 time_limit: float | None, memory_limit: int | None, explorer: str, backend: str = "explicit",
+                 infer: bool = False, hints: bool = True) -> list[Task]:
+    """The tasks of `check_on_runner`: one count's catalogue each (also how a kept entry's
+    key is found again, by the fuzzer's cache cases)."""
+    solver = backend != "explicit"
+    names_in_order = tuple(prop.name for prop in select(rules, names))
+    return [Task(rules, count, names_in_order, backend, explorer, max_states, time_limit, memory_limit, "raws",
+                 infer and solver, hints or not solver) for count in counts]
 
 
 def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
                     scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
-                    hints: bool = True, progress: Callable[[Progress], None] | None = None) -> list[PropertyResult]:
+                    hints: bool = True, progress: Callable[[Progress], None] | None = None,
+                    security: TlsFiles | None = None) -> list[PropertyResult]:
     """The catalogue for every count, decided by the runner (module docstring), sorted as
     verify/checker.py sorts: by property in catalogue order, then by count."""
-    catalogue = select(rules, names)
-    by_name = {prop.name: prop for prop in catalogue}
-    solver = backend != "explicit"
-    tasks = [Task(rules, count, tuple(by_name), backend, explorer, max_states, time_limit, memory_limit, "raws",
-                  infer and solver, hints or not solver) for count in counts]
-    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws)
+    by_name = {prop.name: prop for prop in select(rules, names)}
+    tasks = runner_tasks(rules, counts, names, max_states=max_states, time_limit=time_limit,
+                         memory_limit=memory_limit, explorer=explorer, backend=backend, infer=infer, hints=hints)
+    results = run_all(tasks, cache, workers=workers, scheduler=scheduler, progress=progress, function=run_raws,
+                      check=check_raws, security=security)
     out = []
     for result in results:
         if "raws" not in result:

@@ -23,16 +23,17 @@ from typing import Any
 from engine.game import compiled_game
 from spec.loader import load_spec
 from spec.model import Spec
+from spec.properties import Property
 
 from ..checker import check
-from ..explicit.check import DEFAULT_EXPLORER
+from ..explicit.check import DEFAULT_EXPLORER, moves_of, select
 from ..explicit.reductions import Reductions
 from ..results import Limits, PropertyResult, Refuted, Unknown, Unwitnessed, Witnessed
 
 ROOT = Path(__file__).resolve().parents[2]
 """The folder holding spec/, engine/ and verify/ (the package as installed or checked out)."""
 
-KEY_VERSION = 2
+KEY_VERSION = 3
 """Raised when the shape of a result changes, so results kept by an older shrules are not read."""
 
 
@@ -83,14 +84,44 @@ def code_digest() -> str:
 
 @lru_cache(maxsize=256)
 def rules_digest(rules: str) -> str:
-    """What the rules name stands for beyond the shipped files: a shipped variant (with or
-    without settings) is its name, which `code_digest` already covers; a file of the user's
-    is the rules loaded from it, so an edit of that file is a new key."""
+    """What the rules name stands for in a task's key: a shipped variant (with or without
+    settings) is its name, which `code_digest` already covers; a file of the user's is the
+    rules loaded from it. The key only finds an entry, cheaply (a sweep computes thousands);
+    what an entry is for is its `stamp`, the rules' content hash among it, checked again
+    when the entry is read (trust.py), so no name stands for a rules file's content."""
     base = rules.split("[", 1)[0]
     path = Path(base)
     if path.suffix == ".toml" or path.is_file():
         return hashlib.sha256(repr(_behaviour(load_spec(rules), None)).encode()).hexdigest()
     return rules
+
+
+def content_hash(rules: str, players: int | None = None) -> str:
+    """The SHA-256 of what the loaded rules do (`_behaviour`), at one count when `players`
+    is given: not their name, descriptions or file, and loaded afresh each time (a rules
+    file edited meanwhile is a new hash). What a kept verdict is matched by."""
+    return hashlib.sha256(repr(_behaviour(load_spec(rules), players)).encode()).hexdigest()
+
+
+def properties_digest(props: tuple[Property, ...]) -> str:
+    """The SHA-256 of the properties as written (name, kind, text, expectation, counts,
+    rules), in the order given: a kept verdict is for these texts, not for their names."""
+    material = [(p.name, p.kind, p.text, p.expect, list(p.players), list(p.on), list(p.rule_ids), p.report,
+                 p.group, p.rules) for p in props]
+    return hashlib.sha256(json.dumps(material).encode()).hexdigest()
+
+
+def code_version() -> str:
+    """The version of the code that decides a verdict: the shape of kept results and the
+    digest of spec/, engine/ and verify/."""
+    return f"{KEY_VERSION}:{code_digest()}"
+
+
+def stamp(rules: str, players: int, props: tuple[Property, ...]) -> dict[str, Any]:
+    """What a kept verdict is for: the rules' content hash at the count, the count, the
+    properties' text and the code version. A kept entry with another stamp is a miss."""
+    return {"rules_hash": content_hash(rules, players), "players": players,
+            "properties": properties_digest(props), "code": code_version()}
 
 
 def _behaviour(spec: Spec, players: int | None) -> tuple[Any, ...]:
@@ -117,6 +148,7 @@ def run_task(task: Task) -> dict[str, Any]:
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
+            "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
             "results": [summarise(result) for result in results],
             "seconds": round(time.perf_counter() - started, 3), "cpu_seconds": round(time.process_time() - cpu, 3)}
 
@@ -146,6 +178,7 @@ def summarise(result: PropertyResult) -> dict[str, Any]:
     if isinstance(verdict, (Refuted, Witnessed)) and trace is not None:
         item["moves"] = len(trace.steps)
         item["elections"] = trace.elections()
+        item["played"] = [[rule, list(args)] for rule, args in moves_of(trace)]   # replayed when read back
         if result.as_expected is False:
             item["game"] = trace.lines(changes=False)
     if isinstance(verdict, Refuted):
