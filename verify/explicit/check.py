@@ -38,6 +38,7 @@ from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .explore import Exploration, explore, resident_mib, trace_along, walk
+from .cycles import Lasso, find_cycle
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
@@ -126,12 +127,13 @@ class Searched:
     exploration: Exploration
     facts: GraphFacts | None
     note: str
+    lasso: Lasso | None = None      # a game that comes back to a state (cycles.py), when looked for
 
 
 def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limits], explorer: str, *,
            deadlocks: bool = True, graph: bool = False, by_elections: bool = False,
            stop_on: frozenset[str] = frozenset(), progress: Callable[[int, int], object] | None = None,
-           elections: bool = False) -> Searched:
+           elections: bool = False, cycle_alone: bool = False) -> Searched:
     """One search of `model` by `explorer`; `limits()` gives what is left of the budget
     (a sweep the ranking does not fit is searched again breadth-first with the rest);
     `progress(states, layer)` now and then (the layer is the depth, or the rank swept).
@@ -158,10 +160,20 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
             note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
         else:
             note = "breadth-first: no ranking to sweep by"
+    lasso = None
+    if graph and note:
+        left = limits().time_limit
+        lasso = find_cycle(model, deadline=None if left is None else time.perf_counter() + left)
+        if lasso is not None:
+            note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
+            graph = False
+            if cycle_alone:
+                return Searched(Exploration(model, props, states=lasso.states, seconds=lasso.seconds),
+                                None, note, lasso)
     exploration = explore(model, props, limits(), deadlocks=deadlocks, record_edges=graph, stop_on=stop_on,
                           by_elections=by_elections, progress=progress)
     facts = analyse(exploration.graph) if exploration.graph is not None else None
-    return Searched(exploration, facts, note)
+    return Searched(exploration, facts, note, lasso)
 
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
@@ -212,7 +224,8 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
         searched = search(model, group, remaining, explorer, deadlocks=with_graph, graph=record, stop_on=stop_on,
                           elections=explorer == "layers" and any(p in wins for p in group),
-                          progress=layers(players, progress, explorer))
+                          progress=layers(players, progress, explorer),
+                          cycle_alone=with_graph and not group and [p.kind for p in graph_props] == ["terminates"])
         exploration = searched.exploration
         if isinstance(exploration, LayeredExploration):
             counted.update(p.name for p in group if p in wins)
@@ -234,7 +247,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
             groups.append((tuple(p for p in group if p.name in fired), replace(group_reductions, deals=False)))
         out += _state_verdicts(exploration, tuple(p for p in group if p.name not in fired), note)
         if with_graph:
-            out += _graph_verdicts(exploration, graph_props, searched.facts, note)
+            out += _graph_verdicts(exploration, graph_props, searched.facts, note, searched.lasso)
         for raw in out[start:]:
             raw.extra["reductions"] = model.plan.labels()
             if exploration.complete and number == 0:
@@ -369,7 +382,7 @@ def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note:
 
 
 def _graph_verdicts(exploration: Exploration, props: list[Property], facts: GraphFacts | None,
-                    note: str) -> list[Raw]:
+                    note: str, lasso: Lasso | None = None) -> list[Raw]:
     out = []
     players = exploration.model.game.players
     for prop in props:
@@ -377,6 +390,9 @@ def _graph_verdicts(exploration: Exploration, props: list[Property], facts: Grap
         deadlock = exploration.deadlock
         if prop.kind == "in_range":
             out.append(_range_verdict(exploration, prop, evidence))
+        elif prop.kind == "terminates" and lasso is not None:
+            out.append(Raw(prop.name, players, "refuted", {**evidence, "depth": len(lasso.trace.steps)},
+                           moves_of(lasso.trace), message=lasso.describe(), extra={"cycle_moves": lasso.cycle}))
         elif deadlock is not None:
             trace = exploration.trace_to(deadlock)
             message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
