@@ -29,7 +29,7 @@ from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
 from .options import COUNT, SECONDS, Seconds, parse_counts, rules_name, time_limit_option, variant_options
 from .outputs import writable
 
@@ -151,6 +151,8 @@ def change_lines(rows: list[VerdictRow]) -> list[str]:
         first = len(trace.steps) - (cycle if isinstance(cycle, int) else min(SHOWN_MOVES, len(trace.steps)))
         what = ("the cycle, after which the game is where it was" if isinstance(cycle, int)
                 else f"the last {len(trace.steps) - first} of its {len(trace.steps)} moves")
+        if isinstance(verdict, Vacuous):       # the game is the standard rules', to the premise B never reaches
+            what = f"the {trace.game.spec.name} rules reach it: {what}"
         lines.append(f"    under {side}, {what}:")
         lines += ["      " + text for text in _rows_from(trace, first)]
     return lines
