@@ -50,7 +50,7 @@ def test_the_standard_rules_have_no_such_game_within_the_budget() -> None:
 def test_check_refutes_termination_with_the_cycle_at_once() -> None:
     (raw,) = check_players(HOUSE_RULE, 5, ("terminates",), Limits(time_limit=60))
     assert raw.verdict == "refuted", raw
-    assert "come back to the same state" in raw.message
+    assert "comes back to the same state" in raw.message
     assert raw.extra["cycle_moves"] > 0 and raw.moves is not None
 
 

@@ -55,7 +55,7 @@ class Lasso:
         """What the lasso shows, in one line."""
         stem = len(self.trace.steps) - self.cycle
         same = "the same state" if self.exact else "the same state up to the seats' rotation"
-        return (f"a game that need not end: after {stem} moves, {self.cycle} moves come back to {same}, "
+        return (f"a game that need not end: after {stem} moves, a cycle of {self.cycle} moves comes back to {same}, "
                 f"and the game can go round for ever")
 
 
