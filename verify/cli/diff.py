@@ -103,7 +103,8 @@ def count_line(entry: CountResult) -> str:
         return head + f"differ after {d.decisions} decisions ({d.parting.kind}, {', '.join(d.parting.rule_ids)}) [{work}]"
     if entry.complete:
         return head + f"the same: every reachable pair of states compared [{work}]"
-    why = {"shorter elsewhere": "stopped: another player count differs sooner"}.get(entry.stopped, "limit reached")
+    why = {"shorter elsewhere": "stopped: another player count differs sooner"}.get(
+        entry.stopped, "limit reached: raise --time-limit, --max-pairs or --random-games")
     return head + f"no difference after fewer than {entry.depth} decisions ({why}) [{work}]"
 
 
