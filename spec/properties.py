@@ -7,7 +7,9 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
   field names mean the state before the move, `after_FIELD` the state after it, the
   move's parameters are in scope by name, and `actor` is the seat whose move it is;
 - `sometimes`: an expression (state or move) true somewhere: it needs a witness, so a
-  vacuous property fails;
+  vacuous property fails; every other kind with a premise (a move filter, a guard, a
+  permission's state: spec/premises.py) gets its premise asked as a `sometimes` too, and
+  is `vacuous` where the rules never reach it;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
   when it fails;
 - `allows`: a permission of the rules. In every reachable state where `state = "..."`

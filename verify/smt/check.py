@@ -57,6 +57,7 @@ from .guides import Guide, forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .lasso import CYCLE_MOVES, Cycle, never_ends
+from .vacuity import judge_premises
 from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
 from .relational import Relation, equivalent, initial_related
 from .shallow import violations_within
@@ -1217,9 +1218,12 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     results = []
     for prop in wanted:
         verdict = stopped or check_property(spec, prop, players, limits, infer, hints)
-        results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                                      {"backend": "smt", "description": prop.description, "class": prop.group}))
-    return results
+        results.append((prop, PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                                             {"backend": "smt", "description": prop.description,
+                                              "class": prop.group})))
+    # Each proof's premise must be reached, or it tests nothing (vacuity.py).
+    return judge_premises(spec, players, results,
+                          lambda question: check_property(spec, question, players, limits, infer, hints))
 
 
 def build_once(spec: Spec, players: int, infer: bool, hints: bool, limits: Limits, properties: int
