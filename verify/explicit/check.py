@@ -34,6 +34,7 @@ from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
+from spec.order import is_monitored
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
@@ -170,8 +171,56 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     """The properties for one compiled game (the rules need not be a file: the mutation
     analysis checks rule sets built in memory). `stop_on`: properties whose first hit ends
     a search (explore.py); `fewest_elections`: also count the elections of each win;
-    `explorer`: one of EXPLORERS."""
+    `explorer`: one of EXPLORERS. A property over monitored rules (its `rules`: the order
+    of play, spec/order.py) is decided by a search of those rules of its own."""
+    own = tuple(p for p in props if not p.rules or is_monitored(game.spec))
+    monitored = tuple(p for p in props if p not in own)
+    if not monitored:
+        return _check_game(game, own, limits, reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer)
+    out: list[Raw] = []
+    for number, rules in enumerate(dict.fromkeys(p.rules for p in monitored)):
+        shared = tuple(p for p in monitored if p.rules == rules)
+        watched = monitored_game(game, rules)
+        if watched is None:
+            note = ("the order of play is followed on rules loaded by name, with its monitor; these rules were "
+                    "built in memory")
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            out += [Raw(p.name, game.players, "unknown", evidence, message=note) for p in shared]
+            continue
+        # The monitor only adds a field no rule reads: the rules' own properties are searched
+        # on the same graph, the monitored properties joining their largest cone (one search
+        # instead of two; the traces are replayed under each property's own rules).
+        out += _check_game(watched, own if number == 0 else (), limits, reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer, joining=shared)
+        own = () if number == 0 else own
+    if own:
+        out += _check_game(game, own, limits, reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer)
+    return out
+
+
+def monitored_game(game: Game, rules: str) -> Game | None:
+    """The game of the monitored rules `rules` for the same count, when they are `game`'s
+    own rules with the monitor added (None for rules built in memory, which the name
+    cannot load again)."""
+    base = load_spec(game.spec.source if game.spec.source.endswith(".toml") else game.spec.name) \
+        if game.spec.source else None
+    if base is None or base != game.spec:
+        return None
+    return compiled_game(game.players, rules)
+
+
+def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
+                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
+                fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER,
+                joining: tuple[Property, ...] = ()) -> list[Raw]:
+    """`check_game` for properties over `game`'s own fields; `joining`: properties (of
+    monitor fields, which no rule reads, so no symmetry is lost) searched with the first
+    cone group rather than in a search of their own."""
     started = time.perf_counter()
+    props = props + joining
     players = game.players
     out: list[Raw] = []
     graph_props = [p for p in props if p.kind in GRAPH_KINDS]
@@ -184,7 +233,9 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         # reads who the ordinary Fascists are joins the others' search.
         reductions = replace(reductions, deals=True)
     dealt = frozenset(dealt_fields(game.spec)) if reductions.deals and reductions.cone else frozenset()
-    parts = by_cone(game.spec, symmetric, dealt) if explorer == "layers" and reductions.cone else [symmetric]
+    parts = by_cone(game.spec, tuple(p for p in symmetric if p not in joining), dealt) \
+        if explorer == "layers" and reductions.cone else [tuple(p for p in symmetric if p not in joining)]
+    parts[0] += tuple(p for p in symmetric if p in joining)
     if parts[0] or graph_props:
         groups.append((parts[0], reductions))
     groups += [(part, reductions) for part in parts[1:]]
@@ -452,7 +503,7 @@ def plain(result: PropertyResult) -> Raw:
 
 def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
     """The typed `PropertyResult` of a plain verdict, traces replayed."""
-    game = compiled_game(raw.players, spec_name)
+    game = compiled_game(raw.players, props[raw.property].rules or spec_name)
     evidence = Evidence(**raw.evidence)
     trace = replay(game, raw.moves) if raw.moves is not None else None
     extra = dict(raw.extra)

@@ -116,7 +116,9 @@ class Backend:
                 found = [i for i in self.strengthening.invariants if i.origin == "inferred"]
                 remember(key, found)
                 raise OutOfTime([i.name for i in found], time.perf_counter() - start, 0)
-        self.catalogue = catalogue if catalogue is not None else catalogue_of(spec)
+        # Properties over monitored rules (their own `rules`: spec/order.py) are proved on those.
+        # Properties over monitored rules (their own `rules`: spec/order.py) are proved on those.
+        self.catalogue = tuple(p for p in (catalogue if catalogue is not None else catalogue_of(spec)) if not p.rules)
         self.system = System(self.strengthening.spec, players)
         self.induction = Induction(self.system, self.strengthening, self.catalogue)
         self._distance: Outcome | None = None
@@ -1213,8 +1215,14 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     spec = _SPECS[spec_name]
     catalogue = catalogue_of(spec)
     wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
-    stopped = build_once(spec, players, infer, hints, limits, len(wanted))
+    # A property over monitored rules (the order of play, spec/order.py) is decided on them.
+    watched = [p for p in wanted if p.rules and p.rules != spec_name]
+    wanted = [p for p in wanted if p not in watched]
     results = []
+    for rules in dict.fromkeys(p.rules for p in watched):
+        results += check_players(rules, players, tuple(p.name for p in watched if p.rules == rules), limits,
+                                 infer=infer, hints=hints)
+    stopped = build_once(spec, players, infer, hints, limits, len(wanted)) if wanted else None
     for prop in wanted:
         verdict = stopped or check_property(spec, prop, players, limits, infer, hints)
         results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
