@@ -8,8 +8,8 @@ rejects) or the move is the game's own step (candidacy passing on, a win), by it
 name, as a move property's `on` does.
 
 The automaton is compiled, as a temporal query is (spec/temporal.py), into a monitor: one
-field, `order_of_play`, whose type is an enum of the stages and of one "left" member per
-stage, and one assignment per rule that reads only the field itself and *which rule
+field, `order_of_play`, the number of the stage (in the catalogue's order; stage i left
+is the number of stages plus i), and one assignment per rule that reads only the field itself and *which rule
 fired*: never the rules' phases, fields or definitions, so a rule that skips, repeats or
 goes back moves the monitor off the automaton however the rules describe their own
 phases. A move the stage does not list (or a rule the automaton does not know: a
@@ -36,8 +36,6 @@ from .moves import table_words
 
 FIELD = "order_of_play"
 """The monitor's field: the stage of the game in the rulebook's order of play."""
-ENUM = "order_stage"
-LEFT = "left_"
 PROPERTY_PREFIX = "order_after_"
 LABEL = "order"
 
@@ -79,9 +77,8 @@ def load_automaton(data: dict[str, Any], spec: Spec, where: Location) -> Automat
                         "steps = [{ from, moves, to, rule }, ...]", where)
     stages = {str(k): str(v) for k, v in table["stages"].items()}
     for name in stages:
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name.startswith(LEFT):
-            raise SpecError(f"order_of_play stage {name!r}: a stage is lower_case_with_underscores, "
-                            f"not beginning '{LEFT}'", where)
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            raise SpecError(f"order_of_play stage {name!r}: a stage is lower_case_with_underscores", where)
     start = str(table.get("start", ""))
     if start not in stages:
         raise SpecError(f"order_of_play: start {start!r} is not a stage", where)
@@ -132,19 +129,29 @@ def _next_stage(spec: Spec, automaton: Automaton, rule: str, where: Location) ->
 
 
 def overlay(spec: Spec, automaton: Automaton, where: Location) -> dict[str, Any]:
-    """The monitor as an overlay of `spec`: the enum of stages, the field, and each rule's
-    assignment to it (reading the field alone)."""
+    """The monitor as an overlay of `spec`: the field and each rule's assignment to it
+    (reading the field alone). The field counts the stages from 0 in the catalogue's
+    order, and stage i left is `len(stages) + i`: one comparison sends every stage a rule
+    may not follow off the automaton, where a branch per stage cost the search of a whole
+    rank of states at once a branch per stage and rule."""
     stages = list(automaton.stages)
-    members = stages + [LEFT + stage for stage in stages]
-    left = " else ".join(f"'{LEFT}{stage}' if {FIELD} == '{stage}'" for stage in stages) + f" else {FIELD}"
+    number = {stage: index for index, stage in enumerate(stages)}
+    left = f"{FIELD} + {len(stages)} if {FIELD} < {len(stages)} else {FIELD}"
     effects = []
     for rule in spec.rules:
         nexts = _next_stage(spec, automaton, rule.name, where)
-        parts = [f"'{to}' if {FIELD} == '{stage}'" for stage, to in nexts.items()]
-        update = " else ".join([*parts, f"({left})"]) if parts else f"({left})"
+        parts = [f"{number[to]} if {FIELD} == {number[stage]}" for stage, to in nexts.items()]
+        update = " else ".join([*parts, f"({left})"]) if parts else left
         effects.append({"name": rule.name, "effect": {FIELD: update}})
-    return {"add": {"enums": {ENUM: members}, "state": {FIELD: {"type": ENUM, "init": f"'{automaton.start}'"}}},
+    return {"add": {"state": {FIELD: {"type": "int", "range": f"0..{2 * len(stages) - 1}",
+                                      "init": str(number[automaton.start])}}},
             "rule": effects}
+
+
+def stage_value(automaton: Automaton, stage: str, left: bool = False) -> int:
+    """The monitor's value at `stage` (or, `left`, once a move has left it)."""
+    index = list(automaton.stages).index(stage)
+    return index + len(automaton.stages) if left else index
 
 
 def monitored_rules(spec: Spec, base: str, automaton: Automaton, where: Location) -> str:
@@ -172,7 +179,7 @@ def order_entries(automaton: Automaton, spec: Spec) -> list[dict[str, Any]]:
         else:
             continue
         out.append({"name": f"{PROPERTY_PREFIX}{stage}", "kind": "always", "description": description,
-                    "rules": ids, "state": f"{FIELD} != '{LEFT}{stage}'"})
+                    "rules": ids, "state": f"{FIELD} != {stage_value(automaton, stage, left=True)}"})
     return out
 
 
