@@ -189,7 +189,8 @@ def entry_names(data: dict[str, Any]) -> list[str]:
     table = data.get("order_of_play")
     if not isinstance(table, dict) or not isinstance(table.get("stages"), dict):
         return []
-    steps = table.get("steps") if isinstance(table.get("steps"), list) else []
-    ends = table.get("ends") if isinstance(table.get("ends"), dict) else {}
+    raw_steps, raw_ends = table.get("steps"), table.get("ends")
+    steps: list[Any] = raw_steps if isinstance(raw_steps, list) else []
+    ends: dict[str, Any] = raw_ends if isinstance(raw_ends, dict) else {}
     moving = {str(step.get("from")) for step in steps if isinstance(step, dict)}
     return [f"{PROPERTY_PREFIX}{stage}" for stage in table["stages"] if stage in moving or stage in ends]

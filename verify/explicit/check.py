@@ -366,7 +366,20 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
     """What random games find (explore.py `walk`): a refutation, a witness, a deadlock or
     a value out of range, each with the game that found it; every property not hit is
     `unknown` (a walk decides nothing it did not see). Explored without symmetry, so a
-    property naming seats is checked as written."""
+    property naming seats is checked as written. Properties over monitored rules (the
+    order of play) walk the monitored game with the others, the same moves; on rules
+    built in memory they are unknown (`check_game`)."""
+    foreign = tuple(p for p in props if p.rules and not is_monitored(game.spec))
+    if foreign:
+        watched = monitored_game(game, foreign[0].rules)
+        if watched is None or any(p.rules != foreign[0].rules for p in foreign):
+            note = "the order of play is followed on rules loaded by name, with its monitor"
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            rest = tuple(p for p in props if p not in foreign)
+            return probe_game(game, rest, walks, seconds, seed, stop_on=stop_on) + \
+                [Raw(p.name, game.players, "unknown", evidence, message=note) for p in foreign]
+        game = watched
     model = Model(game, tuple(p for p in props if p.kind not in GRAPH_KINDS), Reductions(symmetry=False))
     exploration = walk(model, tuple(p for p in props if p.kind not in GRAPH_KINDS), walks, seconds, seed,
                        stop_on=stop_on)

@@ -48,6 +48,7 @@ from spec.invariants import Invariant, Strengthening, load_invariants
 from spec.liveness import live_fields
 from spec.loader import load_spec
 from spec.model import Rule, Spec
+from spec.order import is_monitored
 from spec.properties import Property, load_properties
 
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
@@ -520,6 +521,15 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     and `hints` as for `backend_for`)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
+    if prop.rules and not is_monitored(spec):
+        # A property over monitored rules (the order of play, spec/order.py): decided on
+        # them, when they are these rules with the monitor; rules built in memory have none.
+        monitored = load_spec(prop.rules)
+        if load_spec(spec.source if spec.source.endswith(".toml") else spec.name) != spec:
+            return Unknown(Evidence("k-induction"), "the order of play is followed on rules loaded by name, with "
+                                                    "its monitor; these rules were built in memory")
+        own = {p.name: p for p in catalogue_of(monitored)}
+        return check_property(monitored, own.get(prop.name, prop), players, limits, infer, hints)
     start = time.perf_counter()
     try:
         backend = backend_for(spec, players, infer, hints, _deadline(limits))
