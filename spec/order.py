@@ -37,6 +37,11 @@ from .moves import table_words
 FIELD = "order_of_play"
 """The monitor's field: the stage of the game in the rulebook's order of play."""
 PROPERTY_PREFIX = "order_after_"
+GOES_ON_PREFIX = "order_goes_on_after_"
+"""The obligations: after each stage with moves, one of them is legal (the game does not
+stop, or take a way of its own, where the rulebook goes on)."""
+SAYS = "says"
+"""An order entry's key for what its verdicts say in words (the expression is a number)."""
 LABEL = "order"
 
 
@@ -165,21 +170,31 @@ def is_monitored(spec: Spec) -> bool:
 
 
 def order_entries(automaton: Automaton, spec: Spec) -> list[dict[str, Any]]:
-    """One catalogue entry per stage with moves: "never left from this stage"."""
+    """One catalogue entry per stage with moves (or the game's end): "never left from this
+    stage", with what it means in words under `SAYS` (taken out before the entry is read)."""
     out = []
     for stage, meaning in automaton.stages.items():
         steps = automaton.out_of(stage)
         if steps:
-            said = "; ".join(f"{' or '.join(step.moves)} ({step.rule_id})" for step in steps)
+            options = [f"{' or '.join(step.moves)} ({step.rule_id})" for step in steps]
+            said = options[0] if len(options) == 1 else ", ".join(options[:-1]) + f" or {options[-1]}"
             ids = list(dict.fromkeys(step.rule_id for step in steps))
             description = f"After {meaning}, the rulebook's next move is {said}, and no other"
+            says = f"after {meaning} the next move is {said}"
         elif stage in automaton.ends:
             ids = [automaton.ends[stage]]
             description = f"After {meaning}, nothing more is played ({ids[0]})"
+            says = f"after {meaning} nothing more is played ({ids[0]})"
         else:
             continue
         out.append({"name": f"{PROPERTY_PREFIX}{stage}", "kind": "always", "description": description,
-                    "rules": ids, "state": f"{FIELD} != {stage_value(automaton, stage, left=True)}"})
+                    "rules": ids, "state": f"{FIELD} != {stage_value(automaton, stage, left=True)}", SAYS: says})
+        if steps:
+            rules = list(dict.fromkeys(rule for step in steps for move in step.moves for rule in _rules_of(spec, move)))
+            out.append({"name": f"{GOES_ON_PREFIX}{stage}", "kind": "allows",
+                        "description": f"After {meaning}, a move the rulebook has next may be played: {said}",
+                        "rules": ids, "state": f"{FIELD} == {stage_value(automaton, stage)}", "move": "True",
+                        "on": rules, SAYS: f"after {meaning} one of {said} may be played"})
     return out
 
 
@@ -193,4 +208,5 @@ def entry_names(data: dict[str, Any]) -> list[str]:
     steps: list[Any] = raw_steps if isinstance(raw_steps, list) else []
     ends: dict[str, Any] = raw_ends if isinstance(raw_ends, dict) else {}
     moving = {str(step.get("from")) for step in steps if isinstance(step, dict)}
-    return [f"{PROPERTY_PREFIX}{stage}" for stage in table["stages"] if stage in moving or stage in ends]
+    return [f"{PROPERTY_PREFIX}{stage}" for stage in table["stages"] if stage in moving or stage in ends] + \
+        [f"{GOES_ON_PREFIX}{stage}" for stage in table["stages"] if stage in moving]

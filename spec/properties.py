@@ -311,12 +311,14 @@ def _order_of_play(spec: Spec, data: dict[str, Any], where: Location, facts: dic
     if automaton is None:
         return []
     entries = [{**entry, **overrides.get(entry["name"], {})} for entry in order.order_entries(automaton, spec)]
+    says = [str(entry.pop(order.SAYS)) for entry in entries]
     if order.is_monitored(spec):
-        return [_property(spec, entry, where, facts) for entry in entries]
+        return [replace(_property(spec, entry, where, facts), text=text) for entry, text in zip(entries, says)]
     base = spec.source if spec.source.endswith(".toml") else spec.name
     name = order.monitored_rules(spec, base, automaton, where)
     monitored = load_spec(name)
-    return [replace(_property(monitored, entry, where, facts), rules=name) for entry in entries]
+    return [replace(_property(monitored, entry, where, facts), rules=name, text=text)
+            for entry, text in zip(entries, says)]
 
 
 def _with_actor(spec: Spec, on: tuple[str, ...], node: Node, where: Location) -> Node:
