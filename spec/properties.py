@@ -34,6 +34,12 @@ Each entry names the rule IDs it rests on, its player counts and its expected ve
 published game: a variant is expected to refute some) or `soundness` (any playable rule
 set must satisfy it: deck conservation, no deadlock, termination, values in range).
 
+The file's `[order_of_play]` is the rulebook's order of play as an automaton over the
+moves, each step citing its rule ID (spec/order.py): it gives, per stage, an `always`
+property `order_after_STAGE` (no move the rulebook does not list comes next) and an
+`allows` property `order_goes_on_after_STAGE` (one that it lists may be played), checked
+on the rules with the automaton's monitor added, which they name as their `rules`.
+
 A property is written against the rulebook, not against the rules it checks: the numbers
 it needs come from the catalogue's own `[facts]`, each citing the rule ID it is read
 from, never from the spec's constants, tables or definitions (which a wrong rule would

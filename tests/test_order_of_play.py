@@ -88,6 +88,14 @@ def test_the_standard_rules_prove_the_new_properties() -> None:
     assert all(isinstance(r.verdict, Proved) for r in results), [(r.property, r.verdict) for r in results]
 
 
+def test_a_round_that_stops_where_the_rulebook_goes_on_is_refuted() -> None:
+    """The obligation half of the order: the house rule whose third failed vote wins the
+    game leaves no move after the vote where the rulebook has chaos or the next candidate."""
+    (result,) = check("no_topdecking", (PLAYERS,), ("order_goes_on_after_rejected",), Limits(), workers=1)
+    assert isinstance(result.verdict, Refuted) and result.as_expected is True
+    assert result.verdict.trace is not None and result.verdict.trace.steps[-1][0].rule == "reject"
+
+
 def test_every_stage_but_the_end_has_a_property_naming_its_rule_ids() -> None:
     props = [p for p in load_properties(load_spec("standard")) if p.name.startswith("order_after_")]
     assert len(props) >= 20
