@@ -8,15 +8,18 @@ rejects) or the move is the game's own step (candidacy passing on, a win), by it
 name, as a move property's `on` does.
 
 The automaton is compiled, as a temporal query is (spec/temporal.py), into a monitor: one
-field, `order_of_play`, the number of the stage (in the catalogue's order; stage i left
-is the number of stages plus i), and one assignment per rule that reads only the field itself and *which rule
-fired*: never the rules' phases, fields or definitions, so a rule that skips, repeats or
-goes back moves the monitor off the automaton however the rules describe their own
-phases. A move the stage does not list (or a rule the automaton does not know: a
-variant's new move) takes the monitor to `left_STAGE` and keeps it there. Each stage with
-moves gives one property, `order_after_STAGE`, "never left from STAGE", whose rule IDs
-are those of the stage's moves: its counterexample is the shortest game whose last move
-is the one that came instead of what the rulebook expects.
+field, `order_of_play`, the number of the stage (in the catalogue's order; stage i left is
+the number of stages plus i), and one assignment per rule that reads only the field
+itself and *which rule fired*: never the rules' phases, fields or definitions, so a rule
+that skips, repeats or goes back moves the monitor off the automaton however the rules
+describe their own phases. A move the stage does not list (or a rule the automaton does
+not know: a variant's new move) takes the monitor to "STAGE left" and keeps it there.
+Each stage gives two properties whose rule IDs are those of its moves:
+`order_after_STAGE` ("never left from STAGE": what may follow), refuted by the shortest
+game whose last move is the one that came instead of what the rulebook expects, and
+`order_goes_on_after_STAGE` (an `allows`: one of the moves it lists may be played, what
+must follow), refuted by the shortest game reaching the stage where none may. The game's
+end (`ends`) has only the first: nothing more is played.
 
 The monitored rules are registered as an overlay of the rules checked
 (`spec.loader.register_overlay`), so every backend explores or encodes them like any
