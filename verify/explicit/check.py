@@ -34,6 +34,7 @@ from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
+from spec.order import is_monitored
 from spec.premises import PREMISE, premises
 from spec.properties import Property, load_properties
 
@@ -186,10 +187,64 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     a search (explore.py); `fewest_elections`: also count the elections of each win;
     `explorer`: one of EXPLORERS; `vacuity`: each property's premise (spec/premises.py) is
     asked in the same searches, a `sometimes` beside the others, and a property proved
-    whose premise no complete search reaches is `vacuous` (`judge_premises`)."""
+    whose premise no complete search reaches is `vacuous` (`judge_premises`). A property
+    over monitored rules (its `rules`: the order of play, spec/order.py) is decided by a
+    search of those rules of its own, its premise with it."""
     started = time.perf_counter()
     questions = premises(props) if vacuity else {}
     props = props + tuple(questions.values())
+
+    def remaining() -> Limits:
+        if limits.time_limit is None:
+            return limits
+        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
+        return Limits(limits.max_states, left, limits.memory_limit)
+
+    own = tuple(p for p in props if not p.rules or is_monitored(game.spec))
+    monitored = tuple(p for p in props if p not in own)
+    out: list[Raw] = []
+    for number, rules in enumerate(dict.fromkeys(p.rules for p in monitored)):
+        shared = tuple(p for p in monitored if p.rules == rules)
+        watched = monitored_game(game, rules)
+        if watched is None:
+            note = ("the order of play is followed on rules loaded by name, with its monitor; these rules were "
+                    "built in memory")
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            out += [Raw(p.name, game.players, "unknown", evidence, message=note) for p in shared]
+            continue
+        # The monitor only adds a field no rule reads: the rules' own properties are searched
+        # on the same graph, the monitored properties joining their largest cone (one search
+        # instead of two; the traces are replayed under each property's own rules).
+        out += _check_game(watched, own if number == 0 else (), remaining(), reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer, joining=shared)
+        own = () if number == 0 else own
+    if own:
+        out += _check_game(game, own, remaining(), reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer)
+    return judge_premises(game, out, questions, remaining) if questions else out
+
+
+def monitored_game(game: Game, rules: str) -> Game | None:
+    """The game of the monitored rules `rules` for the same count, when they are `game`'s
+    own rules with the monitor added (None for rules built in memory, which the name
+    cannot load again)."""
+    base = load_spec(game.spec.source if game.spec.source.endswith(".toml") else game.spec.name) \
+        if game.spec.source else None
+    if base is None or base != game.spec:
+        return None
+    return compiled_game(game.players, rules)
+
+
+def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
+                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
+                fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER,
+                joining: tuple[Property, ...] = ()) -> list[Raw]:
+    """`check_game` for properties over `game`'s own fields; `joining`: properties (of
+    monitor fields, which no rule reads, so no symmetry is lost) searched with the first
+    cone group rather than in a search of their own."""
+    started = time.perf_counter()
+    props = props + joining
     players = game.players
     out: list[Raw] = []
     graph_props = [p for p in props if p.kind in GRAPH_KINDS]
@@ -202,7 +257,9 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         # reads who the ordinary Fascists are joins the others' search.
         reductions = replace(reductions, deals=True)
     dealt = frozenset(dealt_fields(game.spec)) if reductions.deals and reductions.cone else frozenset()
-    parts = by_cone(game.spec, symmetric, dealt) if explorer == "layers" and reductions.cone else [symmetric]
+    parts = by_cone(game.spec, tuple(p for p in symmetric if p not in joining), dealt) \
+        if explorer == "layers" and reductions.cone else [tuple(p for p in symmetric if p not in joining)]
+    parts[0] += tuple(p for p in symmetric if p in joining)
     if parts[0] or graph_props:
         groups.append((parts[0], reductions))
     groups += [(part, reductions) for part in parts[1:]]
@@ -279,7 +336,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
                 raw.extra["fewest_elections_moves"] = moves_of(trace)
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
-    return judge_premises(game, out, questions, remaining) if questions else out
+    return out
 
 
 STANDARD = "standard"
@@ -401,7 +458,20 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
     """What random games find (explore.py `walk`): a refutation, a witness, a deadlock or
     a value out of range, each with the game that found it; every property not hit is
     `unknown` (a walk decides nothing it did not see). Explored without symmetry, so a
-    property naming seats is checked as written."""
+    property naming seats is checked as written. Properties over monitored rules (the
+    order of play) walk the monitored game with the others, the same moves; on rules
+    built in memory they are unknown (`check_game`)."""
+    foreign = tuple(p for p in props if p.rules and not is_monitored(game.spec))
+    if foreign:
+        watched = monitored_game(game, foreign[0].rules)
+        if watched is None or any(p.rules != foreign[0].rules for p in foreign):
+            note = "the order of play is followed on rules loaded by name, with its monitor"
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            rest = tuple(p for p in props if p not in foreign)
+            return probe_game(game, rest, walks, seconds, seed, stop_on=stop_on) + \
+                [Raw(p.name, game.players, "unknown", evidence, message=note) for p in foreign]
+        game = watched
     model = Model(game, tuple(p for p in props if p.kind not in GRAPH_KINDS), Reductions(symmetry=False))
     exploration = walk(model, tuple(p for p in props if p.kind not in GRAPH_KINDS), walks, seconds, seed,
                        stop_on=stop_on)
@@ -545,9 +615,10 @@ def plain(result: PropertyResult) -> Raw:
 
 
 def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
-    """The typed `PropertyResult` of a plain verdict, traces replayed (a vacuous verdict's
-    under the rules that reach the premise: `premise_rules`)."""
-    game = compiled_game(raw.players, spec_name)
+    """The typed `PropertyResult` of a plain verdict, traces replayed (a property of
+    monitored rules under those rules; a vacuous verdict's under the rules that reach the
+    premise: `premise_rules`)."""
+    game = compiled_game(raw.players, props[raw.property].rules or spec_name)
     evidence = Evidence(**raw.evidence)
     rules = str(raw.extra.get("premise_rules", STANDARD)) if raw.verdict == "vacuous" else ""
     played = compiled_game(raw.players, rules) if rules else game
