@@ -7,9 +7,10 @@
     shrules ask --never EXPR --on MOVE            does this never happen? (over moves: vote, veto, any, ...)
     shrules ask --game PARTIAL.jsonl --move MOVE  is MOVE legal in the position reached?
 
-Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` that happens,
-`--never` that never does; a move legal in every consistent position); 1 not (a move
-illegal in every one); 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
+Exit status: 0 decided: a catalogue answer as the catalogue says, or any decided answer to
+a question asked on the command line (`--can`, `--never`, `--game --move`: yes and no are
+both answers, which the output and the JSON's `verdict` tell apart); 1 a catalogue answer
+not as the catalogue says; 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
 undecided: a search hit its limit, or the move's legality depends on hidden information.
 The work is in verify/lawyer/: ask.py (deciding), position.py (positions), answers.py and
 words.py (the answers and their words).
@@ -46,17 +47,14 @@ ALL_SECONDS = 900.0
 """Time per player count for --all, whose 5- and 6-player searches are complete ones."""
 
 
-def _exit_code(answer: Answer, claim: str | None = None) -> int:
-    """0 as expected, 1 not, 3 undecided (see the module docstring)."""
+def _exit_code(answer: Answer) -> int:
+    """A catalogue entry: 0 as the catalogue says, 1 not, 3 undecided. A question asked on
+    the command line has no expected answer: 0 decided (yes or no), 3 undecided; a "no" is
+    an answer, not a failure (see the module docstring)."""
     if answer.dispute is not None:
         verdict = as_expected(answer)
         return EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
-    if answer.verdict not in (YES, NO):
-        return EXIT_LIMIT
-    if isinstance(answer, PositionAnswer):
-        return EXIT_OK if answer.verdict == YES else EXIT_FAILED
-    wanted = NO if claim == "never" else YES
-    return EXIT_OK if answer.verdict == wanted else EXIT_FAILED
+    return EXIT_OK if answer.verdict in (YES, NO) else EXIT_LIMIT
 
 
 def _progress(enabled: bool):  # type: ignore[no-untyped-def]
@@ -148,10 +146,10 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
             asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
             prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
-                                spec_name, lang, as_json, changes, verbose, claim=kind, first_game=first_game))
+                                spec_name, lang, as_json, changes, verbose, first_game=first_game))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
         _emit(answer, lang, as_json, changes)
-        sys.exit(_exit_code(answer, kind))
+        sys.exit(_exit_code(answer))
     path = Path(catalogue_path) if catalogue_path else None
     disputes = catalogue(spec_name, path)
     if solver_only and (check_all or ident is not None):
@@ -241,7 +239,7 @@ def _formal(prop: Property | None) -> Property:
 
 def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None],
                counts: tuple[int, ...], seconds: float | None, workers: int, spec_name: str, lang: str,
-               as_json: bool, changes: bool, verbose: bool, claim: str | None = None, summary: bool = False,
+               as_json: bool, changes: bool, verbose: bool, summary: bool = False,
                first_game: bool = False) -> int:
     """`--solver`: each question at each count by the solver alone; the worst exit status,
     a count left undecided counting as a limit (3) even where another count answered."""
@@ -259,7 +257,7 @@ def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: S
         answers.append(answer_of(query, results, ids, dispute, "" if dispute is not None else "fields"))
     worst = EXIT_OK
     for answer in answers:
-        code = _exit_code(answer, claim)
+        code = _exit_code(answer)
         if code == EXIT_OK and not every_count_decided(answer):
             code = EXIT_LIMIT
         worst = EXIT_FAILED if EXIT_FAILED in (worst, code) else max(worst, code)

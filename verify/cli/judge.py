@@ -23,7 +23,7 @@ from engine.words import word
 from spec.errors import SpecError
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import lang_option
+from .options import lang_option, refuse
 
 
 @click.command()
@@ -53,7 +53,7 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, lang: str) -> None:
             result = judge_file(file, fmt)
         except SpecError as error:
             malformed += 1
-            click.echo(f"shrules: error: {error}", err=True)
+            refuse(str(error), as_json)
             continue
         counts[result.verdict] += 1
         if as_json:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import math
 import re
 import sys
@@ -46,7 +47,7 @@ from spec.errors import SpecError
 from spec.errors import Location, shown
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
-from verify.results import PropertyResult
+from verify.results import EXIT_BAD_INPUT, PropertyResult
 
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
@@ -186,6 +187,18 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
     for name, value in values.items():
         parse_value(name, value)
     return settings_name(base, values)
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def refuse(message: str, as_json: bool = False) -> int:
+    """Bad input reported: one error line on stderr (and with `as_json` the same as JSON on stdout); the exit
+    status of bad input."""
+    click.echo(f"shrules: error: {message}", err=True)
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit": EXIT_BAD_INPUT}, ensure_ascii=False))
+    return EXIT_BAD_INPUT
 
 
 # ---------------------------------------------------------------------- progress

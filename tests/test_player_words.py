@@ -1,0 +1,68 @@
+"""What a player, a host or a script meets at the edge of `shrules`: exit statuses that tell
+a decided answer from a failure, errors a program can parse, answers that name the rule
+that permits a move, sentences that say what a move did, seats counted from 1, German
+that reads as German. Every test here is fast (seconds)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from verify.cli import main
+from verify.results import EXIT_BAD_INPUT, EXIT_OK
+
+SEVEN = {"setup": {"players": 7, "first_president": 0}}
+ROUND: list[dict[str, Any]] = [{"move": "nominate", "by": 0, "chancellor": 4},
+                               {"move": "vote", "ja": [0, 1, 2, 3, 4]},
+                               {"move": "enact", "by": 4, "tile": "liberal"}]
+
+
+def shrules(*args: str) -> Any:
+    """`shrules ARGS` through click: the exit status, `stdout` and `stderr` apart."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def _game(tmp_path: Path, *lines: dict[str, Any]) -> str:
+    path = tmp_path / "partial.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+# ---------------------------------------------------------------------- exit statuses
+
+
+def test_a_decided_no_to_a_question_asked_on_the_command_line_exits_0() -> None:
+    result = shrules("ask", "--players", "5", "--never", "tile == 'fascist'", "--on", "enact")
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout.startswith("Yes")
+    result = shrules("ask", "--players", "5", "--can", "liberal_policies > 5", "--json")
+    assert result.exit_code == EXIT_OK, result.output
+    assert json.loads(result.stdout)["answer"] == "no"
+
+
+def test_an_illegal_move_in_a_position_is_a_decided_no_exit_0(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = shrules("ask", "--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 4}')
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout.startswith("No")
+
+
+def test_bad_input_with_json_is_json_on_stdout_too() -> None:
+    result = shrules("ask", "--players", "5", "--can", "size(alive) > 3", "--json")
+    assert result.exit_code == EXIT_BAD_INPUT
+    error = json.loads(result.stdout)
+    assert error["exit"] == EXIT_BAD_INPUT and error["error"] in result.stderr
+    usage = shrules("ask", "--players", "5", "--can", "True", "--never", "False", "--json")
+    assert usage.exit_code == EXIT_BAD_INPUT and json.loads(usage.stdout)["error"]
+    assert shrules("ask", "--players", "5", "--can", "size(alive) > 3").stdout == ""
+
+
+def test_every_command_with_json_reports_bad_input_as_json() -> None:
+    for command in ("check", "explore", "rules", "words"):
+        result = shrules(command, "--json", "--rules", "no-such-rules")
+        assert result.exit_code == EXIT_BAD_INPUT, (command, result.output)
+        assert json.loads(result.stdout)["exit"] == EXIT_BAD_INPUT, command
+    assert shrules("replay", "--json").stdout == ""       # a command without --json: stderr alone
