@@ -570,6 +570,14 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
                         tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
 
 
+def compile_in_rule(spec: Spec, players: int, rule: Rule, node: n.Node) -> Callable[..., Any]:
+    """A function `f(s, *args)` evaluating `node` as the rule's requirements are evaluated:
+    over the state before a move of `rule`, its parameters and lets in scope (what a
+    requirement's parts mean where only the whole was compiled: verify/lawyer/record.py)."""
+    emitter = Emitter(spec, players).for_rule(rule)
+    return _function(emitter, rule, node, ", ".join(["s", *emitter.params()]), _lines_for_lets(emitter, rule))
+
+
 def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: list[str]) -> Callable[..., Any]:
     source = "\n".join([f"def f({params}):", *lets, f"    return {emitter.emit(node)}"])
     function: Callable[..., Any] = load_source(source, f"rule {rule.name} text", bounded_helpers(rule.where))["f"]

@@ -6,12 +6,18 @@ that reads as German. Every test here is fast (seconds)."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
+from spec.disputes import DISPUTES_FILE
 from verify.cli import main
+from verify.lawyer.answers import YES
+from verify.lawyer.ask import Budget, ad_hoc, catalogue, find
+from verify.lawyer.grounds import WITNESS
+from verify.lawyer.words import render
 from verify.results import EXIT_BAD_INPUT, EXIT_OK
 
 SEVEN = {"setup": {"players": 7, "first_president": 0}}
@@ -66,3 +72,24 @@ def test_every_command_with_json_reports_bad_input_as_json() -> None:
         assert result.exit_code == EXIT_BAD_INPUT, (command, result.output)
         assert json.loads(result.stdout)["exit"] == EXIT_BAD_INPUT, command
     assert shrules("replay", "--json").stdout == ""       # a command without --json: stderr alone
+
+
+# ---------------------------------------------------------------------- "Rests on" names what permits a yes
+
+
+def test_the_five_alive_exception_is_cited_for_the_last_president_as_chancellor() -> None:
+    entry = find(catalogue(), "five-alive-last-president")
+    assert entry.kind == "sometimes" and "R-E4" in entry.rule_ids
+    raw = next(d for d in tomllib.loads(DISPUTES_FILE.read_text(encoding="utf-8"))["dispute"] if d["id"] == entry.id)
+    answer = ad_hoc(raw["move"], "sometimes", (5,), tuple(raw["on"]), Budget(seconds=60))
+    assert answer.verdict == YES and answer.grounds == WITNESS
+    assert answer.rule_ids[0] == "R-E4", answer.rule_ids
+    shown = render(answer)
+    answering = next(line for line in shown.splitlines() if line.startswith("▶ "))
+    assert "R-E4" in answering
+    assert "legal only through the exception of R-E4" in shown
+
+
+def test_a_move_under_the_plain_rule_cites_no_exception() -> None:
+    answer = ad_hoc("chancellor != last_president", "sometimes", (5,), ("nominate",), Budget(seconds=60))
+    assert answer.verdict == YES and "R-E4" not in answer.rule_ids

@@ -40,6 +40,7 @@ WORDS: dict[str, dict[str, str]] = {
         "found_solver": "Found by {method} (depth {depth}) in {seconds:.1f} s.",
         "rests": "Rests on:",
         "rests_witness": "Rests on (the rules of the moves that made it happen in this game):",
+        "permitted": "The answering move is legal only through the exception of {rules}.",
         "rests_proof": "Rests on (the requirements the proof needed, from its unsat cores):",
         "rests_search": "Rests on (the requirements that blocked every move into it, in the complete search):",
         "rests_proof_search": "Rests on (the requirements the proofs needed: unsat cores, and the moves they "
@@ -138,6 +139,7 @@ WORDS: dict[str, dict[str, str]] = {
         "english_only": "(keine deutsche Fassung — englischer Text)",
         "unknown_count": "unbekannt ({reason})",
         "rests_witness": "Beruht auf (die Regeln der Züge, die es in diesem Spiel herbeiführten):",
+        "permitted": "Der antwortende Zug ist nur durch die Ausnahme von {rules} erlaubt.",
         "rests_proof": "Beruht auf (die Bedingungen, die der Beweis brauchte, aus seinen unerfüllbaren Kernen):",
         "rests_search": "Beruht auf (die Bedingungen, die in der vollständigen Suche jeden Zug dorthin verboten):",
         "rests_proof_search": "Beruht auf (die Bedingungen, die die Beweise brauchten: unerfüllbare Kerne und die "
@@ -285,6 +287,10 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
                                                   elections=elections))
         out += _record_lines(record, lang)
         out.append(_say(lang, "marked", move=record.answer_move) if record.answer >= 0 else _say(lang, "at_start"))
+        if record.permitted_by:
+            book = load_rulebook(lang)
+            out.append(_say(lang, "permitted", rules=", ".join(f"{rule_id} ({book.get(rule_id, '')})"
+                                                                for rule_id in record.permitted_by)))
         if record.played_on:
             out.append(_say(lang, "played_on", moves=record.played_on))
         if changes:
@@ -439,7 +445,7 @@ def to_json(answer: Answer) -> dict[str, Any]:
             out["witness"] = {"players": witness.players, "lines": [row.text for row in record.rows],
                               "answer_step": record.answer, "answer_move": record.answer_move,
                               "table_moves": record.table_moves, "played_on": record.played_on,
-                              "itf": trace.to_itf()}
+                              "permitted_by": list(record.permitted_by), "itf": trace.to_itf()}
     elif isinstance(answer, TextAnswer):
         out["from"] = "rule text"
         out["spec_checks"] = [{"check": what, "agrees": ok} for what, ok in answer.checks]
