@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import product
 from random import Random
 from collections.abc import Iterable
@@ -34,6 +34,7 @@ from spec.errors import SpecError, shown
 from spec.lang.limits import check_field_range
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
+from spec.lang.nodes import Name, walk
 from spec.model import ROLES, Rule, Spec, Template
 
 from .words import UNTRANSLATED, named, word
@@ -368,12 +369,17 @@ class Game:
         return self._text(requirement.why, requirement.why_de, compiled.holes[failing], state, args, lang)
 
     def says(self, state: State, move: Move, lang: str = "en") -> str:
-        """What a move does, in words, read in the state before it (the rule's `says`, or in
-        German its `says_de`; without one, the English marked as such)."""
+        """What a move does, in words (the rule's `says`, or in German its `says_de`; without
+        one, the English marked as such): its names read in the state before the move, its
+        `after_FIELD` in the state the move's effect gives, so that what it says the move
+        changed is what the move changed (the loader refuses a sentence working it out again)."""
         compiled = self.by_name[move.rule]
         if compiled.rule.says is None:
             return compiled.rule.summary if lang == "en" else UNTRANSLATED + compiled.rule.summary
-        return self._text(compiled.rule.says, compiled.rule.says_de, compiled.says, state, move.args, lang)
+        # The effect only where the sentence reads it: the sentence of an illegal move (judge) needs none.
+        after = compiled.effect(state, *move.args) if _reads_after(compiled.rule.says) else state
+        functions = tuple(partial(_with_after, function, after) for function in compiled.says)
+        return self._text(compiled.rule.says, compiled.rule.says_de, functions, state, move.args, lang)
 
     def _text(self, english: Template, translated: Template | None, functions: tuple[Any, ...], state: State,
               args: tuple[int, ...], lang: str) -> str:
@@ -557,6 +563,16 @@ def _shown(value: Any, words: dict[str, str] | None) -> str:
     if words is not None and isinstance(value, str):
         return words.get(value, value)
     return str(value)
+
+
+def _reads_after(template: Template) -> bool:
+    """Whether a sentence shows a field after the move (`after_FIELD`)."""
+    return any(isinstance(item, Name) and item.kind == "after" for _, node in template.holes for item in walk(node))
+
+
+def _with_after(function: Callable[..., Any], after: State, state: State, *args: int) -> Any:
+    """A sentence hole's function called as a requirement's is, with the state after the move."""
+    return function(state, after, *args)
 
 
 def _phase_kind(rules: tuple[CompiledRule, ...]) -> PhaseKind:

@@ -10,7 +10,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
+
+from engine.game import Game
+from spec.errors import SpecError
+from spec.loader import load_spec
 
 from spec.disputes import DISPUTES_FILE
 from verify.cli import main
@@ -93,3 +98,45 @@ def test_the_five_alive_exception_is_cited_for_the_last_president_as_chancellor(
 def test_a_move_under_the_plain_rule_cites_no_exception() -> None:
     answer = ad_hoc("chancellor != last_president", "sometimes", (5,), ("nominate",), Budget(seconds=60))
     assert answer.verdict == YES and "R-E4" not in answer.rule_ids
+
+
+# ---------------------------------------------------------------------- sentences that cannot lie
+
+
+VETO_KEEPS_TRACKER = """extends = "standard"
+name = "veto_keeps_tracker"
+description = "An accepted veto leaves the Election Tracker alone"
+
+[[rule]]
+name = "accept_veto"
+effect = { election_tracker = "election_tracker" }
+"""
+
+
+def _accepted_veto(spec_path: str, tracker: int) -> tuple[str, int]:
+    """The sentence of an accepted veto with the tracker at `tracker`, and the tracker after it."""
+    game = Game(load_spec(spec_path), 7)
+    state: Any = game.initial_state()
+    state = state._replace(phase=game.phase_names.index("veto"), election_tracker=tracker)
+    move = game.move("accept_veto")
+    after: Any = game.apply(state, move)
+    return game.says(state, move), after.election_tracker
+
+
+def test_a_sentence_says_what_the_move_did_under_an_overlay(tmp_path: Path) -> None:
+    overlay = tmp_path / "veto_keeps_tracker.toml"
+    overlay.write_text(VETO_KEEPS_TRACKER, encoding="utf-8")
+    for tracker in (0, 1):
+        said, after = _accepted_veto(str(overlay), tracker)
+        assert after == tracker and said.endswith(f"the Election Tracker stands at {tracker}"), said
+        said, after = _accepted_veto("standard", tracker)
+        assert after == tracker + 1 and said.endswith(f"the Election Tracker stands at {tracker + 1}"), said
+
+
+def test_the_loader_refuses_a_sentence_that_works_out_a_new_value(tmp_path: Path) -> None:
+    overlay = tmp_path / "veto_says_by_hand.toml"
+    overlay.write_text(VETO_KEEPS_TRACKER + 'says = "the veto is accepted; the Election Tracker moves to '
+                       '{election_tracker + 1}"\n', encoding="utf-8")
+    with pytest.raises(SpecError, match=r"\{after_election_tracker\}") as refused:
+        load_spec(str(overlay))
+    assert "veto_says_by_hand.toml:" in str(refused.value)
