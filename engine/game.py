@@ -37,7 +37,7 @@ from spec.loader import load_spec
 from spec.lang.nodes import Name, walk
 from spec.model import ROLES, Rule, Spec, Template
 
-from .words import UNTRANSLATED, named, word
+from .words import UNTRANSLATED, named, seat_range, seat_shown, seats_shown, word
 from .pycompile import (REJECTIONS, CompiledRule, Emitter, Record, compile_expression, compile_phase_step,
                         compile_rule)
 
@@ -241,7 +241,8 @@ class Game:
         if kind == "seats":
             if not isinstance(value, (list, tuple, set, frozenset)) or not all(
                     isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.players for v in value):
-                raise SpecError(f"expected a list of seats 0..{self.players - 1}, got {shown(value)}")
+                raise SpecError(f"expected a list of numbers 0..{self.players - 1}, seats as the machine formats "
+                                f"count them (from 0: seats {seat_range(self.players)} at the table), got {shown(value)}")
             return encode_seats(list(value))
         if kind == "tiles":
             if not isinstance(value, (list, tuple)) or not all(v in ("liberal", "fascist") for v in value):
@@ -332,9 +333,10 @@ class Game:
                 english = word("en", key) if key in ("who_president", "who_nominee") else rule.actor_text
                 german = word("de", key) if key in ("who_president", "who_nominee") else rule.actor_text
                 what = rule.summary[0].lower() + rule.summary[1:]
-                raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by, who=english, expected=expected,
-                                                        what=what), move,
-                                  word("de", "not_actor", by=by, who=german, expected=expected, what=what))
+                by_shown, expected_shown = seat_shown(by), seat_shown(expected)
+                raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by_shown, who=english,
+                                                        expected=expected_shown, what=what), move,
+                                  word("de", "not_actor", by=by_shown, who=german, expected=expected_shown, what=what))
         failing = compiled.first_failure(state, *move.args)
         if failing >= 0:
             requirement = rule.requires[failing]
@@ -401,7 +403,7 @@ class Game:
         text = template.text
         for (hole, node), function in zip(template.holes, functions):
             node = nodes[hole] if nodes is not None else node
-            value = self.decode(node.type.kind, node.type.enum, function(state, *args))
+            value = seats_shown(node.type.kind, self.decode(node.type.kind, node.type.enum, function(state, *args)))
             text = text.replace("{" + hole + "}", _shown(value, values), 1)
         return text
 

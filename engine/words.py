@@ -13,6 +13,33 @@ from __future__ import annotations
 LANGS = ("en", "de")
 """The languages of the game record; English is the spec's and the default."""
 
+SEAT_BASE = 1
+"""People count seats from 1: the first seat at the table is "seat 1" in every sentence a
+person reads (traces, answers, the book, judge and illegal-move messages, errors). The
+machine formats (ITF, JSON output, transcripts, the states) number them from 0, as the
+spec's seat values are; `seat_shown` is the one place the two meet."""
+
+
+def seat_shown(seat: int) -> int:
+    """The number a person reads for the spec's seat `seat` (0-based)."""
+    return seat + SEAT_BASE
+
+
+def seats_shown(kind: str, value: object) -> object:
+    """A decoded value of type `kind` as a person reads it: a seat (or each of a set of
+    seats) counted from 1; anything else, and no seat (None), unchanged."""
+    if kind == "seat" and isinstance(value, int):
+        return seat_shown(value)
+    if kind == "seats" and isinstance(value, list):
+        return [seat_shown(seat) for seat in value]
+    return value
+
+
+def seat_range(players: int) -> str:
+    """The seats of a game as people number them, for messages: `1..7`."""
+    return f"{seat_shown(0)}..{seat_shown(players - 1)}"
+
+
 UNTRANSLATED = "[en] "
 """Put before an English sentence in German output: the spec (a variant's override, say)
 has no German for it. Tests read it as the one mark allowed before English words."""

@@ -526,7 +526,7 @@ def test_move_illegal_in_every_position_names_the_rule(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stdout
     first = result.stdout.splitlines()[0]
     assert first == ("No — R-E3 (Term limits: the last elected President and Chancellor may not be nominated "
-                     "Chancellor): seat 4 was elected Chancellor last and is term-limited.")
+                     "Chancellor): seat 5 was elected Chancellor last and is term-limited.")
     assert "Illegal in every consistent position" in result.stdout
 
 
@@ -534,7 +534,7 @@ def test_move_legal_in_every_position(tmp_path: Path) -> None:
     game = _game(tmp_path, SEVEN, *ROUND)
     result = run("--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 2}')
     assert result.exit_code == 0, result.stdout
-    assert result.stdout.startswith("Yes — legal: seat 1 nominates seat 2 as Chancellor.")
+    assert result.stdout.startswith("Yes — legal: seat 2 nominates seat 3 as Chancellor.")
     assert "Legal in every consistent position" in result.stdout
 
 
@@ -542,7 +542,7 @@ def test_move_by_the_wrong_seat(tmp_path: Path) -> None:
     game = _game(tmp_path, SEVEN, *ROUND)
     result = run("--game", game, "--move", '{"move": "nominate", "by": 2, "chancellor": 5}')
     assert result.exit_code == 0
-    assert "R-E1" in result.stdout.splitlines()[0] and "seat 2 is not the President" in result.stdout
+    assert "R-E1" in result.stdout.splitlines()[0] and "seat 3 is not the President" in result.stdout
 
 
 def test_move_depends_on_the_hidden_hand(tmp_path: Path) -> None:
@@ -572,8 +572,8 @@ def test_move_depends_on_the_hidden_roles(tmp_path: Path) -> None:
     game = _game(tmp_path, *lines)
     result = run("--game", game, "--move", '{"move": "nominate", "by": 4, "chancellor": 1}')
     assert result.exit_code == 3, result.stdout
-    assert result.stdout.startswith("It depends on hidden information: legal if Hitler is not seat 0; "
-                                    "illegal if Hitler is seat 0 — R-W5")
+    assert result.stdout.startswith("It depends on hidden information: legal if Hitler is not seat 1; "
+                                    "illegal if Hitler is seat 1 — R-W5")
     assert "the game is over" in result.stdout
 
 

@@ -175,7 +175,7 @@ def test_ask_in_german_has_no_english_sentence() -> None:
     for args in (["tie-rejects"], ["last-president-chancellor-seven"], ["veto-by-president"], ["four-players"], []):
         text = run("ask", *args, "--lang", "de")
         assert not english_in(text) and UNTRANSLATED not in text, (args, english_in(text))
-    assert "Platz 0 nominiert Platz 1 als Kanzler" in run("ask", "tie-rejects", "--lang", "de")
+    assert "Platz 1 nominiert Platz 2 als Kanzler" in run("ask", "tie-rejects", "--lang", "de")
 
 
 def test_play_and_judge_in_german_have_no_english_sentence() -> None:
@@ -183,7 +183,7 @@ def test_play_and_judge_in_german_have_no_english_sentence() -> None:
     assert text.startswith("Ein Spiel mit 7 Personen") and not english_in(text), english_in(text)[:5]
     examples = Path(__file__).parent.parent / "engine" / "examples"
     text = run("judge", str(examples / "illegal_term_limit.jsonl"), "--lang", "de")
-    assert "R-E3: Platz 1 wurde zuletzt zum Kanzler gewählt und ist gesperrt" in text
+    assert "R-E3: Platz 2 wurde zuletzt zum Kanzler gewählt und ist gesperrt" in text
     assert not english_in(text) and UNTRANSLATED not in text, english_in(text)[:5]
 
 
@@ -230,8 +230,8 @@ def test_a_ruling_that_depends_on_hidden_roles_reads_in_german(tmp_path: Path) -
     game = tmp_path / "game.jsonl"
     game.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     text = run("ask", "--game", str(game), "--move", '{"move": "nominate", "by": 4, "chancellor": 1}', "--lang", "de")
-    assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 0; "
-                           "unzulässig, wenn gilt: Hitler ist Platz 0 — R-W5"), text
+    assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 1; "
+                           "unzulässig, wenn gilt: Hitler ist Platz 1 — R-W5"), text
     assert "das Spiel ist vorbei" in text and not english_in(text) and UNTRANSLATED not in text, english_in(text)
 
 

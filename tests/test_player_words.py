@@ -6,6 +6,7 @@ that reads as German. Every test here is fast (seconds)."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,28 @@ def test_the_loader_refuses_a_sentence_that_works_out_a_new_value(tmp_path: Path
     with pytest.raises(SpecError, match=r"\{after_election_tracker\}") as refused:
         load_spec(str(overlay))
     assert "veto_says_by_hand.toml:" in str(refused.value)
+
+
+# ---------------------------------------------------------------------- seats from 1
+
+
+def test_a_game_record_counts_seats_from_1_and_its_itf_from_0(tmp_path: Path) -> None:
+    itf = tmp_path / "game.itf.json"
+    result = shrules("play", "-n", "5", "--seed", "1", "--trace", str(itf))
+    assert result.exit_code == EXIT_OK, result.output
+    assert not re.search(r"\b(seat|seats|Seat) 0\b", result.stdout)
+    assert re.search(r"\bseat 5\b", result.stdout)           # the fifth seat of five is seat 5
+    states = json.loads(itf.read_text(encoding="utf-8"))["states"]
+    hitler = states[-1]["hitler"]
+    hitler = hitler.get("value", hitler) if isinstance(hitler, dict) else hitler
+    assert 0 <= hitler <= 4                                   # the machine format keeps 0..4
+    assert f"Hitler is seat {hitler + 1}," in result.stdout
+
+
+def test_an_illegal_move_and_a_seat_out_of_range_say_seats_from_1(tmp_path: Path) -> None:
+    game = _game(tmp_path, SEVEN, *ROUND)
+    result = shrules("ask", "--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 4}')
+    assert "seat 5 was elected Chancellor last" in result.stdout       # "chancellor": 4 is seat 5
+    bad = shrules("ask", "--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 9}')
+    assert bad.exit_code == EXIT_BAD_INPUT and "seats 1..7 at the table" in bad.stderr
+    assert "seat 0" not in bad.stderr

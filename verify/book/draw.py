@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine.words import UNTRANSLATED
+from engine.words import UNTRANSLATED, seat_shown
 
 from .frame import FRAME, say
 from .rounds import Game, Round
@@ -65,9 +65,9 @@ def power_name(power: str, lang: str, kind: str = "power") -> str:
 def _facts(turn: Round, lang: str) -> str:
     rows: list[tuple[str, str]] = []
     if turn.president is not None:
-        rows.append((say(lang, "president"), say(lang, "seat", seat=turn.president)))
+        rows.append((say(lang, "president"), say(lang, "seat", seat=seat_shown(turn.president))))
     if turn.chancellor is not None:
-        rows.append((say(lang, "chancellor"), say(lang, "seat", seat=turn.chancellor)))
+        rows.append((say(lang, "chancellor"), say(lang, "seat", seat=seat_shown(turn.chancellor))))
     if turn.ja is not None and turn.voters is not None:
         outcome = say(lang, "elected" if turn.elected else "rejected")
         rows.append((say(lang, "vote"), say(lang, "votes", ja=turn.ja, nein=turn.voters - turn.ja, outcome=outcome)))
