@@ -44,7 +44,7 @@ def english_in(text: str) -> list[str]:
     found = []
     note = WORDS["de"]["english_only"]
     for line in text.splitlines():
-        if UNTRANSLATED.strip() in line or note in line or line.startswith(("Formal:", "Formally:")):
+        if UNTRANSLATED.strip() in line or note in line or line.strip().startswith(("Formal:", "Formally:")):
             continue
         found += ENGLISH.findall(PLAIN.sub(" ", line))
     return found

@@ -14,11 +14,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from engine.game import Game
+from engine.game import Game, compiled_game
+from engine.play import random_game
 from spec.errors import SpecError
 from spec.loader import load_spec
 
 from spec.disputes import DISPUTES_FILE
+from verify.book.draw import draw_game
+from verify.book.rounds import rounds
 from verify.cli import main
 from verify.lawyer.answers import YES
 from verify.lawyer.ask import Budget, ad_hoc, catalogue, find
@@ -166,3 +169,43 @@ def test_an_illegal_move_and_a_seat_out_of_range_say_seats_from_1(tmp_path: Path
     bad = shrules("ask", "--game", game, "--move", '{"move": "nominate", "by": 1, "chancellor": 9}')
     assert bad.exit_code == EXIT_BAD_INPUT and "seats 1..7 at the table" in bad.stderr
     assert "seat 0" not in bad.stderr
+
+
+# ---------------------------------------------------------------------- how this was decided, after the answer
+
+
+def test_an_answer_opens_with_the_answer_and_says_how_it_was_decided_last() -> None:
+    for lang, how, method in (("en", "How this was decided:", ("Found by", "Proved for", "Formally")),
+                              ("de", "Wie das entschieden wurde:", ("Gefunden durch", "Bewiesen für", "Formal"))):
+        for kind in ("--can", "--never"):
+            text = shrules("ask", "--players", "5", kind, "liberal_policies > 5", "--lang", lang).stdout
+            lines = text.splitlines()
+            assert how in lines, text
+            before = lines[:lines.index(how)]
+            assert not any(line.strip().startswith(method) for line in before), text
+            assert any(line.strip().startswith(method) for line in lines[lines.index(how):])
+            assert "k-induction" not in "\n".join(before) and "k-Induktion" not in "\n".join(before)
+
+
+def _game_with(power: str) -> Any:
+    """A seeded random 7-player game in which the President used `power`."""
+    game = compiled_game(7)
+    for seed in range(200):
+        trace = random_game(game, seed)
+        if any(game.describe(state)["power"] == power for state in trace.states):
+            return trace
+    raise AssertionError(f"no seeded game with {power}")
+
+
+def test_the_round_card_names_the_target_of_every_power_and_marks_the_answer() -> None:
+    trace = _game_with("execution")
+    drawn = rounds(trace, "en", answer=len(trace.steps) - 1)
+    used = [turn for turn in drawn.rounds if turn.power in ("execution", "investigate", "special_election")]
+    assert used and all(turn.target is not None for turn in used)
+    executed = next(turn.target for turn in used if turn.power == "execution")
+    assert executed is not None
+    html = draw_game(drawn, "en")
+    assert f"Execution — seat {executed + 1}" in html           # seats from 1 on the card
+    assert html.count('class="answer"') == 2 and "▶" in html     # in the folded list and the printed one
+    german = draw_game(rounds(trace, "de", answer=len(trace.steps) - 1), "de")
+    assert f"Hinrichtung — Platz {executed + 1}" in german

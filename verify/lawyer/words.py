@@ -29,7 +29,9 @@ WORDS: dict[str, dict[str, str]] = {
         "a_game": "A game where it does, not proved the shortest ({players} players, {moves} moves, {elections}):",
         "elections": "{count} elected government",
         "elections_plural": "{count} elected governments",
-        "no": "No — this never happens: proved for {proofs}.",
+        "no": "No — this never happens ({counts} players).",
+        "proved_for": "Proved for {proofs}.",
+        "how": "How this was decided:",
         "unknown": "Unknown — no game where it happens was found, but that is not a proof:",
         "proved": "proved ({method})",
         "players": "{counts} players",
@@ -100,7 +102,9 @@ WORDS: dict[str, dict[str, str]] = {
         "solver_count": "  {players} Spieler: {what} ({method}, {seconds:.1f} s){why}",
         "solver_yes": "ja, {moves} Züge",
         "solver_unknown": "unbekannt",
-        "no": "Nein — das passiert nie: bewiesen für {proofs}.",
+        "no": "Nein — das passiert nie ({counts} Spieler).",
+        "proved_for": "Bewiesen für {proofs}.",
+        "how": "Wie das entschieden wurde:",
         "unknown": "Unbekannt — kein Spiel gefunden, in dem es passiert, aber das ist kein Beweis:",
         "proved": "bewiesen ({method})",
         "players": "{counts} Spieler",
@@ -260,21 +264,27 @@ def _dispute_tail(answer: Answer, lang: str) -> list[str]:
 
 
 def render(answer: Answer, lang: str = "en", changes: bool = False) -> str:
-    """The answer in plain words."""
+    """The answer in plain words: the verdict and its game or reason first, what it rests
+    on, the catalogue's words, and last, under "How this was decided", the method, its
+    figures and the formal query, which a player does not need to read the answer."""
+    how: list[str] = []
     if isinstance(answer, FormalAnswer):
-        body = _formal(answer, lang, changes)
+        body, how = _formal(answer, lang, changes)
     elif isinstance(answer, TextAnswer):
         body = _text(answer, lang)
     else:
         body = _position(answer, lang)
     grounds = answer.grounds if isinstance(answer, FormalAnswer) else ""
+    section = [_say(lang, "how"), *("  " + line for line in how)] if how else []
     return "\n".join(_dispute_head(answer.dispute, lang) + body + [_rules(answer.rule_ids, lang, grounds)]
-                     + _dispute_tail(answer, lang))
+                     + _dispute_tail(answer, lang) + section)
 
 
-def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
+def _formal(answer: FormalAnswer, lang: str, changes: bool) -> tuple[list[str], list[str]]:
+    """The answer's lines, and apart the lines of how it was decided."""
     prop = answer.query
     out: list[str] = []
+    how: list[str] = []
     verdict = answer.verdict
     if verdict == YES:
         witness, trace = answer.witness, answer.game
@@ -298,12 +308,13 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         evidence = witness.verdict.evidence
         method = METHODS.get(evidence.method, {}).get(lang, evidence.method)
         if evidence.states is not None:
-            out.append(_say(lang, "found", method=method, states=evidence.states, seconds=evidence.seconds))
+            how.append(_say(lang, "found", method=method, states=evidence.states, seconds=evidence.seconds))
         else:
-            out.append(_say(lang, "found_solver", method=method, depth=evidence.depth, seconds=evidence.seconds))
+            how.append(_say(lang, "found_solver", method=method, depth=evidence.depth, seconds=evidence.seconds))
     elif verdict == NO:
         proofs = [(r.players, _method(r, lang)) for r in sorted(answer.results, key=lambda r: r.players)]
-        out.append(_say(lang, "no", proofs=_grouped(proofs, lang)))
+        out.append(_say(lang, "no", counts=counts_text([r.players for r in answer.results], lang)))
+        how.append(_say(lang, "proved_for", proofs=_grouped(proofs, lang)))
     else:
         out.append(_say(lang, "unknown"))
         lines: dict[str, list[int]] = {}
@@ -319,8 +330,8 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
             out.append(f"  {_say(lang, 'players', counts=counts_text(counts, lang))}: {text}")
     moves = moves_in_words(load_spec(prop.rules or "standard"), prop.on) if prop.on else ""
     on = "" if not moves else _say(lang, "over_any") if moves == ANY else _say(lang, "over_moves", on=moves)
-    out.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
-    return out
+    how.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
+    return out, how
 
 
 def _record_lines(record: GameRecord, lang: str) -> list[str]:
