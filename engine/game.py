@@ -37,7 +37,7 @@ from spec.loader import load_spec
 from spec.lang.nodes import Name, walk
 from spec.model import ROLES, Rule, Spec, Template
 
-from .words import UNTRANSLATED, named, seat_range, seat_shown, seats_shown, word
+from .words import UNTRANSLATED, move_name, named, seat_range, seat_shown, seats_shown, word
 from .pycompile import (REJECTIONS, CompiledRule, Emitter, Record, compile_expression, compile_phase_step,
                         compile_rule)
 
@@ -332,11 +332,11 @@ class Game:
                 key = "who_" + rule.actor_text
                 english = word("en", key) if key in ("who_president", "who_nominee") else rule.actor_text
                 german = word("de", key) if key in ("who_president", "who_nominee") else rule.actor_text
-                what = rule.summary[0].lower() + rule.summary[1:]
                 by_shown, expected_shown = seat_shown(by), seat_shown(expected)
                 raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by_shown, who=english,
-                                                        expected=expected_shown, what=what), move,
-                                  word("de", "not_actor", by=by_shown, who=german, expected=expected_shown, what=what))
+                                                        expected=expected_shown, what=move_name(rule, "en")), move,
+                                  word("de", "not_actor", by=by_shown, who=german, expected=expected_shown,
+                                       what=move_name(rule, "de")))
         failing = compiled.first_failure(state, *move.args)
         if failing >= 0:
             requirement = rule.requires[failing]
@@ -355,13 +355,14 @@ class Game:
                                     how=named("de", "how", str(how))))
         waiting = self.by_phase[state[self.phase_index]]
         names = sorted({c.rule.name for c in waiting})
+        names_de = sorted({move_name(c.rule, "de") for c in waiting})
         # The attempted move's own rule says when it may happen (chaos: R-E9); a seat's move
         # with no requirement cites the rule that gives it to that seat (accept_veto: R-V3).
         rule_id = rule.phase_rule or (rule.rule_ids[0] if rule.rule_ids else
                                       rule.actor_rule if rule.actor == "seat" else "R-W5")
-        return _illegal(rule_id, move, "wrong_time", rule=rule.name, phase=phase,
+        return _illegal(rule_id, move, "wrong_time", rule={"en": rule.name, "de": move_name(rule, "de")}, phase=phase,
                         expected={"en": word("en", "or").join(names) or word("en", "nothing"),
-                                  "de": word("de", "or").join(f"'{name}'" for name in names) or word("de", "nothing")})
+                                  "de": word("de", "or").join(f"„{name}“" for name in names_de) or word("de", "nothing")})
 
     def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...],
                lang: str = "en") -> str:
@@ -377,6 +378,8 @@ class Game:
         changed is what the move changed (the loader refuses a sentence working it out again)."""
         compiled = self.by_name[move.rule]
         if compiled.rule.says is None:
+            if lang == "de" and compiled.rule.summary_de:
+                return compiled.rule.summary_de
             return compiled.rule.summary if lang == "en" else UNTRANSLATED + compiled.rule.summary
         # The effect only where the sentence reads it: the sentence of an illegal move (judge) needs none.
         after = compiled.effect(state, *move.args) if _reads_after(compiled.rule.says) else state

@@ -483,7 +483,7 @@ class _Builder:
         name = str(entry.get("name", f"#{index + 1}"))
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
-        allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
+        allowed = {"name", "phase", "actor", "summary", "summary_de", "params", "let", "weight", "requires", "effect",
                    "reveals", "quiet", "actor_rule", "says", "says_de", "phase_rule", "roles", "draws", "word"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
@@ -532,7 +532,17 @@ class _Builder:
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
                     bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word,
-                    says_de)
+                    says_de, self._summary_de(entry, key, name))
+
+    def _summary_de(self, entry: dict[str, Any], key: str, name: str) -> str | None:
+        """The German of a rule's `summary`, the move's name in German output (None: none)."""
+        if "summary_de" not in entry:
+            return None
+        value = entry["summary_de"]
+        if not isinstance(value, str) or not value.strip():
+            raise SpecError("summary_de is the German of summary: a non-empty string",
+                            self.where(key, "summary_de", f"rule '{name}' summary_de"))
+        return value
 
     def _rule_params(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope,
                      enums: dict[str, tuple[str, ...]]) -> list[Param]:

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from engine.game import Game, compiled_game
 from engine.play import random_game
+from engine.words import UNTRANSLATED, filled, move_name
 from spec.errors import SpecError
 from spec.loader import load_spec
 
@@ -209,3 +210,33 @@ def test_the_round_card_names_the_target_of_every_power_and_marks_the_answer() -
     assert html.count('class="answer"') == 2 and "▶" in html     # in the folded list and the printed one
     german = draw_game(rounds(trace, "de", answer=len(trace.steps) - 1), "de")
     assert f"Hinrichtung — Platz {executed + 1}" in german
+
+
+# ---------------------------------------------------------------------- German
+
+
+def test_german_numbers_group_thousands_with_a_point_and_use_a_decimal_comma() -> None:
+    assert filled("{states:,} Zuständen in {seconds:.1f} s", "de", states=143762, seconds=4.4) == \
+        "143.762 Zuständen in 4,4 s"
+    assert filled("{states:,} states in {seconds:.1f} s", "en", states=143762, seconds=4.4) == \
+        "143,762 states in 4.4 s"
+    text = shrules("ask", "--players", "5", "--can", "liberal_policies >= 1", "--lang", "de").stdout
+    assert re.search(r"nach [\d.]+ Zuständen in \d+,\d s\.", text), text
+    assert not re.search(r"\d\.\d s\b", text)
+
+
+def test_german_names_moves_in_german_and_has_a_german_footer() -> None:
+    text = shrules("ask", "veto-by-president", "--lang", "de").stdout
+    assert "„der Kanzler schlägt ein Veto vor“" in text and "propose_veto" not in text
+    listing = shrules("ask", "--lang", "de").stdout
+    assert listing.rstrip().splitlines()[-1].endswith("Fragen; `shrules ask ID` beantwortet eine.")
+    for rule in load_spec().rules:              # every move of the rules has its German name
+        assert rule.summary_de, rule.name
+
+
+def test_a_variant_that_renames_a_move_in_english_drops_its_german_name(tmp_path: Path) -> None:
+    overlay = tmp_path / "renamed.toml"
+    overlay.write_text('extends = "standard"\nname = "renamed"\ndescription = "x"\n\n[[rule]]\n'
+                       'name = "propose_veto"\nsummary = "The Chancellor asks to veto"\n', encoding="utf-8")
+    rule = load_spec(str(overlay)).rule("propose_veto")
+    assert rule.summary_de is None and move_name(rule, "de") == UNTRANSLATED + "the Chancellor asks to veto"

@@ -7,6 +7,8 @@ leaving English under a German frame without a word."""
 
 from __future__ import annotations
 
+from engine.words import filled
+
 FRAME: dict[str, dict[str, str]] = {
     "en": {
         "book": "Secret Hitler rulings book",
@@ -176,4 +178,4 @@ LANG_NAMES = {"en": "English", "de": "Deutsch"}
 def say(lang: str, key: str, **values: object) -> str:
     """A frame string in `lang` (English where a key is English-only), filled in."""
     words = FRAME.get(lang, FRAME["en"])
-    return (words.get(key) or FRAME["en"][key]).format(**values)
+    return filled(words.get(key) or FRAME["en"][key], lang, **values)

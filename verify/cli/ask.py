@@ -34,7 +34,7 @@ from spec.moves import moves_named
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
-from ..lawyer.words import counts_text, listing, render, solver_lines, to_json
+from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
 from ..lawyer.solver import SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all, every_count_decided, said
@@ -179,7 +179,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
                                     "players": list(d.players)} for d in disputes], ensure_ascii=False, indent=1))
         else:
             click.echo("\n".join(listing(disputes, lang)))
-            click.echo(f"\n{len(disputes)} questions; `shrules ask ID` answers one.")
+            click.echo("\n" + listed(len(disputes), lang))
         return
     answer = answer_dispute(find(disputes, ident), budget, players or None, spec_name, progress)
     _emit(answer, lang, as_json, changes)

@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.game import Game, IllegalMove, Move, compiled_game
 from engine.safe_json import loads
-from engine.words import UNTRANSLATED, seat_shown, seats_shown, word
+from engine.words import UNTRANSLATED, move_name, seat_shown, seats_shown, word
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
@@ -299,9 +299,8 @@ def rule(game: Game, positions: list[Any], entry: Entry, notes: tuple[str, ...] 
     compiled = game.by_name.get(shown.move.rule) if shown is not None else None
     if shown is not None and compiled is not None and compiled.actor is not None and entry.by is not None \
             and compiled.actor(shown.before) != entry.by:
-        summary = compiled.rule.summary
-        move_text = word("en", "would_move", by=seat_shown(entry.by), what=summary[0].lower() + summary[1:])
-        move_de = word("de", "would_move", by=seat_shown(entry.by), rule=compiled.rule.name)
+        move_text = word("en", "would_move", by=seat_shown(entry.by), what=move_name(compiled.rule, "en"))
+        move_de = word("de", "would_move", by=seat_shown(entry.by), what=move_name(compiled.rule, "de"))
     elif shown is not None:
         move_text = game.says(shown.before, shown.move)
         move_de = game.says(shown.before, shown.move, "de")

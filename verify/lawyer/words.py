@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from engine.words import UNTRANSLATED
+from engine.words import UNTRANSLATED, filled
 from spec.disputes import Dispute
 from spec.loader import load_rule_texts, load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
@@ -88,6 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "after_answer": "after the answer, played on to the end:",
         "at_start": "It holds before the first move.",
         "bookkeeping": "· marks the rules' own bookkeeping, not counted as moves.",
+        "listed": "{count} questions; `shrules ask ID` answers one.",
     },
     "de": {
         "yes": "Ja — das kann passieren.",
@@ -156,6 +157,7 @@ WORDS: dict[str, dict[str, str]] = {
         "after_answer": "nach der Antwort, zu Ende gespielt:",
         "at_start": "Das gilt schon vor dem ersten Zug.",
         "bookkeeping": "· markiert die Buchführung der Regeln selbst, nicht als Züge gezählt.",
+        "listed": "{count} Fragen; `shrules ask ID` beantwortet eine.",
     },
 }
 
@@ -180,7 +182,7 @@ def counts_text(counts: tuple[int, ...] | list[int], lang: str = "en") -> str:
 
 def _say(lang: str, key: str, **values: Any) -> str:
     """The text of `key` in `lang` (in English where that language has none yet)."""
-    return WORDS.get(lang, {}).get(key, WORDS["en"][key]).format(**values)
+    return filled(WORDS.get(lang, {}).get(key, WORDS["en"][key]), lang, **values)
 
 
 def _method(result: PropertyResult, lang: str) -> str:
@@ -240,6 +242,11 @@ def catalogue_text(dispute: Dispute, name: str, lang: str) -> str | None:
     if not english or lang == "en":
         return english or None
     return f"{english} {_say(lang, 'english_only')}"
+
+
+def listed(count: int, lang: str) -> str:
+    """The line under the catalogue's listing: how many questions, and how to ask one."""
+    return _say(lang, "listed", count=count)
 
 
 def _dispute_head(dispute: Dispute | None, lang: str) -> list[str]:
