@@ -5,8 +5,10 @@ that reads as German. Every test here is fast (seconds)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ from spec.disputes import DISPUTES_FILE
 from verify.book.draw import draw_game
 from verify.book.rounds import rounds
 from verify.cli import main
+from verify.cli.check import PARTS, WithinCounts
+from verify.cli.options import StatusLine, use_color
 from verify.lawyer.answers import YES
 from verify.lawyer.ask import Budget, ad_hoc, catalogue, find
 from verify.lawyer.grounds import WITNESS
@@ -240,3 +244,56 @@ def test_a_variant_that_renames_a_move_in_english_drops_its_german_name(tmp_path
                        'name = "propose_veto"\nsummary = "The Chancellor asks to veto"\n', encoding="utf-8")
     rule = load_spec(str(overlay)).rule("propose_veto")
     assert rule.summary_de is None and move_name(rule, "de") == UNTRANSLATED + "the Chancellor asks to veto"
+
+
+# ---------------------------------------------------------------------- feedback
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_status_line_is_drawn_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(StatusLine, "TICK", 0.01)
+    terminal = _Terminal()
+    with StatusLine("can liberal_policies > 5 happen?", seconds=120, stream=terminal) as status:
+        status.update("5 players: searching")
+        time.sleep(0.1)
+    drawn = terminal.getvalue()
+    assert "can liberal_policies > 5 happen? — 5 players: searching" in drawn and " s left" in drawn
+    assert drawn.endswith("\r\x1b[K")                         # erased before the answer is printed
+    log = io.StringIO()
+    with StatusLine("anything", seconds=1, stream=log) as status:
+        status.update("searching")
+        time.sleep(0.05)
+    assert log.getvalue() == ""
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color(False, _Terminal()) and not use_color(True, _Terminal()) and not use_color(False, io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color(False, _Terminal())
+    assert "\x1b[" not in shrules("ask", "--players", "5", "--can", "liberal_policies > 5", "--no-color").stdout
+
+
+def test_the_check_bar_moves_within_a_count() -> None:
+    inside = WithinCounts()
+    positions = [inside.heard("5", "exploring for 1 properties"), inside.heard("5", "rank 800, 1 states"),
+                 inside.heard("5", "rank 400, 265,952 states"), inside.heard("5", "rank 100, 1,038,532 states")]
+    assert positions[0] == positions[1] == 0 and 0 < positions[2] < positions[3] < PARTS
+    assert inside.heard("5", "done") == PARTS
+    assert inside.heard("6", "rank 900, 1 states") == PARTS            # a second count starts at its beginning
+
+
+def test_every_abbreviation_of_the_check_table_is_explained_below_it() -> None:
+    result = shrules("check", "-n", "5", "-p", "deadlock_free", "-p", "fascist_policy_win", "--no-color")
+    assert result.exit_code == EXIT_OK, result.output
+    lines = result.stdout.splitlines()
+    table = lines[:3]
+    assert re.search(r"\d+m/\d+e", "\n".join(table)) and re.search(r"\d\.\dM", "\n".join(table))
+    below = lines[4]
+    assert "m = moves" in below and "e = elected governments" in below and "M = million states" in below

@@ -18,11 +18,13 @@ words.py (the answers and their words).
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -38,7 +40,8 @@ from ..lawyer.words import counts_text, listed, listing, render, solver_lines, t
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
 from ..lawyer.solver import SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all, every_count_decided, said
-from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
+from .options import (SECONDS, StatusLine, color_option, coloured, lang_option, max_states_option, parse_counts,
+                      rules_option, use_color)
 
 
 QUESTION_SECONDS = 120.0
@@ -57,10 +60,25 @@ def _exit_code(answer: Answer) -> int:
     return EXIT_OK if answer.verdict in (YES, NO) else EXIT_LIMIT
 
 
-def _progress(enabled: bool):  # type: ignore[no-untyped-def]
-    if not enabled:
-        return None
-    return lambda text: click.echo(f"  … {text}", err=True)
+def _progress(verbose: bool, status: StatusLine) -> Callable[[str], None]:
+    """What the deciding says it is doing: a line each on stderr with --verbose, and the
+    terminal's status line (nothing where stderr is not a terminal)."""
+    def said(text: str) -> None:
+        status.update(text)
+        if verbose:
+            click.echo(f"  … {text}", err=True)
+    return said
+
+
+def _asked(ident: str | None, can_text: str | None, never_text: str | None, game_file: str | None) -> str:
+    """What is being decided, for the status line."""
+    if can_text:
+        return f"can {can_text} happen?"
+    if never_text:
+        return f"does {never_text} never happen?"
+    if game_file:
+        return f"is the move legal after {Path(game_file).name}?"
+    return f"answering {ident}" if ident else "answering the catalogue"
 
 
 @click.command()
@@ -101,16 +119,33 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="With --solver: a yes need not come with the shortest game; random games lead the solver to one "
               "first (it is shown with the proved lower bound on the shortest).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
-def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
-        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
-        lang: str,
-        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
-        catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool) -> None:
+@color_option
+def ask(**kwargs: Any) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
     Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
-    they rest on; "unknown (limit)" is never presented as proved.
+    they rest on; "unknown (limit)" is never presented as proved. On a terminal, a line
+    on stderr says what is being decided and the time left.
     """
+    no_color = kwargs.pop("no_color")
+    seconds = kwargs["seconds"]
+    check_all = kwargs["check_all"]
+    budget = seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS
+    quiet = kwargs["list_only"] or not (kwargs["ident"] or kwargs["can_text"] or kwargs["never_text"]
+                                       or kwargs["game_file"] or check_all)
+    with StatusLine(_asked(kwargs["ident"], kwargs["can_text"], kwargs["never_text"], kwargs["game_file"]),
+                    None if quiet or kwargs["solver_only"] else budget,
+                    io.StringIO() if quiet else None) as status:
+        _ask(**kwargs, status=status, colour=use_color(no_color))
+
+
+def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
+        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
+        lang: str,
+        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
+        catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool,
+        status: StatusLine, colour: bool) -> None:
+    """`ask` itself (see `ask`), with its status line and whether to colour the verdict."""
     modes = [name for name, given in (("ID", ident), ("--can/--never", can_text or never_text),
                                       ("--game/--move", game_file or move_text), ("--all", check_all),
                                       ("--list", list_only)) if given]
@@ -130,13 +165,13 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
                     infer=infer)
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
-    progress = _progress(verbose and not as_json)
+    progress = _progress(verbose and not as_json, status)
     rules = moves_named(spec, on_rules) if on_rules else ()
     if game_file or move_text:
         if not (game_file and move_text):
             raise click.UsageError("--game and --move go together")
         answer: Answer = PositionAnswer(rule_position(game_file, move_text))
-        _emit(answer, lang, as_json, changes)
+        _emit(answer, lang, as_json, changes, status, colour)
         sys.exit(_exit_code(answer))
     if can_text or never_text:
         kind, text = ("sometimes", can_text) if can_text else ("never", never_text)
@@ -148,7 +183,7 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
                                 spec_name, lang, as_json, changes, verbose, first_game=first_game))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
-        _emit(answer, lang, as_json, changes)
+        _emit(answer, lang, as_json, changes, status, colour)
         sys.exit(_exit_code(answer))
     path = Path(catalogue_path) if catalogue_path else None
     disputes = catalogue(spec_name, path)
@@ -182,15 +217,22 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
             click.echo("\n" + listed(len(disputes), lang))
         return
     answer = answer_dispute(find(disputes, ident), budget, players or None, spec_name, progress)
-    _emit(answer, lang, as_json, changes)
+    _emit(answer, lang, as_json, changes, status, colour)
     sys.exit(_exit_code(answer))
 
 
-def _emit(answer: Answer, lang: str, as_json: bool, changes: bool) -> None:
+def _emit(answer: Answer, lang: str, as_json: bool, changes: bool, status: StatusLine, colour: bool) -> None:
+    status.close()
     if as_json:
         click.echo(json.dumps(to_json(answer), ensure_ascii=False, indent=1))
+        return
+    text = render(answer, lang, changes)
+    first, newline, rest = text.partition("\n")
+    if answer.dispute is not None:                  # the question first: the verdict is its second line
+        second, newline2, rest = rest.partition("\n")
+        click.echo(first + newline + coloured(second, colour) + newline2 + rest)
     else:
-        click.echo(render(answer, lang, changes))
+        click.echo(coloured(first, colour) + newline + rest)
 
 
 def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: Budget, spec_name: str,
