@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import shutil
 import time
 import tomllib
 from pathlib import Path
@@ -16,6 +18,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from test_report_browser import BROWSER, browser, png_rows
+
 from engine.game import Game, compiled_game
 from engine.play import random_game
 from engine.words import UNTRANSLATED, filled, move_name
@@ -23,7 +27,7 @@ from spec.errors import SpecError
 from spec.loader import load_spec
 
 from spec.disputes import DISPUTES_FILE
-from verify.book.draw import draw_game
+from verify.book.draw import FASCIST, LIBERAL, draw_game
 from verify.book.rounds import rounds
 from verify.cli import main
 from verify.cli.check import PARTS, WithinCounts
@@ -297,3 +301,83 @@ def test_every_abbreviation_of_the_check_table_is_explained_below_it() -> None:
     assert re.search(r"\d+m/\d+e", "\n".join(table)) and re.search(r"\d\.\dM", "\n".join(table))
     below = lines[4]
     assert "m = moves" in below and "e = elected governments" in below and "M = million states" in below
+
+
+# ---------------------------------------------------------------------- the book in a browser, and its screenshots
+
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+EXECUTION_ENTRY = '''
+[[dispute]]
+id = "vote-after-execution"
+source = "the book's screenshots (tests/test_player_words.py)"
+question = "After an execution, do four players vote?"
+question_de = "Stimmen nach einer Hinrichtung vier Personen ab?"
+kind = "sometimes"
+move = "count(alive) == 4"
+on = ["elect", "reject"]
+rules = ["R-X6", "R-E6"]
+answer = "yes"
+explanation = "The executed player no longer votes: four players vote at five."
+explanation_de = "Wer hingerichtet wurde, stimmt nicht mehr ab: bei fünf stimmen vier."
+'''
+SHOTS = {"index": ("index.html", 900, 800), "ruling-execution": ("en/vote-after-execution.html", 900, 4000),
+         "ruling-execution-phone": ("en/vote-after-execution.html", 375, 6000),
+         "rule-page": ("rules/R-X6.html", 900, 900)}
+"""Each screenshot of the book: the page and the window it is taken in (a phone's width: 375 px)."""
+BADGE_YES, ANSWERED = (0xD7, 0xF0, 0xDC), (0xEE, 0xF3, 0xFC)
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _size(shot: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header alone."""
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", f"{shot.name} is not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _bands(shot: Path, marks: dict[str, tuple[int, int, int]]) -> list[str]:
+    """The shot top to bottom as runs of rows by which of `marks`' colours they show: the
+    layout a reader sees (which tracks, badges and marks, in which order), not the pixels
+    a font's hinting moves."""
+    _, _, rows = png_rows(shot)
+    bands: list[str] = []
+    for colours in rows:
+        mark = "".join(name for name, colour in marks.items() if colour in colours) or "-"
+        if not bands or bands[-1] != mark:
+            bands.append(mark)
+    return bands
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH: `apt-get install -y chromium` (.ci/run does)")
+def test_the_book_in_a_browser_matches_its_screenshots(tmp_path: Path) -> None:
+    catalogue_file = tmp_path / "disputes.toml"
+    catalogue_file.write_text(DISPUTES_FILE.read_text(encoding="utf-8") + EXECUTION_ENTRY, encoding="utf-8")
+    site = tmp_path / "site"
+    done = shrules("book", str(site), "--players", "5", "--ids", "vote-after-execution,dead-candidate,veto-by-president",
+                   "--seconds", "60", "--catalogue", str(catalogue_file))
+    assert done.exit_code == EXIT_OK, done.output
+    ruling = (site / "en" / "vote-after-execution.html").read_text(encoding="utf-8")
+    assert re.search(r"Execution — seat [1-5]<", ruling) and 'class="round answered"' in ruling
+    marks = {"L": _hex(LIBERAL), "F": _hex(FASCIST), "Y": BADGE_YES, "A": ANSWERED}
+    update = os.environ.get("SHRULES_UPDATE_GOLDEN") == "1"
+    for name, (page, width, height) in SHOTS.items():
+        shot = tmp_path / f"{name}.png"
+        taken = browser(f"--screenshot={shot}", f"--window-size={width},{height}", (site / page).as_uri())
+        assert taken.returncode == 0 and shot.is_file(), taken.stderr[-2000:]
+        reference = SCREENSHOTS / f"book-{name}.png"
+        if update:
+            shutil.copyfile(shot, reference)
+        assert reference.is_file(), f"no {reference.name}: take it with SHRULES_UPDATE_GOLDEN=1"
+        assert _size(shot) == _size(reference) == (width, height)
+        got = _bands(shot, marks)
+        assert got == _bands(reference, marks), f"{name}: laid out otherwise than in {reference.name}"
+        if name.startswith("ruling"):
+            assert "LF" in "".join(got) or ("L" in got and "F" in got), f"{name}: no tracks drawn"
+            assert any("A" in band for band in got), f"{name}: the answering move is not marked in the shot"
+            assert got[-1] == "-", f"{name}: the page goes on below the shot"
+        if name == "index":
+            assert any("Y" in band for band in got), "the index shows no yes badge"
