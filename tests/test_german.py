@@ -257,3 +257,32 @@ def test_every_shipped_house_rule_speaks_german() -> None:
         for rule in load_spec(str(path)).rules:
             assert rule.says_de is not None, (path.name, rule.name)
             assert all(req.why_de is not None for req in rule.requires), (path.name, rule.name)
+
+
+ENGLISH_NUMBER = re.compile(r"\d,\d{3}\b|\d\.\d+ s\b")
+"""A number written the English way: a thousands comma, a decimal point before seconds."""
+
+
+def test_german_numbers_are_written_the_german_way() -> None:
+    text = run("ask", "--players", "5", "--can", "liberal_policies >= 1", "--lang", "de")
+    assert re.search(r"Gefunden durch explizite Suche nach [\d.]+ Zuständen in \d+,\d s\.", text), text
+    assert not ENGLISH_NUMBER.search(text), ENGLISH_NUMBER.findall(text)
+    judged = run("judge", str(Path(__file__).parents[1] / "engine" / "examples"), "--lang", "de")
+    assert re.search(r"in \d+,\d\d s", judged) and not ENGLISH_NUMBER.search(judged), judged
+
+
+def test_german_names_moves_in_german_never_by_the_rule_s_name() -> None:
+    text = run("ask", "veto-by-president", "--lang", "de")
+    assert "den Zug „der Kanzler schlägt ein Veto vor“" in text
+    names = {rule.name for rule in load_spec().rules}
+    assert not [name for name in names if f"'{name}'" in text]
+    for rule in load_spec().rules:
+        assert rule.summary_de and not ENGLISH.search(rule.summary_de), rule.name
+
+
+def test_german_footers_and_the_how_section_are_german() -> None:
+    listing = run("ask", "--lang", "de").rstrip().splitlines()
+    assert listing[-1].endswith("Fragen; `shrules ask ID` beantwortet eine.")
+    text = run("ask", "--players", "5", "--can", "liberal_policies > 5", "--lang", "de")
+    assert "Wie das entschieden wurde:" in text and "How this was decided" not in text
+    assert not english_in(text), english_in(text)
