@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import product
 from random import Random
 from collections.abc import Iterable
@@ -34,9 +34,10 @@ from spec.errors import SpecError, shown
 from spec.lang.limits import check_field_range
 from spec.lang.types import decode_seats, decode_tiles, encode_seats, encode_tiles
 from spec.loader import load_spec
+from spec.lang.nodes import Name, walk
 from spec.model import ROLES, Rule, Spec, Template
 
-from .words import UNTRANSLATED, named, word
+from .words import UNTRANSLATED, move_name, named, seat_range, seat_shown, seats_shown, word
 from .pycompile import (REJECTIONS, CompiledRule, Emitter, Record, compile_expression, compile_phase_step,
                         compile_rule)
 
@@ -240,7 +241,8 @@ class Game:
         if kind == "seats":
             if not isinstance(value, (list, tuple, set, frozenset)) or not all(
                     isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.players for v in value):
-                raise SpecError(f"expected a list of seats 0..{self.players - 1}, got {shown(value)}")
+                raise SpecError(f"expected a list of numbers 0..{self.players - 1}, seats as the machine formats "
+                                f"count them (from 0: seats {seat_range(self.players)} at the table), got {shown(value)}")
             return encode_seats(list(value))
         if kind == "tiles":
             if not isinstance(value, (list, tuple)) or not all(v in ("liberal", "fascist") for v in value):
@@ -330,10 +332,11 @@ class Game:
                 key = "who_" + rule.actor_text
                 english = word("en", key) if key in ("who_president", "who_nominee") else rule.actor_text
                 german = word("de", key) if key in ("who_president", "who_nominee") else rule.actor_text
-                what = rule.summary[0].lower() + rule.summary[1:]
-                raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by, who=english, expected=expected,
-                                                        what=what), move,
-                                  word("de", "not_actor", by=by, who=german, expected=expected, what=what))
+                by_shown, expected_shown = seat_shown(by), seat_shown(expected)
+                raise IllegalMove(rule.actor_rule, word("en", "not_actor", by=by_shown, who=english,
+                                                        expected=expected_shown, what=move_name(rule, "en")), move,
+                                  word("de", "not_actor", by=by_shown, who=german, expected=expected_shown,
+                                       what=move_name(rule, "de")))
         failing = compiled.first_failure(state, *move.args)
         if failing >= 0:
             requirement = rule.requires[failing]
@@ -352,13 +355,14 @@ class Game:
                                     how=named("de", "how", str(how))))
         waiting = self.by_phase[state[self.phase_index]]
         names = sorted({c.rule.name for c in waiting})
+        names_de = sorted({move_name(c.rule, "de") for c in waiting})
         # The attempted move's own rule says when it may happen (chaos: R-E9); a seat's move
         # with no requirement cites the rule that gives it to that seat (accept_veto: R-V3).
         rule_id = rule.phase_rule or (rule.rule_ids[0] if rule.rule_ids else
                                       rule.actor_rule if rule.actor == "seat" else "R-W5")
-        return _illegal(rule_id, move, "wrong_time", rule=rule.name, phase=phase,
+        return _illegal(rule_id, move, "wrong_time", rule={"en": rule.name, "de": move_name(rule, "de")}, phase=phase,
                         expected={"en": word("en", "or").join(names) or word("en", "nothing"),
-                                  "de": word("de", "or").join(f"'{name}'" for name in names) or word("de", "nothing")})
+                                  "de": word("de", "or").join(f"„{name}“" for name in names_de) or word("de", "nothing")})
 
     def reason(self, compiled: CompiledRule, failing: int, state: State, args: tuple[int, ...],
                lang: str = "en") -> str:
@@ -368,12 +372,19 @@ class Game:
         return self._text(requirement.why, requirement.why_de, compiled.holes[failing], state, args, lang)
 
     def says(self, state: State, move: Move, lang: str = "en") -> str:
-        """What a move does, in words, read in the state before it (the rule's `says`, or in
-        German its `says_de`; without one, the English marked as such)."""
+        """What a move does, in words (the rule's `says`, or in German its `says_de`; without
+        one, the English marked as such): its names read in the state before the move, its
+        `after_FIELD` in the state the move's effect gives, so that what it says the move
+        changed is what the move changed (the loader refuses a sentence working it out again)."""
         compiled = self.by_name[move.rule]
         if compiled.rule.says is None:
+            if lang == "de" and compiled.rule.summary_de:
+                return compiled.rule.summary_de
             return compiled.rule.summary if lang == "en" else UNTRANSLATED + compiled.rule.summary
-        return self._text(compiled.rule.says, compiled.rule.says_de, compiled.says, state, move.args, lang)
+        # The effect only where the sentence reads it: the sentence of an illegal move (judge) needs none.
+        after = compiled.effect(state, *move.args) if _reads_after(compiled.rule.says) else state
+        functions = tuple(partial(_with_after, function, after) for function in compiled.says)
+        return self._text(compiled.rule.says, compiled.rule.says_de, functions, state, move.args, lang)
 
     def _text(self, english: Template, translated: Template | None, functions: tuple[Any, ...], state: State,
               args: tuple[int, ...], lang: str) -> str:
@@ -395,7 +406,7 @@ class Game:
         text = template.text
         for (hole, node), function in zip(template.holes, functions):
             node = nodes[hole] if nodes is not None else node
-            value = self.decode(node.type.kind, node.type.enum, function(state, *args))
+            value = seats_shown(node.type.kind, self.decode(node.type.kind, node.type.enum, function(state, *args)))
             text = text.replace("{" + hole + "}", _shown(value, values), 1)
         return text
 
@@ -557,6 +568,16 @@ def _shown(value: Any, words: dict[str, str] | None) -> str:
     if words is not None and isinstance(value, str):
         return words.get(value, value)
     return str(value)
+
+
+def _reads_after(template: Template) -> bool:
+    """Whether a sentence shows a field after the move (`after_FIELD`)."""
+    return any(isinstance(item, Name) and item.kind == "after" for _, node in template.holes for item in walk(node))
+
+
+def _with_after(function: Callable[..., Any], after: State, state: State, *args: int) -> Any:
+    """A sentence hole's function called as a requirement's is, with the state after the move."""
+    return function(state, after, *args)
 
 
 def _phase_kind(rules: tuple[CompiledRule, ...]) -> PhaseKind:

@@ -38,7 +38,7 @@ from spec.lang.types import decode_tiles
 
 from .game import MAX_FORCED, Game, IllegalMove, Move, compiled_game
 from .transcript import DECK, VOTE, Entry, Setup, Transcript
-from .words import english, named, word
+from .words import english, named, seat_shown, word
 
 LEGAL, ILLEGAL, UNSUPPORTED = "legal", "illegal", "unsupported"
 NOT_JUDGED = "not judged"
@@ -170,7 +170,7 @@ class Judgement:
         if step.move is not None and step.before is not None and self.game is not None:
             return self.game.says(step.before, step.move, lang)
         params = ", ".join(f"{k}={v}" for k, v in entry.params.items())
-        by = word(lang, "by_seat", seat=entry.by) if entry.by is not None else ""
+        by = word(lang, "by_seat", seat=seat_shown(entry.by)) if entry.by is not None else ""
         return f"'{entry.rule}({params})'{by}" if lang != "en" else f"{entry.rule}({params}){by}"
 
 
@@ -308,6 +308,7 @@ def _check_actor(game: Game, state: Any, move: Move, by: int | None) -> None:
         rule = compiled.rule
         who = {"president": "President", "nominee": "Chancellor"}.get(rule.actor_text, rule.actor_text)
         wer = {"president": "Präsident", "nominee": "Kanzler"}.get(rule.actor_text, f"'{rule.actor_text}'")
+        expected, by = seat_shown(expected), seat_shown(by)
         raise IllegalMove(rule.actor_rule, f"the {who} now is seat {expected}, not seat {by}", move,
                           f"{wer} ist jetzt Platz {expected}, nicht Platz {by}")
 
@@ -366,6 +367,7 @@ def _judge_entry(game: Game, world: _World, entry: Entry) -> tuple[str, Move | N
         shown = game.reveals(state, move).get("party")
         if shown is not None and shown != entry.party:
             target = entry.params.get("target")
+            target = seat_shown(target) if isinstance(target, int) else target
             raise IllegalMove("R-X3", f"seat {target} is of the {shown} party, so the President sees {shown}; "
                                       f"the log says {entry.party}", move,
                               f"Platz {target} ist in der Partei '{shown}', also sieht der Präsident '{shown}'; "

@@ -140,7 +140,7 @@ class CompiledRule:
     holes: tuple[tuple[Callable[..., Any], ...], ...]   # per requirement, the why-template holes
     reveals: tuple[tuple[str, Callable[..., Any]], ...]
     domains: tuple[Callable[..., Any], ...]             # per param: state -> iterable of values
-    says: tuple[Callable[..., Any], ...]                # the holes of the rule's `says` template
+    says: tuple[Callable[..., Any], ...]                # the holes of the rule's `says`: (before, after, *args)
     sizes: tuple[Callable[..., int], ...] = ()          # per param: state -> size of its domain
     samplers: tuple[Callable[..., int], ...] = ()       # per param: (state, rng) -> uniform value
     outcomes: Callable[..., list[tuple[tuple[int, ...], int]]] | None = None   # chance: (args, weight>0)
@@ -557,7 +557,9 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
     holes = tuple(tuple(_function(emitter, rule, node, params, lets) for _, node in req.why.holes)
                   for req in rule.requires)
     reveals = tuple((name, _function(emitter, rule, node, params, lets)) for name, node in rule.reveals)
-    says = tuple(_function(emitter, rule, node, params, lets) for _, node in rule.says.holes) if rule.says else ()
+    # A sentence reads the state before the move (`s`) and, for `after_FIELD`, after it (`t`).
+    says_params = ", ".join(["s", "t", *emitter.params()])
+    says = tuple(_function(emitter, rule, node, says_params, lets) for _, node in rule.says.holes) if rule.says else ()
     outcomes = namespace.get("outcomes")
     if outcomes is not None:
         roots = [node for _, node in rule.lets] + [req.when for req in rule.requires]
@@ -568,6 +570,14 @@ def compile_rule(emitter: Emitter, rule: Rule, index: int, state_class: type) ->
                         namespace["effect"],
                         namespace.get("weight"), namespace.get("actor"), holes, reveals, tuple(domains), says,
                         tuple(sizes), tuple(samplers), outcomes, "\n".join(source))
+
+
+def compile_in_rule(spec: Spec, players: int, rule: Rule, node: n.Node) -> Callable[..., Any]:
+    """A function `f(s, *args)` evaluating `node` as the rule's requirements are evaluated:
+    over the state before a move of `rule`, its parameters and lets in scope (what a
+    requirement's parts mean where only the whole was compiled: verify/lawyer/record.py)."""
+    emitter = Emitter(spec, players).for_rule(rule)
+    return _function(emitter, rule, node, ", ".join(["s", *emitter.params()]), _lines_for_lets(emitter, rule))
 
 
 def _function(emitter: Emitter, rule: Rule, node: n.Node, params: str, lets: list[str]) -> Callable[..., Any]:

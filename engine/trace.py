@@ -20,7 +20,7 @@ from spec.files import write_atomic, write_named
 
 from .game import MAX_MOVES, Game, IllegalMove, Move, compiled_game
 from .safe_json import read_json
-from .words import english, named, word
+from .words import english, named, seat_shown, seats_shown, word
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 ACTION_VAR = "mbt::actionTaken"
@@ -94,7 +94,7 @@ class Trace:
             rule = compiled.rule
             if rule.name in nominations or (round_number == 0 and rule.actor != "chance"):
                 round_number += 1
-                out.append(Row("round", word(lang, "round", number=round_number, seat=before.president)))
+                out.append(Row("round", word(lang, "round", number=round_number, seat=seat_shown(before.president))))
             hidden = rule.quiet and index not in shown
             if hidden and not bookkeeping:
                 before = after
@@ -163,8 +163,8 @@ def changed_fields(game: Game, before: Any, after: Any, lang: str = "en") -> lis
     for field_spec, old, new in zip(game.spec.fields, before, after):
         if old != new and field_spec.name not in HIDDEN_FIELDS:
             kind, enum = field_spec.type.kind, field_spec.type.enum
-            out.append(f"{field_spec.name} {_show(game.decode(kind, enum, old), words)} → "
-                       f"{_show(game.decode(kind, enum, new), words)}")
+            out.append(f"{field_spec.name} {_show(seats_shown(kind, game.decode(kind, enum, old)), words)} → "
+                       f"{_show(seats_shown(kind, game.decode(kind, enum, new)), words)}")
     return out
 
 

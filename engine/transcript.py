@@ -8,6 +8,11 @@ same values, so every format is judged by the same code.
 This module parses and writes; it never decides legality. Parsing is strict and total:
 any malformed line is a `SpecError` naming the file, the line and what was expected,
 never a Python traceback. Whether a well-formed move is *legal* is the judge's question.
+
+Seats in a transcript are numbers from 0 (`"by": 0` is the first seat), as in ITF traces
+and every JSON output; what a person reads (traces, answers, judge messages, the book)
+counts them from 1 ("seat 1"), `engine.words.SEAT_BASE`. An error about a seat in a
+transcript gives both.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from spec.model import Rule
 
 from .game import MAX_MOVES, Game, compiled_game
 from .safe_json import loads
+from .words import seat_range
 
 TILE_NAMES = ("liberal", "fascist")
 FIRST_PRESIDENT = "first_president"
@@ -347,7 +353,8 @@ def _param(value: Any, kind: str, name: str, players: int, where: Location, doma
 
 def _seat(value: Any, players: int, where: Location, name: str) -> int:
     if not _is_int(value) or not 0 <= value < players:
-        raise SpecError(f"'{name}' must be a seat 0..{players - 1}, got {shown(value)}", where)
+        raise SpecError(f"'{name}' must be 0..{players - 1}, the number of a seat in a transcript (which "
+                        f"counts from 0: seats {seat_range(players)} at the table), got {shown(value)}", where)
     return int(value)
 
 

@@ -10,8 +10,50 @@ in English is shown after `UNTRANSLATED`.
 
 from __future__ import annotations
 
+import string
+from typing import Any
+
+from spec.model import Rule
+
 LANGS = ("en", "de")
 """The languages of the game record; English is the spec's and the default."""
+
+SEAT_BASE = 1
+"""People count seats from 1: the first seat at the table is "seat 1" in every sentence a
+person reads (traces, answers, the book, judge and illegal-move messages, errors). The
+machine formats (ITF, JSON output, transcripts, the states) number them from 0, as the
+spec's seat values are; `seat_shown` is the one place the two meet."""
+
+
+def seat_shown(seat: int) -> int:
+    """The number a person reads for the spec's seat `seat` (0-based)."""
+    return seat + SEAT_BASE
+
+
+def seats_shown(kind: str, value: object) -> object:
+    """A decoded value of type `kind` as a person reads it: a seat (or each of a set of
+    seats) counted from 1; anything else, and no seat (None), unchanged."""
+    if kind == "seat" and isinstance(value, int):
+        return seat_shown(value)
+    if kind == "seats" and isinstance(value, list):
+        return [seat_shown(seat) for seat in value]
+    return value
+
+
+def move_name(rule: Rule, lang: str) -> str:
+    """A move as a person names it: its rule's `summary`, in German its `summary_de`
+    (without one, the English marked as such), first letter lower-case to run on in a
+    sentence ("the Chancellor proposes a veto", „der Kanzler schlägt ein Veto vor“), never
+    the rule's name in the spec ('propose_veto')."""
+    text = rule.summary_de if lang == "de" and rule.summary_de else rule.summary
+    text = text[:1].lower() + text[1:]
+    return UNTRANSLATED + text if lang != "en" and not (lang == "de" and rule.summary_de) else text
+
+
+def seat_range(players: int) -> str:
+    """The seats of a game as people number them, for messages: `1..7`."""
+    return f"{seat_shown(0)}..{seat_shown(players - 1)}"
+
 
 UNTRANSLATED = "[en] "
 """Put before an English sentence in German output: the spec (a variant's override, say)
@@ -86,10 +128,10 @@ FRAME: dict[str, dict[str, str]] = {
         "params": "'{rule}' hat {count} Parameter",
         "domain": "{value!r} ist kein möglicher Wert für '{param}' ('{domain}')",
         "not_actor": "Platz {by} ist nicht der {who}; das ist Platz {expected}, und nur der {who} darf diesen Zug "
-                     "machen",
+                     "machen ({what})",
         "impossible": "dieser Ausgang des Zufalls ist unmöglich",
         "game_over": "das Spiel ist vorbei ({winner} gewinnen durch {how}); danach wird nichts mehr gespielt",
-        "wrong_time": "jetzt ist nicht die Zeit für '{rule}': das Spiel steht bei '{phase}' und wartet auf "
+        "wrong_time": "jetzt ist nicht die Zeit für den Zug „{rule}“: das Spiel steht bei '{phase}' und wartet auf "
                       "{expected}",
         "or": " oder ",
         "nothing": "nichts",
@@ -125,7 +167,7 @@ FRAME: dict[str, dict[str, str]] = {
         "status_after the end": "nach Ende",
         "deck": "Stapel, oberstes zuerst: ",
         "by_seat": " von Platz {seat}",
-        "would_move": "Platz {by} würde den Zug '{rule}' machen",
+        "would_move": "Platz {by} würde den Zug „{what}“ machen",
         "replayed": "{moves} Züge nachgespielt: jeder Zug zulässig, jeder Zustand wie aufgezeichnet",
         "confirmed": "bestätigt: {message}",
         "not_confirmed": "NICHT bestätigt: {message}",
@@ -146,7 +188,30 @@ FRAME: dict[str, dict[str, str]] = {
 def word(lang: str, key: str, **values: object) -> str:
     """The frame's `key` in `lang` (English for a language the table lacks), filled in."""
     table = FRAME.get(lang, FRAME["en"])
-    return table.get(key, FRAME["en"].get(key, key)).format(**values)
+    return filled(table.get(key, FRAME["en"].get(key, key)), lang, **values)
+
+
+class _GermanNumbers(string.Formatter):
+    """`str.format` with numbers written the German way: `{:,}` groups thousands with a
+    point and a decimal comma stands for the point (143.762 Zustände in 4,4 s)."""
+
+    SWAP = str.maketrans(",.", ".,")
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        text = super().format_field(value, format_spec)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return text.translate(self.SWAP)
+        return text
+
+
+GERMAN_NUMBERS = _GermanNumbers()
+
+
+def filled(template: str, lang: str, **values: object) -> str:
+    """`template` filled in, its numbers in the way of `lang` (German: 143.762 and 4,4);
+    every sentence with a number in it, in the engine, the answers and the book, is filled
+    in here."""
+    return GERMAN_NUMBERS.format(template, **values) if lang == "de" else template.format(**values)
 
 
 def english(text: str, lang: str) -> str:

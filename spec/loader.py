@@ -26,7 +26,7 @@ from .errors import Location, SpecError, one_line, read_toml, shown
 from . import identity
 from .lang.check import Scope, parse
 from .lang.limits import MAX_ENTRIES
-from .lang.nodes import Node
+from .lang.nodes import Binary, Lit, Name, Node
 from .lang.types import BOOL, INT, SEATS, TILE_MEMBERS, TILES, Type, parse_type
 from .moves import check_word, check_words
 from .overlay import Raw, Source, apply_overlay, close as _close
@@ -521,7 +521,7 @@ class _Builder:
         name = str(entry.get("name", f"#{index + 1}"))
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
-        allowed = {"name", "phase", "actor", "summary", "params", "let", "weight", "requires", "effect",
+        allowed = {"name", "phase", "actor", "summary", "summary_de", "params", "let", "weight", "requires", "effect",
                    "reveals", "quiet", "actor_rule", "says", "says_de", "phase_rule", "roles", "draws", "word"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
@@ -554,20 +554,33 @@ class _Builder:
         requires = self._rule_requires(name, entry, scope)
         effect = self._rule_effect(name, entry, base, scope)
         says = says_de = None
+        says_scope = after_scope(scope)
         if "says" in entry:
-            says = self.template(str(entry["says"]), scope, self.where(key, "says", f"rule '{name}' says"))
+            where = self.where(key, "says", f"rule '{name}' says")
+            says = self.template(str(entry["says"]), says_scope, where)
+            check_no_new_value(says, where)
         if "says_de" in entry:
             where = self.where(key, "says_de", f"rule '{name}' says_de")
             if says is None:
                 raise SpecError("says_de is the German of says; the rule has no says", where)
-            says_de = self.translation(entry["says_de"], says, scope, where)
+            says_de = self.translation(entry["says_de"], says, says_scope, where)
         reveals = self._rule_reveals(name, entry, scope, enums)
         roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
         word = check_word(entry.get("word"), self.where(key, "word", f"rule '{name}' word"))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
                     bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word,
-                    says_de)
+                    says_de, self._summary_de(entry, key, name))
+
+    def _summary_de(self, entry: dict[str, Any], key: str, name: str) -> str | None:
+        """The German of a rule's `summary`, the move's name in German output (None: none)."""
+        if "summary_de" not in entry:
+            return None
+        value = entry["summary_de"]
+        if not isinstance(value, str) or not value.strip():
+            raise SpecError("summary_de is the German of summary: a non-empty string",
+                            self.where(key, "summary_de", f"rule '{name}' summary_de"))
+        return value
 
     def _rule_params(self, name: str, entry: dict[str, Any], base: Scope, scope: Scope,
                      enums: dict[str, tuple[str, ...]]) -> list[Param]:
@@ -745,3 +758,30 @@ class _Builder:
             if len(holders) > 1:
                 raise SpecError(f"rules '{holders[0].name}' and '{holders[1].name}' both have role '{role}' "
                                 f"({ROLES[role]}); a game has one", holders[1].where)
+
+
+def after_scope(scope: Scope) -> Scope:
+    """The names a move's sentence (`says`) may show: the rule's, and `after_FIELD`, the
+    field in the state after the move, so that a sentence tells what the move did by
+    reading it rather than by working it out again."""
+    out = scope.child()
+    for name, (kind, type_) in scope.names.items():
+        if kind == "field":
+            out.add(f"after_{name}", "after", type_)
+    return out
+
+
+def check_no_new_value(template: Template, where: Location) -> None:
+    """Refuse a sentence hole that works out a field's next value by itself (`{FIELD + 1}`,
+    `{FIELD - 1}`): it says what the move does only while the rule's effect does it, and an
+    overlay that changes the effect would leave the sentence saying what no longer
+    happens (an accepted veto that leaves the Election Tracker alone still "moves it to
+    1"). `{after_FIELD}` reads the value from the state after the move instead."""
+    for hole, node in template.holes:
+        if isinstance(node, Binary) and node.op in ("+", "-"):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if (isinstance(side, Name) and side.kind == "field"
+                        and (isinstance(other, Lit) or isinstance(other, Name) and other.kind == "constant")):
+                    raise SpecError(f"the sentence shows {{{hole}}}, which works out {side.name} after the move by "
+                                    f"itself and says so even where the effect no longer changes it; show "
+                                    f"{{after_{side.name}}}, read from the state after the move", where)

@@ -133,6 +133,7 @@ class Rule:
     draws: Node | None = None        # tiles a `draw` or `top_policy` rule takes from the top of the pile
     word: str | None = None          # the table's word for the move (spec/moves.py), e.g. 'vote'
     says_de: "Template | None" = None  # `says` in German; its holes are holes of `says`
+    summary_de: str | None = None      # `summary` in German: the move's name in German output
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

@@ -245,6 +245,8 @@ def _merge_rules(raw: Raw, entries: Any, source: Source) -> None:
         # German output then shows the English, marked as such.
         if "says" in rule and "says_de" not in rule:
             merged.pop("says_de", None)
+        if "summary" in rule and "summary_de" not in rule:
+            merged.pop("summary_de", None)
         for key, value in rule.items():
             if key == "effect" and isinstance(value, dict) and isinstance(merged.get("effect"), dict):
                 merged["effect"] = {**merged["effect"], **value}

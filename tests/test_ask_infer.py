@@ -87,8 +87,9 @@ def test_never_the_hints_cannot_prove_is_proved_with_inferred_invariants(monkeyp
     solver = _stubbed(monkeypatch, Proved(Evidence("k-induction", depth=1, note=INFERRED_NOTE)))
     answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=100))
     assert answer.verdict == NO
-    assert render(answer).startswith("No — this never happens: proved for 5 players "
-                                     "(k-induction with invariants inferred from played games).")
+    assert render(answer).startswith("No — this never happens (5 players).")
+    assert ("How this was decided:\n  Proved for 5 players (k-induction with invariants inferred from played "
+            "games).") in render(answer)
     (hinted, first), (inferred, seconds) = solver.calls
     assert not hinted and first is not None and first <= ask.SMT_FIRST_SECONDS
     # inference gets its share of the question's time, the explicit search the rest

@@ -78,7 +78,8 @@ def test_every_count_is_asked_of_the_solver_without_hints(stub: Any) -> None:
     assert result.exit_code == EXIT_OK, result.output
     assert sorted(players for _, players, _ in solver.calls) == [5, 6]
     assert all(how == {"hints": False, "seconds": 42.0, "first_game": False} for _, _, how in solver.calls)
-    assert "No — this never happens: proved for 5–6 players" in result.stdout
+    assert "No — this never happens (5–6 players)." in result.stdout
+    assert "\n  Proved for 5–6 players" in result.stdout
     assert "  5 players: no (k-induction, " in result.stdout and "  6 players: no (k-induction, " in result.stdout
 
 

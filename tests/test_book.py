@@ -186,12 +186,14 @@ def test_an_entry_without_german_text_says_so(book: Path) -> None:
 
 def test_the_shortest_game_is_drawn_round_by_round(book: Path) -> None:
     text = (book / "en" / f"{WITH_GAME}.html").read_text(encoding="utf-8")
-    assert text.count('class="round"') >= 5      # the setup and four elected governments
+    cards = len(re.findall(r'<section class="round[ "]', text))
+    assert cards >= 5      # the setup and four elected governments
     assert 'class="slot on"' in text and "Election Tracker: 0 / 3" in text
     assert "Fascist track: 3 / 6" in text and "Peek" in text      # the 5-player board's third slot
-    assert "@media print" in text and text.count('<ol class="print"') == text.count('class="round"')
+    assert "@media print" in text and text.count('<ol class="print"') == cards
+    assert text.count('<section class="round answered">') == 1     # the answering move's round, marked
     proof = (book / "en" / "dead-candidate.html").read_text(encoding="utf-8")
-    assert 'class="round"' not in proof and "proved for" in proof
+    assert 'class="round' not in proof and "Proved for" in proof
 
 
 def test_nothing_from_the_catalogue_runs(tmp_path: Path) -> None:

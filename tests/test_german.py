@@ -44,7 +44,7 @@ def english_in(text: str) -> list[str]:
     found = []
     note = WORDS["de"]["english_only"]
     for line in text.splitlines():
-        if UNTRANSLATED.strip() in line or note in line or line.startswith(("Formal:", "Formally:")):
+        if UNTRANSLATED.strip() in line or note in line or line.strip().startswith(("Formal:", "Formally:")):
             continue
         found += ENGLISH.findall(PLAIN.sub(" ", line))
     return found
@@ -175,7 +175,7 @@ def test_ask_in_german_has_no_english_sentence() -> None:
     for args in (["tie-rejects"], ["last-president-chancellor-seven"], ["veto-by-president"], ["four-players"], []):
         text = run("ask", *args, "--lang", "de")
         assert not english_in(text) and UNTRANSLATED not in text, (args, english_in(text))
-    assert "Platz 0 nominiert Platz 1 als Kanzler" in run("ask", "tie-rejects", "--lang", "de")
+    assert "Platz 1 nominiert Platz 2 als Kanzler" in run("ask", "tie-rejects", "--lang", "de")
 
 
 def test_play_and_judge_in_german_have_no_english_sentence() -> None:
@@ -183,7 +183,7 @@ def test_play_and_judge_in_german_have_no_english_sentence() -> None:
     assert text.startswith("Ein Spiel mit 7 Personen") and not english_in(text), english_in(text)[:5]
     examples = Path(__file__).parent.parent / "engine" / "examples"
     text = run("judge", str(examples / "illegal_term_limit.jsonl"), "--lang", "de")
-    assert "R-E3: Platz 1 wurde zuletzt zum Kanzler gewählt und ist gesperrt" in text
+    assert "R-E3: Platz 2 wurde zuletzt zum Kanzler gewählt und ist gesperrt" in text
     assert not english_in(text) and UNTRANSLATED not in text, english_in(text)[:5]
 
 
@@ -230,8 +230,8 @@ def test_a_ruling_that_depends_on_hidden_roles_reads_in_german(tmp_path: Path) -
     game = tmp_path / "game.jsonl"
     game.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     text = run("ask", "--game", str(game), "--move", '{"move": "nominate", "by": 4, "chancellor": 1}', "--lang", "de")
-    assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 0; "
-                           "unzulässig, wenn gilt: Hitler ist Platz 0 — R-W5"), text
+    assert text.startswith("Das hängt von verborgener Information ab: zulässig, wenn gilt: Hitler ist nicht Platz 1; "
+                           "unzulässig, wenn gilt: Hitler ist Platz 1 — R-W5"), text
     assert "das Spiel ist vorbei" in text and not english_in(text) and UNTRANSLATED not in text, english_in(text)
 
 
@@ -257,3 +257,32 @@ def test_every_shipped_house_rule_speaks_german() -> None:
         for rule in load_spec(str(path)).rules:
             assert rule.says_de is not None, (path.name, rule.name)
             assert all(req.why_de is not None for req in rule.requires), (path.name, rule.name)
+
+
+ENGLISH_NUMBER = re.compile(r"\d,\d{3}\b|\d\.\d+ s\b")
+"""A number written the English way: a thousands comma, a decimal point before seconds."""
+
+
+def test_german_numbers_are_written_the_german_way() -> None:
+    text = run("ask", "--players", "5", "--can", "liberal_policies >= 1", "--lang", "de")
+    assert re.search(r"Gefunden durch explizite Suche nach [\d.]+ Zuständen in \d+,\d s\.", text), text
+    assert not ENGLISH_NUMBER.search(text), ENGLISH_NUMBER.findall(text)
+    judged = run("judge", str(Path(__file__).parents[1] / "engine" / "examples"), "--lang", "de")
+    assert re.search(r"in \d+,\d\d s", judged) and not ENGLISH_NUMBER.search(judged), judged
+
+
+def test_german_names_moves_in_german_never_by_the_rule_s_name() -> None:
+    text = run("ask", "veto-by-president", "--lang", "de")
+    assert "den Zug „der Kanzler schlägt ein Veto vor“" in text
+    names = {rule.name for rule in load_spec().rules}
+    assert not [name for name in names if f"'{name}'" in text]
+    for rule in load_spec().rules:
+        assert rule.summary_de and not ENGLISH.search(rule.summary_de), rule.name
+
+
+def test_german_footers_and_the_how_section_are_german() -> None:
+    listing = run("ask", "--lang", "de").rstrip().splitlines()
+    assert listing[-1].endswith("Fragen; `shrules ask ID` beantwortet eine.")
+    text = run("ask", "--players", "5", "--can", "liberal_policies > 5", "--lang", "de")
+    assert "Wie das entschieden wurde:" in text and "How this was decided" not in text
+    assert not english_in(text), english_in(text)

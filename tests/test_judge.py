@@ -224,7 +224,7 @@ MALFORMED = [
     ("{\"setup\": {\"players\": 4}}\n", 1, "R-S1"),
     ("{\"setup\": {\"players\": 7, \"rules\": \"nonesuch\"}}\n", 1, "no rules or variant named"),
     ("{\"setup\": {\"players\": 7, \"role\": {}}}\n", 1, "unknown key 'role'"),
-    (text({"move": "nominate", "by": 0, "chancellor": 9}), 2, "seat 0..6"),
+    (text({"move": "nominate", "by": 0, "chancellor": 9}), 2, "seats 1..7 at the table"),
     (text({"move": "nominate", "by": 0, "chancelor": 4}), 2, "did you mean 'chancellor'"),
     (text({"move": "nomination", "by": 0, "chancellor": 4}), 2, "no move named 'nomination'"),
     (text({"move": "draw_hand", "fascist_tiles": 4}), 2, "0..3"),
@@ -288,7 +288,7 @@ def test_the_cli_json_has_one_object_per_game() -> None:
     for obj in objects:
         assert set(obj) >= {"game", "verdict", "complete", "winner", "how", "violations"}
     assert objects[1]["violations"] == [{"log": None, "line": 9, "rule": "R-E3",
-                                         "message": "seat 1 was elected Chancellor last and is term-limited"}]
+                                         "message": "seat 2 was elected Chancellor last and is term-limited"}]
     assert objects[3]["how"] == "hitler_chancellor"
 
 

@@ -42,6 +42,7 @@ from spec.errors import Location, SpecError, shown
 
 from ..game import compiled_game
 from ..safe_json import read_json
+from ..words import seat_range
 from ..transcript import DECK, TILE_NAMES, VOTE, Entry, Setup, Transcript
 
 # ====================================================================== the site's moves
@@ -114,7 +115,8 @@ class _Reader:
 
     def seat(self, value: Any, players: int, field: str) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-            raise self.fail(field, f"expected a seat 0..{players - 1}, got {shown(value)}")
+            raise self.fail(field, f"expected 0..{players - 1}, the number of a seat in the log (which counts from "
+                                   f"0: seats {seat_range(players)} at the table), got {shown(value)}")
         return value
 
     def tiles(self, value: Any, field: str) -> list[str]:

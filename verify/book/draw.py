@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine.words import UNTRANSLATED
+from engine.words import UNTRANSLATED, seat_shown
 
 from .frame import FRAME, say
 from .rounds import Game, Round
@@ -36,6 +36,8 @@ justify-content:center;text-align:center;overflow:hidden;background:#fff}}
 .dot.on{{background:{TRACKER}}}
 details.moves{{margin-top:4px}}.round ol{{margin:4px 0;padding-left:1.4em}}
 ol.print{{display:none}}
+.round.answered{{border:2px solid #1848a0}}
+li.answer{{font-weight:600;background:#eef3fc}}.mark{{color:#1848a0}}
 @media print{{details.moves{{display:none}}ol.print{{display:block;font-size:.85em}}}}
 """
 
@@ -65,9 +67,9 @@ def power_name(power: str, lang: str, kind: str = "power") -> str:
 def _facts(turn: Round, lang: str) -> str:
     rows: list[tuple[str, str]] = []
     if turn.president is not None:
-        rows.append((say(lang, "president"), say(lang, "seat", seat=turn.president)))
+        rows.append((say(lang, "president"), say(lang, "seat", seat=seat_shown(turn.president))))
     if turn.chancellor is not None:
-        rows.append((say(lang, "chancellor"), say(lang, "seat", seat=turn.chancellor)))
+        rows.append((say(lang, "chancellor"), say(lang, "seat", seat=seat_shown(turn.chancellor))))
     if turn.ja is not None and turn.voters is not None:
         outcome = say(lang, "elected" if turn.elected else "rejected")
         rows.append((say(lang, "vote"), say(lang, "votes", ja=turn.ja, nein=turn.voters - turn.ja, outcome=outcome)))
@@ -79,13 +81,29 @@ def _facts(turn: Round, lang: str) -> str:
     elif turn.number:
         rows.append((say(lang, "enacted"), say(lang, "nothing")))
     if turn.power is not None:
-        rows.append((say(lang, "power"), power_name(turn.power, lang)))
+        used = power_name(turn.power, lang)
+        if turn.target is not None:
+            used = say(lang, "power_on", power=used, seat=seat_shown(turn.target))
+        rows.append((say(lang, "power"), used))
+    if turn.answer is not None:
+        rows.append((say(lang, "answer"), say(lang, "answer_move", number=turn.answer + 1)))
     return "<dl>" + "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows) + "</dl>"
 
 
 def _lang_of(text: str, lang: str) -> str:
     """` lang="en"` for a move the spec has only in English (marked by the engine), else ""."""
     return ' lang="en"' if lang != "en" and text.startswith(UNTRANSLATED) else ""
+
+
+def _answer_class(turn: Round, number: int) -> str:
+    return ' class="answer"' if turn.answer == number else ""
+
+
+def _answer_mark(turn: Round, number: int, lang: str) -> str:
+    """▶ before the answering move, with its words for a screen reader."""
+    if turn.answer != number:
+        return ""
+    return f'<span class="mark" aria-label="{escape(say(lang, "answer_mark"))}">▶ </span>'
 
 
 def draw_game(game: Game, lang: str) -> str:
@@ -95,14 +113,16 @@ def draw_game(game: Game, lang: str) -> str:
     out = []
     for turn in game.rounds:
         title = say(lang, "setup") if turn.number == 0 else say(lang, "round", number=turn.number)
-        moves = "".join(f"<li{_lang_of(text, lang)}>{escape(text)}"
-                        + (f" <small>[{escape(', '.join(ids))}]</small>" if ids else "") + "</li>"
-                        for text, ids in turn.moves)
-        out.append(f'<section class="round"><h3>{escape(title)}</h3>{_facts(turn, lang)}'
+        moves = "".join(f"<li{_lang_of(text, lang)}{_answer_class(turn, number)}>{_answer_mark(turn, number, lang)}"
+                        f"{escape(text)}" + (f" <small>[{escape(', '.join(ids))}]</small>" if ids else "") + "</li>"
+                        for number, (text, ids) in enumerate(turn.moves))
+        answered = " answered" if turn.answer is not None else ""
+        opened = " open" if turn.answer is not None else ""
+        out.append(f'<section class="round{answered}"><h3>{escape(title)}</h3>{_facts(turn, lang)}'
                    + _track("lib", say(lang, "liberal_track"), turn.liberal, game.liberal_length)
                    + _track("fas", say(lang, "fascist_track"), turn.fascist, game.fascist_length, names)
                    + _tracker(say(lang, "tracker"), turn.tracker, game.tracker_limit)
-                   + f'<details class="moves"><summary>{escape(say(lang, "moves"))}</summary>'
+                   + f'<details class="moves"{opened}><summary>{escape(say(lang, "moves"))}</summary>'
                    f"<ol>{moves}</ol></details>"
                    f'<ol class="print">{moves}</ol></section>')
     if game.over:

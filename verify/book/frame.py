@@ -7,6 +7,8 @@ leaving English under a German frame without a word."""
 
 from __future__ import annotations
 
+from engine.words import filled
+
 FRAME: dict[str, dict[str, str]] = {
     "en": {
         "book": "Secret Hitler rulings book",
@@ -38,6 +40,9 @@ FRAME: dict[str, dict[str, str]] = {
         "enacted_chaos": "a {party} policy by chaos (the top tile)",
         "nothing": "nothing",
         "power": "Power used",
+        "power_on": "{power} — seat {seat}",
+        "answer_move": "move {number} of this round, marked ▶",
+        "answer_mark": "the move that answers the question",
         "liberal_track": "Liberal track",
         "fascist_track": "Fascist track",
         "tracker": "Election Tracker",
@@ -113,6 +118,9 @@ FRAME: dict[str, dict[str, str]] = {
         "enacted_chaos": "ein {party} Gesetz durch Chaos (das oberste Gesetz)",
         "nothing": "nichts",
         "power": "Genutzte Macht",
+        "power_on": "{power} — Platz {seat}",
+        "answer_move": "Zug {number} dieser Runde, mit ▶ markiert",
+        "answer_mark": "der Zug, der die Frage beantwortet",
         "liberal_track": "Liberale Leiste",
         "fascist_track": "Faschistische Leiste",
         "tracker": "Wahlzähler",
@@ -170,4 +178,4 @@ LANG_NAMES = {"en": "English", "de": "Deutsch"}
 def say(lang: str, key: str, **values: object) -> str:
     """A frame string in `lang` (English where a key is English-only), filled in."""
     words = FRAME.get(lang, FRAME["en"])
-    return (words.get(key) or FRAME["en"][key]).format(**values)
+    return filled(words.get(key) or FRAME["en"][key], lang, **values)

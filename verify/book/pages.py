@@ -133,12 +133,24 @@ def _body_lines(answer: Answer, lang: str) -> list[str]:
     # the game's lines, its mark ▶ and the note on moves played on: the page draws the game
     played_on = WORDS.get(lang, WORDS["en"]).get("played_on", WORDS["en"]["played_on"]).split("{")[0]
     for line in lines:
-        if line.startswith(WORDS.get(lang, WORDS["en"])["rests"]):
+        if line.startswith(WORDS.get(lang, WORDS["en"])["rests"]) or line == _how_head(lang):
             break
         if drawn and (line.startswith(("  ", "▶")) or line.startswith(played_on)):
             continue
         kept.append(line)
     return kept
+
+
+def _how_head(lang: str) -> str:
+    return WORDS.get(lang, WORDS["en"]).get("how", WORDS["en"]["how"])
+
+
+def _how_lines(answer: Answer, lang: str) -> list[str]:
+    """The lines under "How this was decided" of the answer's words: the method, its
+    figures and the formal query, which the page shows last, after the answer and game."""
+    lines = render(answer, lang).splitlines()
+    head = _how_head(lang)
+    return [line.strip() for line in lines[lines.index(head) + 1:]] if head in lines else []
 
 
 def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]) -> str:
@@ -178,7 +190,11 @@ def entry_page(answer: Answer, lang: str, layout: Layout, titles: dict[str, str]
     out.append(f'<p>{escape(say(lang, "kind"))}: {escape(say(lang, "kind_" + dispute.kind))}</p>')
     if isinstance(answer, FormalAnswer) and answer.game is not None:
         out.append(f'<h2>{escape(say(lang, "game"))}</h2>')
-        out.append(draw_game(rounds(answer.game, lang), lang))
+        out.append(draw_game(rounds(answer.game, lang, len(answer.game.steps) - 1), lang))
+    how = _how_lines(answer, lang)
+    if how:
+        out.append(f'<h2>{escape(say(lang, "evidence"))}</h2>'
+                   + "".join(f"<p>{escape(line)}</p>" for line in how))
     return shell(lang, f"{dispute.id if fallback else question} — {say(lang, 'book')}", out, 1)
 
 

@@ -26,10 +26,12 @@ class Round:
     enacted: str | None = None               # 'liberal' / 'fascist'
     by_chaos: bool = False
     power: str | None = None                 # the power the President had to use
+    target: int | None = None                # the seat it was used on (none for a Policy Peek)
     liberal: int = 0
     fascist: int = 0
     tracker: int = 0
     moves: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)   # (says, rule IDs)
+    answer: int | None = None                # the index in `moves` of the move that answers the question
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +49,12 @@ class Game:
     over: bool
 
 
-def rounds(trace: Trace, lang: str = "en") -> Game:
+def rounds(trace: Trace, lang: str = "en", answer: int | None = None) -> Game:
     """The rounds of `trace`, each with the tracks as they stand at its end and its moves in
-    `lang` (the spec's `says`, or `says_de`)."""
+    `lang` (the spec's `says`, or `says_de`); the move of step `answer` is marked as the one
+    that answers the question. A power used is kept with the seat it was used on (the
+    move's seat parameter), so that the round card says who was executed or investigated
+    and the next round's smaller vote is explained."""
     game = trace.game
     roles = {name: {c.rule.name for c in compiled} for name, compiled in game.by_role.items()}
     nominations, votes = roles.get("nomination", set()), roles.get("vote", set())
@@ -58,7 +63,7 @@ def rounds(trace: Trace, lang: str = "en") -> Game:
     before: dict[str, Any] = game.describe(previous)
     current = Round(0)
     out = [current]
-    for move, state in trace.steps:
+    for step, (move, state) in enumerate(trace.steps):
         rule = game.by_name[move.rule].rule
         if rule.name in nominations:
             current = Round(len(out), president=before["president"])
@@ -76,7 +81,12 @@ def rounds(trace: Trace, lang: str = "en") -> Game:
                 current.enacted, current.by_chaos = party, rule.name in chaos
         if after["power"] != "none" and before["power"] == "none":
             current.power = str(after["power"])
-        if not rule.quiet:
+        if before["power"] != "none" and after["power"] == "none":     # the power used: on whom
+            seats = [value for p, value in zip(rule.params, params.values()) if p.type.kind == "seat"]
+            current.target = seats[0] if seats else None
+        if step == answer:
+            current.answer = len(current.moves)
+        if not rule.quiet or step == answer:
             current.moves.append((game.says(previous, move, lang), tuple(rule.cited)))
         current.liberal, current.fascist = after["liberal_policies"], after["fascist_policies"]
         current.tracker = after["election_tracker"]

@@ -5,6 +5,10 @@ replay confirmed); 1 a verdict not as expected (an illegal move, a broken proper
 2 bad input (a spec, a variant, a transcript, a command line), reported as one line;
 3 a verdict was expected but could not be given: a limit was hit (the verdict is then
 "unknown"), or `judge` met a game the rules cannot express (unsupported).
+
+A command run with `--json` is read by a program: its errors are then printed on stdout as
+one JSON object `{"error": MESSAGE, "exit": 2}` as well as on stderr as the usual line, so
+that a caller parsing stdout is never left with nothing to parse.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import click
 
 from spec.errors import SHOWN_CHARS, SpecError, one_line, shown
 
-from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from ..results import EXIT_FAILED, EXIT_OK
+from .options import refuse
 
 
 class ShrulesGroup(click.Group):
@@ -36,15 +41,16 @@ class ShrulesGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         argv = list(sys.argv[1:] if args is None else args)
+        self.json_errors = wants_json(self, argv)
         try:
             status = super().main(argv, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:   # bare `shrules`: the help, as before
             error.show()
             sys.exit(error.exit_code)
         except click.ClickException as error:       # UsageError, BadParameter, FileError, ...
-            sys.exit(_refuse(usage_line(error)))
+            sys.exit(self.refuse(usage_line(error)))
         except RecursionError:
-            sys.exit(_refuse(too_deep(argv)))
+            sys.exit(self.refuse(too_deep(argv)))
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_FAILED)
@@ -54,14 +60,19 @@ class ShrulesGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SpecError as error:
-            click.echo(f"shrules: error: {error}", err=True)
-            ctx.exit(EXIT_BAD_INPUT)
+            ctx.exit(self.refuse(str(error)))
         except BrokenPipeError:
             raise                                   # stdout closed by a pager: click's own handling
         except OSError as error:                    # a write that failed after the paths were checked
             where = f"{error.filename}: " if error.filename else ""
-            click.echo(one_line(f"shrules: error: {where}{error.strerror or error}"), err=True)
-            ctx.exit(EXIT_BAD_INPUT)
+            ctx.exit(self.refuse(f"{where}{error.strerror or error}"))
+
+    json_errors = False
+    """Whether this run's command was asked for `--json`: its errors then go on stdout as JSON too."""
+
+    def refuse(self, message: str) -> int:
+        """Bad input reported: one line on stderr, and with `--json` a JSON object on stdout."""
+        return refuse(message, self.json_errors)
 
 
 def usage_line(error: click.ClickException) -> str:
@@ -86,9 +97,16 @@ def too_deep(argv: list[str]) -> str:
             f"expressions nested a few hundred levels at most")
 
 
-def _refuse(message: str) -> int:
-    click.echo(f"shrules: error: {one_line(message)}", err=True)
-    return EXIT_BAD_INPUT
+def wants_json(group: click.Group, argv: Sequence[str]) -> bool:
+    """Whether the command line asks a command that has `--json` for it (before `--`, so a
+    file named `--json` after it is not taken for the flag)."""
+    words = list(argv[:argv.index("--")] if "--" in argv else argv)
+    command = group.commands.get(next((word for word in words if not word.startswith("-")), ""))
+    if command is None or "--json" not in words:
+        return False
+    return any("--json" in getattr(param, "opts", ()) for param in command.params)
+
+
 
 
 @click.group(cls=ShrulesGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,9 +7,10 @@
     shrules ask --never EXPR --on MOVE            does this never happen? (over moves: vote, veto, any, ...)
     shrules ask --game PARTIAL.jsonl --move MOVE  is MOVE legal in the position reached?
 
-Exit status: 0 as expected (a catalogue answer as the catalogue says; `--can` that happens,
-`--never` that never does; a move legal in every consistent position); 1 not (a move
-illegal in every one); 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
+Exit status: 0 decided: a catalogue answer as the catalogue says, or any decided answer to
+a question asked on the command line (`--can`, `--never`, `--game --move`: yes and no are
+both answers, which the output and the JSON's `verdict` tell apart); 1 a catalogue answer
+not as the catalogue says; 2 bad input, e.g. a mistake in EXPR, shown with a caret; 3
 undecided: a search hit its limit, or the move's legality depends on hidden information.
 The work is in verify/lawyer/: ask.py (deciding), position.py (positions), answers.py and
 words.py (the answers and their words).
@@ -17,11 +18,13 @@ words.py (the answers and their words).
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -33,11 +36,12 @@ from spec.moves import moves_named
 
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
-from ..lawyer.words import counts_text, listing, render, solver_lines, to_json
+from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
 from ..lawyer.solver import SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all, every_count_decided, said
-from .options import SECONDS, lang_option, max_states_option, parse_counts, rules_option
+from .options import (SECONDS, StatusLine, color_option, coloured, lang_option, max_states_option, parse_counts,
+                      rules_option, use_color)
 
 
 QUESTION_SECONDS = 120.0
@@ -46,23 +50,35 @@ ALL_SECONDS = 900.0
 """Time per player count for --all, whose 5- and 6-player searches are complete ones."""
 
 
-def _exit_code(answer: Answer, claim: str | None = None) -> int:
-    """0 as expected, 1 not, 3 undecided (see the module docstring)."""
+def _exit_code(answer: Answer) -> int:
+    """A catalogue entry: 0 as the catalogue says, 1 not, 3 undecided. A question asked on
+    the command line has no expected answer: 0 decided (yes or no), 3 undecided; a "no" is
+    an answer, not a failure (see the module docstring)."""
     if answer.dispute is not None:
         verdict = as_expected(answer)
         return EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
-    if answer.verdict not in (YES, NO):
-        return EXIT_LIMIT
-    if isinstance(answer, PositionAnswer):
-        return EXIT_OK if answer.verdict == YES else EXIT_FAILED
-    wanted = NO if claim == "never" else YES
-    return EXIT_OK if answer.verdict == wanted else EXIT_FAILED
+    return EXIT_OK if answer.verdict in (YES, NO) else EXIT_LIMIT
 
 
-def _progress(enabled: bool):  # type: ignore[no-untyped-def]
-    if not enabled:
-        return None
-    return lambda text: click.echo(f"  … {text}", err=True)
+def _progress(verbose: bool, status: StatusLine) -> Callable[[str], None]:
+    """What the deciding says it is doing: a line each on stderr with --verbose, and the
+    terminal's status line (nothing where stderr is not a terminal)."""
+    def said(text: str) -> None:
+        status.update(text)
+        if verbose:
+            click.echo(f"  … {text}", err=True)
+    return said
+
+
+def _asked(ident: str | None, can_text: str | None, never_text: str | None, game_file: str | None) -> str:
+    """What is being decided, for the status line."""
+    if can_text:
+        return f"can {can_text} happen?"
+    if never_text:
+        return f"does {never_text} never happen?"
+    if game_file:
+        return f"is the move legal after {Path(game_file).name}?"
+    return f"answering {ident}" if ident else "answering the catalogue"
 
 
 @click.command()
@@ -103,16 +119,33 @@ def _progress(enabled: bool):  # type: ignore[no-untyped-def]
               help="With --solver: a yes need not come with the shortest game; random games lead the solver to one "
               "first (it is shown with the proved lower bound on the shortest).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr what is being searched.")
-def ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
-        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
-        lang: str,
-        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
-        catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool) -> None:
+@color_option
+def ask(**kwargs: Any) -> None:
     """Answer a rules question: yes with the shortest game where it happens, no with a proof.
 
     Without arguments, list the dispute catalogue. Answers name the rule IDs of RULES.md
-    they rest on; "unknown (limit)" is never presented as proved.
+    they rest on; "unknown (limit)" is never presented as proved. On a terminal, a line
+    on stderr says what is being decided and the time left.
     """
+    no_color = kwargs.pop("no_color")
+    seconds = kwargs["seconds"]
+    check_all = kwargs["check_all"]
+    budget = seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS
+    quiet = kwargs["list_only"] or not (kwargs["ident"] or kwargs["can_text"] or kwargs["never_text"]
+                                       or kwargs["game_file"] or check_all)
+    with StatusLine(_asked(kwargs["ident"], kwargs["can_text"], kwargs["never_text"], kwargs["game_file"]),
+                    None if quiet or kwargs["solver_only"] else budget,
+                    io.StringIO() if quiet else None) as status:
+        _ask(**kwargs, status=status, colour=use_color(no_color))
+
+
+def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
+        on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
+        lang: str,
+        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
+        catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool,
+        status: StatusLine, colour: bool) -> None:
+    """`ask` itself (see `ask`), with its status line and whether to colour the verdict."""
     modes = [name for name, given in (("ID", ident), ("--can/--never", can_text or never_text),
                                       ("--game/--move", game_file or move_text), ("--all", check_all),
                                       ("--list", list_only)) if given]
@@ -132,13 +165,13 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
                     infer=infer)
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
-    progress = _progress(verbose and not as_json)
+    progress = _progress(verbose and not as_json, status)
     rules = moves_named(spec, on_rules) if on_rules else ()
     if game_file or move_text:
         if not (game_file and move_text):
             raise click.UsageError("--game and --move go together")
         answer: Answer = PositionAnswer(rule_position(game_file, move_text))
-        _emit(answer, lang, as_json, changes)
+        _emit(answer, lang, as_json, changes, status, colour)
         sys.exit(_exit_code(answer))
     if can_text or never_text:
         kind, text = ("sometimes", can_text) if can_text else ("never", never_text)
@@ -148,10 +181,10 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
             asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
             prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
-                                spec_name, lang, as_json, changes, verbose, claim=kind, first_game=first_game))
+                                spec_name, lang, as_json, changes, verbose, first_game=first_game))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
-        _emit(answer, lang, as_json, changes)
-        sys.exit(_exit_code(answer, kind))
+        _emit(answer, lang, as_json, changes, status, colour)
+        sys.exit(_exit_code(answer))
     path = Path(catalogue_path) if catalogue_path else None
     disputes = catalogue(spec_name, path)
     if solver_only and (check_all or ident is not None):
@@ -181,18 +214,25 @@ def ask(ident: str | None, counts: str | None, can_text: str | None, never_text:
                                     "players": list(d.players)} for d in disputes], ensure_ascii=False, indent=1))
         else:
             click.echo("\n".join(listing(disputes, lang)))
-            click.echo(f"\n{len(disputes)} questions; `shrules ask ID` answers one.")
+            click.echo("\n" + listed(len(disputes), lang))
         return
     answer = answer_dispute(find(disputes, ident), budget, players or None, spec_name, progress)
-    _emit(answer, lang, as_json, changes)
+    _emit(answer, lang, as_json, changes, status, colour)
     sys.exit(_exit_code(answer))
 
 
-def _emit(answer: Answer, lang: str, as_json: bool, changes: bool) -> None:
+def _emit(answer: Answer, lang: str, as_json: bool, changes: bool, status: StatusLine, colour: bool) -> None:
+    status.close()
     if as_json:
         click.echo(json.dumps(to_json(answer), ensure_ascii=False, indent=1))
+        return
+    text = render(answer, lang, changes)
+    first, newline, rest = text.partition("\n")
+    if answer.dispute is not None:                  # the question first: the verdict is its second line
+        second, newline2, rest = rest.partition("\n")
+        click.echo(first + newline + coloured(second, colour) + newline2 + rest)
     else:
-        click.echo(render(answer, lang, changes))
+        click.echo(coloured(first, colour) + newline + rest)
 
 
 def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: Budget, spec_name: str,
@@ -241,7 +281,7 @@ def _formal(prop: Property | None) -> Property:
 
 def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None],
                counts: tuple[int, ...], seconds: float | None, workers: int, spec_name: str, lang: str,
-               as_json: bool, changes: bool, verbose: bool, claim: str | None = None, summary: bool = False,
+               as_json: bool, changes: bool, verbose: bool, summary: bool = False,
                first_game: bool = False) -> int:
     """`--solver`: each question at each count by the solver alone; the worst exit status,
     a count left undecided counting as a limit (3) even where another count answered."""
@@ -259,7 +299,7 @@ def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: S
         answers.append(answer_of(query, results, ids, dispute, "" if dispute is not None else "fields"))
     worst = EXIT_OK
     for answer in answers:
-        code = _exit_code(answer, claim)
+        code = _exit_code(answer)
         if code == EXIT_OK and not every_count_decided(answer):
             code = EXIT_LIMIT
         worst = EXIT_FAILED if EXIT_FAILED in (worst, code) else max(worst, code)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -34,8 +35,9 @@ from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
 from ..scale.run import Progress, TlsFiles
 from ..scale.trust import NotBelieved
-from .options import (ReportRequest, cache_option, max_states_option, parse_counts, progress_stream, report_options,
-                      rules_name, rules_option, scheduler_option, time_limit_option, variant_options)
+from .options import (ReportRequest, cache_option, color_option, max_states_option, parse_counts,
+                      progress_stream, report_options, rules_name, rules_option, scheduler_option, time_limit_option,
+                      use_color, variant_options)
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -61,6 +63,53 @@ def cell(result: PropertyResult) -> str:
     return f"{mark}{verdict.verdict} {size}".strip()
 
 
+PARTS = 1000
+"""The progress bar's steps per player count: it moves within a count, not only between."""
+
+
+class WithinCounts:
+    """How far the check of each player count has come, from its progress messages: the
+    layered search explores the ranking from the highest rank down to 0 ("rank 494, ..."),
+    so a count is 1 - rank / first rank through its search; a count done is whole. A
+    search that reports no rank (the breadth-first one, the solver) moves only when done."""
+
+    RANK = re.compile(r"\brank (\d+)\b")
+
+    def __init__(self) -> None:
+        self.first: dict[str, int] = {}
+        self.part: dict[str, float] = {}
+
+    def heard(self, count: str, what: str) -> int:
+        """The bar's position after count `count` said `what`."""
+        match = self.RANK.search(what)
+        if what == "done":
+            self.part[count] = 1.0
+        elif match is not None:
+            rank = int(match.group(1))
+            first = self.first.setdefault(count, max(rank, 1))
+            self.part[count] = max(self.part.get(count, 0.0), min(0.99, 1 - rank / first))
+        return int(sum(self.part.values()) * PARTS)
+
+
+def legend(lines: list[str]) -> list[str]:
+    """Below the table, what each of its abbreviations means: only those it shows."""
+    table = "\n".join(lines[1:])
+    out = []
+    for pattern, meaning in LEGEND:
+        if re.search(pattern, table):
+            out.append(meaning)
+    return ["", "  " + "; ".join(out) + "."] if out else []
+
+
+LEGEND = ((r"\d+m\b", "m = moves of the game shown (the shortest, unless a range N-Mm: a game of M moves, the "
+                      "shortest has at least N)"),
+          (r"/\d+e\b", "e = elected governments in the game with the fewest"),
+          (r"\d(\.\d)?k\b", "k = thousand states searched"),
+          (r"\dM\b", "M = million states searched"),
+          (r"(^|\s)!", "! = not as expected"))
+"""The table's abbreviations and their meanings (`cell`)."""
+
+
 def _short(number: int) -> str:
     if number >= 1_000_000:
         return f"{number / 1e6:.1f}M"
@@ -69,16 +118,28 @@ def _short(number: int) -> str:
     return str(number)
 
 
-def matrix(results: list[PropertyResult]) -> list[str]:
-    """The summary table: one row per property, one column per player count."""
+CELL_COLOURS = {True: "green", False: "red", None: "yellow"}
+"""A cell's colour on a terminal: as expected, not (also marked `!`), undecided."""
+
+
+def matrix(results: list[PropertyResult], colour: bool = False) -> list[str]:
+    """The summary table: one row per property, one column per player count; with
+    `colour`, each cell green as expected, red not, yellow undecided."""
     counts = sorted({r.players for r in results})
     names = list(dict.fromkeys(r.property for r in results))
     cells = {(r.property, r.players): cell(r) for r in results}
+    expected = {(r.property, r.players): r.as_expected if r.verdict.verdict != "unknown" else None for r in results}
     width = max([len(name) for name in names] + [8])
     column = max([len(text) for text in cells.values()] + [len(f"{n} players") for n in counts]) + 2
+
+    def shown(key: tuple[str, int]) -> str:
+        text = cells.get(key, "-").rjust(column)
+        if not colour or key not in cells:
+            return text
+        return click.style(text, fg=CELL_COLOURS[expected[key]])
     lines = ["property".ljust(width) + "".join(f"{n} players".rjust(column) for n in counts)]
     for name in names:
-        lines.append(name.ljust(width) + "".join(cells.get((name, n), "-").rjust(column) for n in counts))
+        lines.append(name.ljust(width) + "".join(shown((name, n)) for n in counts))
     return lines
 
 
@@ -162,6 +223,7 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
                    "when it holds them for every count asked, and computed otherwise.")
 @variant_options
 @report_options
+@color_option
 def check_command(players_text: str | None, names: tuple[str, ...], rules: str, backend: str, explorer: str,
                   infer: bool, hints: bool, first_game: bool, max_states: int | None, time_limit: float,
                   memory_limit: int, workers: int, no_symmetry: bool,
@@ -169,7 +231,7 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
                   json_output: bool, quiet: bool, verbose: bool, mutants: bool, quick: bool, sets: tuple[str, ...],
                   settings_file: str | None, report: ReportRequest, scheduler: str | None = None,
                   cache_dir: str | None = None, atlas_dir: str | None = None,
-                  scheduler_security: TlsFiles | None = None) -> None:
+                  scheduler_security: TlsFiles | None = None, no_color: bool = False) -> None:
     """Decide every property of the catalogue for every player count.
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
@@ -199,24 +261,25 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
     where: dict[str, str] = {}          # each player count's latest line: a bar per count in one
+    inside = WithinCounts()
 
     def shown_where(_: object) -> str:
         return " | ".join(where[count] for count in sorted(where, key=int))
-    with click.progressbar(length=steps, label="checking", file=io.StringIO() if verbose else progress_stream(),
-                           show_pos=True, item_show_func=shown_where) as bar:
+    with click.progressbar(length=steps * PARTS, label="checking", file=io.StringIO() if verbose else progress_stream(),
+                           show_pos=False, show_percent=True, item_show_func=shown_where) as bar:
         def progress(message: str) -> None:
             if verbose:
                 click.echo(f"  … {message} ({time.perf_counter() - started:.1f} s)", err=True)
             count, _, what = message.partition(" players: ")
             if message.endswith("done"):
                 where.pop(count, None)
-                bar.update(1)
             elif count.isdigit():
                 where[count] = f"{count}p {what}"
-                bar.update(0, message)
+            if count.isdigit():
+                bar.update(inside.heard(count, what) - bar.pos, message)
         if on_runner:
             def arrived(state: Progress) -> None:
-                bar.update(state.done - bar.pos)
+                bar.update(state.done * PARTS - bar.pos)
             results = check_on_runner(rules, players or tuple(spec.player_counts), names or None,
                                       max_states=max_states, time_limit=time_limit or None,
                                       memory_limit=memory_limit, explorer=explorer, workers=workers,
@@ -232,7 +295,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     if json_output:
         click.echo(json.dumps(as_json(results), indent=1))
     else:
-        for line in matrix(results):
+        table = matrix(results, use_color(no_color))
+        for line in table + legend(matrix(results)):
             click.echo(line)
         if not quiet:
             for line in details(results):

@@ -31,7 +31,8 @@ from spec.model import Spec
 
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
-from .options import COUNT, SECONDS, Seconds, parse_counts, rules_name, time_limit_option, variant_options
+from .options import (COUNT, SECONDS, Seconds, StatusLine, parse_counts, rules_name, time_limit_option,
+                      variant_options)
 from .outputs import writable
 
 
@@ -293,11 +294,12 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     parsed = parse_counts(players_text, both, of="both rule sets")
     counts = list(parsed) if parsed is not None else None
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
-    result = diff(a, b, counts, budget)
-    rows = (compare_verdicts(rules_a, rules_b, counts or both, property_time, workers, property_names or None)
-            if properties else None)
+    with StatusLine(f"telling {a.name} and {b.name} apart at {', '.join(map(str, counts or both))} players"):
+        result = diff(a, b, counts, budget)     # the status line: on a terminal's stderr only
+        rows = (compare_verdicts(rules_a, rules_b, counts or both, property_time, workers, property_names or None)
+                if properties else None)
+        balanced = balance(a, b, counts or both, balance_games, seed) if balance_games else []
     differing_rows = [row for row in rows or [] if row.changed]
-    balanced = balance(a, b, counts or both, balance_games, seed) if balance_games else []
     if trace_path and result.differences:
         save_trace(result.differences[0], trace_path, a, b)
     if json_output:

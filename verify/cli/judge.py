@@ -23,7 +23,7 @@ from engine.words import word
 from spec.errors import SpecError, one_line
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import lang_option, rules_name, rules_option, variant_options
+from .options import lang_option, refuse, rules_name, rules_option, variant_options
 
 
 @click.command()
@@ -61,7 +61,7 @@ def judge(paths: tuple[Path, ...], fmt: str, as_json: bool, rules: str | None, s
             result = judge_file(file, fmt, rules)
         except SpecError as error:
             malformed += 1
-            click.echo(one_line(f"shrules: error: {error}"), err=True)
+            refuse(str(error), as_json)
             continue
         counts[result.verdict] += 1
         if as_json:

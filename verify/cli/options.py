@@ -31,9 +31,14 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import math
+import os
 import re
+import shutil
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,12 +47,11 @@ from typing import Any, TextIO, TypeVar
 import click
 
 from engine.words import LANGS
-from spec.errors import SpecError
-from spec.errors import Location, one_line, shown
+from spec.errors import Location, SpecError, one_line, shown
 from spec.identity import content_hash
 from spec.loader import SETTINGS_NAME, load_spec
 from spec.settings import describe_settings, load_settings_file, parse_assignments, parse_value, settings_name
-from verify.results import PropertyResult
+from verify.results import EXIT_BAD_INPUT, PropertyResult
 
 from ..report import baseline
 from ..report.records import RunInfo, exit_status
@@ -191,7 +195,113 @@ def rules_name(rules: str, sets: tuple[str, ...] = (), settings_file: str | None
     return settings_name(base, values)
 
 
+# ---------------------------------------------------------------------- colour
+
+
+def color_option(function: FC) -> FC:
+    """`--no-color`: plain text even on a terminal (as the `NO_COLOR` variable asks too)."""
+    return click.option("--no-color", "no_color", is_flag=True,
+                        help="No colour, even on a terminal (NO_COLOR in the environment does the same).")(function)
+
+
+def use_color(no_color: bool = False, stream: TextIO | None = None) -> bool:
+    """Whether to colour what goes to `stream` (stdout): only on a terminal, and never with
+    `--no-color` or a non-empty `NO_COLOR` (no-color.org), so a pipe, a file or a log reads
+    plain text."""
+    stream = stream if stream is not None else sys.stdout
+    return not no_color and not os.environ.get("NO_COLOR") and stream.isatty()
+
+
+VERDICT_COLOURS = {"yes": "green", "ja": "green", "no": "red", "nein": "red", "proved": "green",
+                   "witness": "green", "no-witness": "red", "refuted": "red", "unknown": "yellow",
+                   "unbekannt": "yellow"}
+"""The colour of a verdict's word (verify/results.py, and an answer's yes or no): green
+proved or found, red refuted or never, yellow undecided. A cell not as expected is marked
+`!` besides, so the colour is never the only sign."""
+
+
+def coloured(text: str, colour: bool) -> str:
+    """`text` with its verdict words coloured (`VERDICT_COLOURS`), when `colour` is on."""
+    if not colour:
+        return text
+    def paint(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return click.style(word, fg=VERDICT_COLOURS[word.lower()], bold=True)
+    words = "|".join(sorted(map(re.escape, VERDICT_COLOURS), key=len, reverse=True))
+    return re.sub(r"(?<![\w-])(" + words + r")(?![\w-])", paint, text, flags=re.IGNORECASE)
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def refuse(message: str, as_json: bool = False) -> int:
+    """Bad input reported: one error line on stderr (and with `as_json` the same as JSON on stdout); the exit
+    status of bad input."""
+    click.echo(f"shrules: error: {one_line(message)}", err=True)
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit": EXIT_BAD_INPUT}, ensure_ascii=False))
+    return EXIT_BAD_INPUT
+
+
 # ---------------------------------------------------------------------- progress
+
+
+class StatusLine:
+    """One line on a terminal's stderr saying what is being decided and the time left,
+    redrawn every half second in place and erased at the end: on a terminal a question
+    that takes two minutes is not two minutes of silence. Where stderr is not a terminal
+    (a script, a CI log, a test) it writes nothing at all.
+
+        with StatusLine("can liberal_policies > 5 happen?", seconds=120) as status:
+            status.update("5 players: searching")
+    """
+
+    TICK = 0.5
+
+    def __init__(self, what: str, seconds: float | None = None, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty()
+        self.what = what
+        self.detail = ""
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> "StatusLine":
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, name="status line", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop drawing and erase the line (before the answer is printed below it)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def update(self, detail: str) -> None:
+        """What the work is doing now (shown after what is being decided)."""
+        self.detail = detail
+
+    def text(self) -> str:
+        """The line as drawn: what, the step now, the time spent and left."""
+        spent = time.monotonic() - self.started
+        left = f", {max(0.0, self.seconds - spent):.0f} s left" if self.seconds is not None else ""
+        detail = f" — {self.detail}" if self.detail else ""
+        return f"… {spent:.0f} s{left} · {self.what}{detail}"     # the time first: a narrow terminal cuts the end
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.TICK):
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            self.stream.write("\r\x1b[K" + self.text()[:width])
+            self.stream.flush()
 
 
 def progress_stream() -> TextIO:

@@ -29,7 +29,7 @@ WIDTH = 92
 HEADINGS: dict[str, dict[str, str]] = {
     "en": {
         "intro": "The names a question may use (`shrules ask --can EXPR`, `--never EXPR --on MOVE`), in the "
-                 "{rules} rules. Types: int; bool (True, False); seat (a seat number, 0 first); seat? (a seat or "
+                 "{rules} rules. Types: int; bool (True, False); seat (a seat number, 0 first in expressions, while answers say seat 1 for it); seat? (a seat or "
                  "none); seats (a set of seats: {{}}, {{1, 3}}, alive - {{hitler}}); tiles (policy tiles, top first); "
                  "an enum (one of the members listed, in quotes: phase == 'vote').",
         "field": "Fields of the state (over moves, after_FIELD is a field's value after the move)",
@@ -42,7 +42,7 @@ HEADINGS: dict[str, dict[str, str]] = {
     },
     "de": {
         "intro": "Die Namen, die eine Frage verwenden darf (`shrules ask --can AUSDRUCK`, `--never AUSDRUCK --on "
-                 "ZUG`), in den Regeln {rules}. Typen: int; bool (True, False); seat (eine Platznummer, 0 zuerst); "
+                 "ZUG`), in den Regeln {rules}. Typen: int; bool (True, False); seat (eine Platznummer, in Ausdrücken 0 zuerst, während Antworten dafür Platz 1 sagen); "
                  "seat? (ein Platz oder none); seats (eine Menge von Plätzen: {{}}, {{1, 3}}, alive - {{hitler}}); "
                  "tiles (Gesetze, das oberste zuerst); eine Aufzählung (einer der genannten Werte, in Anführungs"
                  "zeichen: phase == 'vote').",

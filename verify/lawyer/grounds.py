@@ -1,7 +1,10 @@
 """What an ad-hoc answer rests on, taken from its evidence rather than from its words.
 
-- "yes": the rules of the moves of the witness game that made the values the question is
-  about (a dependency slice, `record.witness_rule_ids`), with the answering move's;
+- "yes": first the rules whose exception the answering move needed (a requirement
+  `RULE or EXCEPTION` whose first part is false for that move, `record.permitting_rule_ids`:
+  R-E4 lets the last President be nominated Chancellor with five alive), then the rules
+  of the moves of the witness game that made the values the question is about (a
+  dependency slice, `record.witness_rule_ids`), with the answering move's;
 - "no": the requirements in the unsat cores of the solver's induction proof for each
   player count (verify/smt/core.py): what blocked every move that would have reached it
   (for a proof with inferred invariants, made in this process, with those in the support);
@@ -28,7 +31,7 @@ from spec.properties import Property
 
 from ..results import PropertyResult
 from .answers import happens
-from .record import choice_tags, query_fields, rule_order, witness_rule_ids
+from .record import answer_tags, permitting_rule_ids, query_fields, rule_order, witness_rule_ids
 
 WITNESS, PROOF, SEARCH, PROOF_AND_SEARCH, FIELDS = "witness", "proof", "search", "proof_search", "fields"
 """Where "Rests on" came from: the witness game, the proof's cores, the blocked moves of a
@@ -103,8 +106,10 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
         if trace is None or not trace.steps:
             return None
         answer = len(trace.steps) - 1
-        tags = choice_tags(trace, query_fields(prop, trace.game.spec))
-        return witness_rule_ids(trace, prop, answer, tags), WITNESS
+        tags = answer_tags(trace, query_fields(prop, trace.game.spec), answer)
+        permitting = permitting_rule_ids(trace, answer)
+        others = witness_rule_ids(trace, prop, answer, tags)
+        return (*permitting, *(rule_id for rule_id in others if rule_id not in permitting)), WITNESS
     if not results or any(happens(r.verdict) is None for r in results):
         return None
     ids: set[str] = set()

@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.game import Game, IllegalMove, Move, compiled_game
 from engine.safe_json import loads
-from engine.words import UNTRANSLATED, word
+from engine.words import UNTRANSLATED, move_name, seat_shown, seats_shown, word
 from engine.transcript import DECK, VOTE, Entry, Setup, Transcript, parse_transcript, read_transcript, setup_json
 from spec.errors import Location, SpecError
 
@@ -299,16 +299,16 @@ def rule(game: Game, positions: list[Any], entry: Entry, notes: tuple[str, ...] 
     compiled = game.by_name.get(shown.move.rule) if shown is not None else None
     if shown is not None and compiled is not None and compiled.actor is not None and entry.by is not None \
             and compiled.actor(shown.before) != entry.by:
-        summary = compiled.rule.summary
-        move_text = word("en", "would_move", by=entry.by, what=summary[0].lower() + summary[1:])
-        move_de = word("de", "would_move", by=entry.by, rule=compiled.rule.name)
+        move_text = word("en", "would_move", by=seat_shown(entry.by), what=move_name(compiled.rule, "en"))
+        move_de = word("de", "would_move", by=seat_shown(entry.by), what=move_name(compiled.rule, "de"))
     elif shown is not None:
         move_text = game.says(shown.before, shown.move)
         move_de = game.says(shown.before, shown.move, "de")
     else:
         params = ", ".join(f"{key}={value}" for key, value in entry.params.items())
-        move_text = f"{entry.rule}({params})" + (word("en", "by_seat", seat=entry.by) if entry.by is not None else "")
-        move_de = f"'{entry.rule}({params})'" + (word("de", "by_seat", seat=entry.by) if entry.by is not None else "")
+        by = seat_shown(entry.by) if entry.by is not None else None
+        move_text = f"{entry.rule}({params})" + (word("en", "by_seat", seat=by) if by is not None else "")
+        move_de = f"'{entry.rule}({params})'" + (word("de", "by_seat", seat=by) if by is not None else "")
     rule_ids = tuple(dict.fromkeys(r for r, _ in reasons)) or game.by_name[attempts[0].move.rule].rule.rule_ids
     total = len(attempts)
     if not illegal:
@@ -384,12 +384,13 @@ def _facts(game: Game, states: list[Any], first: list[str]) -> Iterator[Fact]:
             yes_de, no_de = FIELD_WORDS_DE.get(name, (f"Platz {{}} gehört zu '{name}'",
                                                       f"Platz {{}} gehört nicht zu '{name}'"))
             for seat in range(game.players):
-                yield (yes.format(seat), no.format(seat), yes_de.format(seat), no_de.format(seat),
+                person = seat_shown(seat)
+                yield (yes.format(person), no.format(person), yes_de.format(person), no_de.format(person),
                        lambda s, i=index, b=seat: s[i] >> b & 1 == 1)
         else:
             yes_de, no_de = FIELD_WORDS_DE.get(name, (f"'{name}' ist {{}}", f"'{name}' ist nicht {{}}"))
             for value in values:
-                shown = game.decode(kind, spec_field.type.enum, value)
+                shown = seats_shown(kind, game.decode(kind, spec_field.type.enum, value))
                 word_de = german.get(str(shown), str(shown))
                 yield (yes.format(shown), no.format(shown), yes_de.format(word_de), no_de.format(word_de),
                        lambda s, i=index, v=value: s[i] == v)

@@ -12,7 +12,8 @@ A "yes" answer comes with the shortest game where the thing happens. Its record 
   with seeded random moves (the same every time), and the record says how many moves were
   played on after the answer, which are not part of it;
 - for every move a player chooses, the requirement at issue (`choice_tags`);
-- the rules the answer rests on, from the game itself (`witness_rule_ids`).
+- the rules the answer rests on, from the game itself (`witness_rule_ids`), first those
+  whose exception the answering move was made under (`permitting_rule_ids`).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from random import Random
 from typing import Any
 
 from engine.game import MAX_MOVES, Game
+from engine.pycompile import compile_in_rule
 from engine.play import has_legal_move
 from engine.trace import Row, Trace
 from spec.loader import load_rulebook
-from spec.lang.nodes import Lit, Name, Node, walk
+from spec.lang.nodes import BoolOp, Lit, Name, Node, walk
 from spec.model import Rule, Spec
 from spec.properties import Property
 
@@ -46,6 +48,7 @@ class GameRecord:
     table_moves: int            # moves at the table up to the answer, bookkeeping left out
     played_on: int              # moves at the table played on after the answer to the end
     elections: int
+    permitted_by: tuple[str, ...] = ()   # the rules whose exception made the answering move legal
 
 
 def query_fields(prop: Property, spec: Spec) -> set[str]:
@@ -155,6 +158,18 @@ def choice_tags(trace: Trace, read: set[str]) -> dict[int, tuple[str, ...]]:
     return out
 
 
+def answer_tags(trace: Trace, read: set[str], answer: int) -> dict[int, tuple[str, ...]]:
+    """`choice_tags`, the answering move's led by the rules whose exception permitted it
+    (`permitting_rule_ids`), so that its line cites what made it legal."""
+    tags = choice_tags(trace, read)
+    permitting = permitting_rule_ids(trace, answer)
+    if permitting:
+        move = trace.steps[answer][0]
+        own = tags.get(answer) or trace.game.by_name[move.rule].rule.cited
+        tags[answer] = tuple(dict.fromkeys((*permitting, *own)))
+    return tags
+
+
 def _choices(game: Game, compiled: Any, state: Any) -> list[tuple[int, ...]]:
     """Every choice of the move's parameters in `state`, legal or not."""
     return list(product(*(domain(state) for domain in compiled.domains)))
@@ -207,6 +222,31 @@ def witness_rule_ids(trace: Trace, prop: Property, answer: int, tags: dict[int, 
     return tuple(sorted(ids, key=rule_order))
 
 
+def permitting_rule_ids(trace: Trace, answer: int) -> tuple[str, ...]:
+    """The rule IDs whose exception the answering move was made under: of its rule's
+    requirements written `RULE or EXCEPTION...` (R-E4: `chancellor != last_president or
+    alive_count <= few_alive`), those whose first part, the rule, is false for this move, so
+    that the move is legal only through an exception. These are the rules without which
+    the move would be illegal, the argument an unsat core of "the move is illegal without
+    them" gives; a "yes" names them first. A requirement met by its first part (or not an
+    `or`) permitted nothing the plain rule would not."""
+    if not 0 <= answer < len(trace.steps):
+        return ()                           # true at the start: no move answers it
+    game = trace.game
+    move, _ = trace.steps[answer]
+    rule = game.by_name[move.rule].rule
+    before = trace.states[answer]
+    ids: dict[str, None] = {}
+    for requirement in rule.requires:
+        when = requirement.when
+        if not (isinstance(when, BoolOp) and when.op == "or"):
+            continue
+        plain = compile_in_rule(game.spec, game.players, rule, when.operands[0])
+        if not plain(before, *move.args):
+            ids[requirement.rule_id] = None
+    return tuple(ids)
+
+
 def rule_order(rule_id: str) -> tuple[int, str]:
     """The order of RULES.md (and of spec/rulebook.toml): setup, election, legislation,
     powers, veto, winning, disputes."""
@@ -220,8 +260,9 @@ def game_record(trace: Trace, prop: Property, changes: bool, lang: str = "en") -
     answer = len(trace.steps) - 1
     full = played_on(trace) if about_ending(prop, game) and not game.is_over(trace.end) else trace
     read = query_fields(prop, game.spec)
-    rows = tuple(full.rows(changes, bookkeeping=changes, tags=choice_tags(full, read), shown=frozenset({answer}), lang=lang))
+    rows = tuple(full.rows(changes, bookkeeping=changes, tags=answer_tags(full, read, answer), shown=frozenset({answer}),
+                           lang=lang))
     moves = [row for row in rows if row.kind == "move" and not row.bookkeeping]
     numbers = [row.step for row in moves]
     upto = sum(1 for step in numbers if step is not None and step <= answer)
-    return GameRecord(rows, answer, upto, upto, len(moves) - upto, trace.elections())
+    return GameRecord(rows, answer, upto, upto, len(moves) - upto, trace.elections(), permitting_rule_ids(trace, answer))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from engine.words import UNTRANSLATED
+from engine.words import UNTRANSLATED, filled
 from spec.disputes import Dispute
 from spec.loader import load_rule_texts, load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
@@ -29,7 +29,9 @@ WORDS: dict[str, dict[str, str]] = {
         "a_game": "A game where it does, not proved the shortest ({players} players, {moves} moves, {elections}):",
         "elections": "{count} elected government",
         "elections_plural": "{count} elected governments",
-        "no": "No — this never happens: proved for {proofs}.",
+        "no": "No — this never happens ({counts} players).",
+        "proved_for": "Proved for {proofs}.",
+        "how": "How this was decided:",
         "unknown": "Unknown — no game where it happens was found, but that is not a proof:",
         "proved": "proved ({method})",
         "players": "{counts} players",
@@ -40,6 +42,7 @@ WORDS: dict[str, dict[str, str]] = {
         "found_solver": "Found by {method} (depth {depth}) in {seconds:.1f} s.",
         "rests": "Rests on:",
         "rests_witness": "Rests on (the rules of the moves that made it happen in this game):",
+        "permitted": "The answering move is legal only through the exception of {rules}.",
         "rests_proof": "Rests on (the requirements the proof needed, from its unsat cores):",
         "rests_search": "Rests on (the requirements that blocked every move into it, in the complete search):",
         "rests_proof_search": "Rests on (the requirements the proofs needed: unsat cores, and the moves they "
@@ -85,6 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "after_answer": "after the answer, played on to the end:",
         "at_start": "It holds before the first move.",
         "bookkeeping": "· marks the rules' own bookkeeping, not counted as moves.",
+        "listed": "{count} questions; `shrules ask ID` answers one.",
     },
     "de": {
         "yes": "Ja — das kann passieren.",
@@ -99,7 +103,9 @@ WORDS: dict[str, dict[str, str]] = {
         "solver_count": "  {players} Spieler: {what} ({method}, {seconds:.1f} s){why}",
         "solver_yes": "ja, {moves} Züge",
         "solver_unknown": "unbekannt",
-        "no": "Nein — das passiert nie: bewiesen für {proofs}.",
+        "no": "Nein — das passiert nie ({counts} Spieler).",
+        "proved_for": "Bewiesen für {proofs}.",
+        "how": "Wie das entschieden wurde:",
         "unknown": "Unbekannt — kein Spiel gefunden, in dem es passiert, aber das ist kein Beweis:",
         "proved": "bewiesen ({method})",
         "players": "{counts} Spieler",
@@ -138,6 +144,7 @@ WORDS: dict[str, dict[str, str]] = {
         "english_only": "(keine deutsche Fassung — englischer Text)",
         "unknown_count": "unbekannt ({reason})",
         "rests_witness": "Beruht auf (die Regeln der Züge, die es in diesem Spiel herbeiführten):",
+        "permitted": "Der antwortende Zug ist nur durch die Ausnahme von {rules} erlaubt.",
         "rests_proof": "Beruht auf (die Bedingungen, die der Beweis brauchte, aus seinen unerfüllbaren Kernen):",
         "rests_search": "Beruht auf (die Bedingungen, die in der vollständigen Suche jeden Zug dorthin verboten):",
         "rests_proof_search": "Beruht auf (die Bedingungen, die die Beweise brauchten: unerfüllbare Kerne und die "
@@ -150,6 +157,7 @@ WORDS: dict[str, dict[str, str]] = {
         "after_answer": "nach der Antwort, zu Ende gespielt:",
         "at_start": "Das gilt schon vor dem ersten Zug.",
         "bookkeeping": "· markiert die Buchführung der Regeln selbst, nicht als Züge gezählt.",
+        "listed": "{count} Fragen; `shrules ask ID` beantwortet eine.",
     },
 }
 
@@ -174,7 +182,7 @@ def counts_text(counts: tuple[int, ...] | list[int], lang: str = "en") -> str:
 
 def _say(lang: str, key: str, **values: Any) -> str:
     """The text of `key` in `lang` (in English where that language has none yet)."""
-    return WORDS.get(lang, {}).get(key, WORDS["en"][key]).format(**values)
+    return filled(WORDS.get(lang, {}).get(key, WORDS["en"][key]), lang, **values)
 
 
 def _method(result: PropertyResult, lang: str) -> str:
@@ -236,6 +244,11 @@ def catalogue_text(dispute: Dispute, name: str, lang: str) -> str | None:
     return f"{english} {_say(lang, 'english_only')}"
 
 
+def listed(count: int, lang: str) -> str:
+    """The line under the catalogue's listing: how many questions, and how to ask one."""
+    return _say(lang, "listed", count=count)
+
+
 def _dispute_head(dispute: Dispute | None, lang: str) -> list[str]:
     if dispute is None:
         return []
@@ -258,21 +271,27 @@ def _dispute_tail(answer: Answer, lang: str) -> list[str]:
 
 
 def render(answer: Answer, lang: str = "en", changes: bool = False) -> str:
-    """The answer in plain words."""
+    """The answer in plain words: the verdict and its game or reason first, what it rests
+    on, the catalogue's words, and last, under "How this was decided", the method, its
+    figures and the formal query, which a player does not need to read the answer."""
+    how: list[str] = []
     if isinstance(answer, FormalAnswer):
-        body = _formal(answer, lang, changes)
+        body, how = _formal(answer, lang, changes)
     elif isinstance(answer, TextAnswer):
         body = _text(answer, lang)
     else:
         body = _position(answer, lang)
     grounds = answer.grounds if isinstance(answer, FormalAnswer) else ""
+    section = [_say(lang, "how"), *("  " + line for line in how)] if how else []
     return "\n".join(_dispute_head(answer.dispute, lang) + body + [_rules(answer.rule_ids, lang, grounds)]
-                     + _dispute_tail(answer, lang))
+                     + _dispute_tail(answer, lang) + section)
 
 
-def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
+def _formal(answer: FormalAnswer, lang: str, changes: bool) -> tuple[list[str], list[str]]:
+    """The answer's lines, and apart the lines of how it was decided."""
     prop = answer.query
     out: list[str] = []
+    how: list[str] = []
     verdict = answer.verdict
     if verdict == YES:
         witness, trace = answer.witness, answer.game
@@ -285,6 +304,10 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
                                                   elections=elections))
         out += _record_lines(record, lang)
         out.append(_say(lang, "marked", move=record.answer_move) if record.answer >= 0 else _say(lang, "at_start"))
+        if record.permitted_by:
+            book = load_rulebook(lang)
+            out.append(_say(lang, "permitted", rules=", ".join(f"{rule_id} ({book.get(rule_id, '')})"
+                                                                for rule_id in record.permitted_by)))
         if record.played_on:
             out.append(_say(lang, "played_on", moves=record.played_on))
         if changes:
@@ -292,12 +315,13 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
         evidence = witness.verdict.evidence
         method = METHODS.get(evidence.method, {}).get(lang, evidence.method)
         if evidence.states is not None:
-            out.append(_say(lang, "found", method=method, states=evidence.states, seconds=evidence.seconds))
+            how.append(_say(lang, "found", method=method, states=evidence.states, seconds=evidence.seconds))
         else:
-            out.append(_say(lang, "found_solver", method=method, depth=evidence.depth, seconds=evidence.seconds))
+            how.append(_say(lang, "found_solver", method=method, depth=evidence.depth, seconds=evidence.seconds))
     elif verdict == NO:
         proofs = [(r.players, _method(r, lang)) for r in sorted(answer.results, key=lambda r: r.players)]
-        out.append(_say(lang, "no", proofs=_grouped(proofs, lang)))
+        out.append(_say(lang, "no", counts=counts_text([r.players for r in answer.results], lang)))
+        how.append(_say(lang, "proved_for", proofs=_grouped(proofs, lang)))
     else:
         out.append(_say(lang, "unknown"))
         lines: dict[str, list[int]] = {}
@@ -313,8 +337,8 @@ def _formal(answer: FormalAnswer, lang: str, changes: bool) -> list[str]:
             out.append(f"  {_say(lang, 'players', counts=counts_text(counts, lang))}: {text}")
     moves = moves_in_words(load_spec(prop.rules or "standard"), prop.on) if prop.on else ""
     on = "" if not moves else _say(lang, "over_any") if moves == ANY else _say(lang, "over_moves", on=moves)
-    out.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
-    return out
+    how.append(_say(lang, "query", kind=prop.kind, text=prop.text) + on)
+    return out, how
 
 
 def _record_lines(record: GameRecord, lang: str) -> list[str]:
@@ -439,7 +463,7 @@ def to_json(answer: Answer) -> dict[str, Any]:
             out["witness"] = {"players": witness.players, "lines": [row.text for row in record.rows],
                               "answer_step": record.answer, "answer_move": record.answer_move,
                               "table_moves": record.table_moves, "played_on": record.played_on,
-                              "itf": trace.to_itf()}
+                              "permitted_by": list(record.permitted_by), "itf": trace.to_itf()}
     elif isinstance(answer, TextAnswer):
         out["from"] = "rule text"
         out["spec_checks"] = [{"check": what, "agrees": ok} for what, ok in answer.checks]
