@@ -67,6 +67,23 @@ def _forged_raws(entry: dict[str, Any], rng: random.Random) -> str:
     return "forged:stamp"
 
 
+def _damaged(value: dict[str, Any], roll: float, rng: random.Random, head: bytes) -> tuple[str, Content]:
+    """A kept file's text damaged by the band `roll` (0.35 to 1) falls in: a hostile JSON
+    value, corrupt bytes, nesting or size beyond the caps, or ("fifo") a FIFO in its place;
+    the family and the bytes to write."""
+    if roll < 0.6:
+        how, changed = mutate_json(value, rng)
+        return f"json:{how}", dumps_json(changed).encode("utf-8", "surrogatepass")
+    if roll < 0.8:
+        how, data = corrupt_bytes(json.dumps(value).encode(), rng)
+        return f"bytes:{how}", data
+    if roll < 0.9:
+        if rng.random() < 0.5:
+            return "big:deep", b"[" * 200_000 + b"]" * 200_000
+        return "big:large", Repeat(head, b"x", 40 << 20, b'"}')
+    return "fifo", b""
+
+
 def generate_task_cache(rng: random.Random, ident: str, corpus: Corpus) -> Case:
     """One task-cache case: `check --cache` over a kept entry a stranger wrote."""
     key, entry = _task_entry()
@@ -78,18 +95,9 @@ def generate_task_cache(rng: random.Random, ident: str, corpus: Corpus) -> Case:
     if roll < 0.35:
         family = _forged_raws(entry, rng)
         data = dumps_json(entry).encode("utf-8", "surrogatepass")
-    elif roll < 0.6:
-        how, changed = mutate_json(entry, rng)
-        family, data = f"json:{how}", dumps_json(changed).encode("utf-8", "surrogatepass")
-    elif roll < 0.8:
-        how, data = corrupt_bytes(json.dumps(entry).encode(), rng)
-        family = f"bytes:{how}"
-    elif roll < 0.9:
-        family = "big:deep" if rng.random() < 0.5 else "big:large"
-        data = (b"[" * 200_000 + b"]" * 200_000) if family == "big:deep" else Repeat(b'{"key": "', b"x", 40 << 20,
-                                                                                     b'"}')
     else:
-        family, data, fifos = "fifo", b"", (path,)
+        family, data = _damaged(entry, roll, rng, b'{"key": "')
+        fifos = (path,) if family == "fifo" else ()
     folder = (f"{CACHE}/{key[:2]}/README", b"the folder of a kept entry\n")    # where a FIFO is made
     files = (folder,) if fifos else ((path, data),)
     return Case("cache", ident, family, (*CHECK, "--cache", CACHE), files, outputs=(f"{CACHE}/**", f"{CACHE}/*"),
@@ -142,18 +150,9 @@ def generate_atlas(rng: random.Random, ident: str, corpus: Corpus) -> Case:
             atlas["rule_sets"] = [entry] * 50_000
             family = "forged:many"
         data = dumps_json(atlas).encode("utf-8", "surrogatepass")
-    elif roll < 0.6:
-        how, changed = mutate_json(atlas, rng)
-        family, data = f"json:{how}", dumps_json(changed).encode("utf-8", "surrogatepass")
-    elif roll < 0.8:
-        how, data = corrupt_bytes(json.dumps(atlas).encode(), rng)
-        family = f"bytes:{how}"
-    elif roll < 0.9:
-        family = "big:deep" if rng.random() < 0.5 else "big:large"
-        data = (b"[" * 200_000 + b"]" * 200_000) if family == "big:deep" else Repeat(b'{"atlas": "', b"x", 40 << 20,
-                                                                                     b'"}')
     else:
-        family, data, fifos = "fifo", b"", (path,)
+        family, data = _damaged(atlas, roll, rng, b'{"atlas": "')
+        fifos = (path,) if family == "fifo" else ()
     files = ((f"{ATLAS}/README", b"the folder of an atlas\n"),) if fifos else ((path, data),)
     args = ("check", "-n", "5", "--rules", RULES, "-p", "draw_finds_three", "--workers", "1", "--atlas", ATLAS)
     return Case("atlas", ident, family, args, files, fifos=fifos, note="atlas")
