@@ -33,6 +33,7 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
+from .budgets import BOTH_SEARCH_SHARE
 from .explicit.check import DEFAULT_EXPLORER, Raw, check_players, chosen_from, materialise, plain, select
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
@@ -156,14 +157,6 @@ def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
             keep_guide(spec, result.property, [move.rule for move, _ in result.verdict.trace.steps])
 
 
-BOTH_SEARCH_SHARE = 0.25
-"""`both`: the share of a count's time limit the search gets before the solver. Where the
-search completes (the layered search decides the 5- and 6-player catalogues in 6 and 13
-s) this changes nothing; where it cannot (7 players and more: the whole 7-player
-catalogue took 166 s on the complete graph), a sweep cut short proves nothing and its
-traces are not known to be the shortest, so the solver decides the count anyway and the
-time the search would spend is the main job's waste. Breadth-first, a half was the
-measured best (132 s with the whole limit for the search at 6 players, 68 s with half)."""
 
 
 def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,

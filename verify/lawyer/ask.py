@@ -50,13 +50,15 @@ from spec.model import Spec
 from spec.lang.nodes import Lit
 from spec.properties import Property
 
+from ..budgets import (CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
+                       INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SMT_FIRST_SECONDS)
 from ..explicit.explore import Exploration, explore
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
-from .grounds import (CORE_SECONDS, CORES_WAIT_SECONDS, FIELDS, INFERRED_CORES_SECONDS, Frontier, proof_cores,
+from .grounds import (FIELDS, Frontier, proof_cores,
                       proved_with_inferred, rests_on)
 from .record import inlined, rule_order
 from .position import rule_position
@@ -68,7 +70,7 @@ class Budget:
     """How much one question may cost: stored states per search, seconds in all, memory."""
 
     max_states: int | None = 5_000_000
-    seconds: float | None = 120.0
+    seconds: float | None = QUESTION_SECONDS
     memory_mib: int | None = 8_000
     infer: bool = True              # where the hinted proof fails, try again with inferred invariants
 
@@ -143,10 +145,6 @@ def _frontier(exploration: Exploration, prop: Property) -> Frontier:
     return blocked
 
 
-SMT_FIRST_SECONDS = 20.0
-"""Time the Z3 backend gets first for a `never` query: its one-step and k-induction proofs
-take about a second at any player count, where a complete explicit search of 7 players
-is out of reach."""
 
 
 def _smt_backend() -> Any:
@@ -161,10 +159,6 @@ def _smt_backend() -> Any:
     return smt if hasattr(smt, "check_property") else None
 
 
-INFER_SHARE = 0.75
-"""Of the time left once the hinted proof of a `never` query failed, the share inference
-gets before the count's explicit search: from 7 players on that search cannot finish,
-and where it can (5, 6) inference from the cache is quick and the search keeps the rest."""
 
 
 def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
@@ -224,10 +218,6 @@ def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, secon
     return _result(prop, players, verdict), ""
 
 
-INFER_AFTER_SECONDS = 5.0
-"""The prover begins to infer no sooner than this after the question was asked: most
-questions whose answer is yes are answered by then, and inference beside the search
-would only have slowed it down."""
 
 
 def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection,
@@ -390,8 +380,6 @@ def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple
     return chosen
 
 
-QUICK_SHARE = 3
-"""Without a deciding count, a first quick pass gives each count 1/(3 n) of the time."""
 
 
 def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, decides: int | None = None,
