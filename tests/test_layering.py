@@ -23,15 +23,16 @@ ROOMS: dict[str, set[str]] = {
     "workers":  set(),                                      # local worker processes that end with their parent
     "explicit": {"results", "workers"},                     # the explicit-state checker
     "smt":      {"results", "workers"},                     # the Z3 backend
-    "checker":  {"results", "workers", "explicit", "smt"},  # the catalogue, by either backend
-    "lawyer":   {"results", "workers", "explicit", "smt"},  # shrules ask (--solver: counts in worker processes)
-    "diff":     {"results", "workers", "explicit", "smt", "checker"},  # shrules diff, the mutation score
+    "portfolio": {"results", "workers", "explicit", "smt"},  # which backend decides, in what order
+    "checker":  {"results", "workers", "explicit", "smt", "portfolio"},  # the catalogue, by either backend
+    "lawyer":   {"results", "workers", "explicit", "smt", "portfolio"},  # shrules ask (--solver: worker processes)
+    "diff":     {"results", "workers", "explicit", "smt", "checker", "portfolio"},  # shrules diff, mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages
-    "scale":    {"results", "workers", "explicit", "smt", "checker", "diff"},  # tasks, their runner and cache, the sweep
+    "scale":    {"results", "workers", "explicit", "smt", "checker", "diff", "portfolio"},  # tasks, their runner and cache, the sweep
     "cli":      {"results", "workers", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book",
-                 "scale"},
+                 "scale", "portfolio"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""
