@@ -3,9 +3,10 @@
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
 each player count it concerns (the count that `decides` it first) two checkers answer:
 
-- the explicit search (verify/explicit/explore.py over verify/explicit/model.py, with
-  its exact reductions): the first hit is the shortest game where the thing happens; a
-  search that finishes without one is a proof over every reachable state;
+- the explicit search (the portfolio's, verify/portfolio.py `explore`: layered by the
+  ranking, breadth-first where there is none, over verify/explicit/model.py with its
+  exact reductions): its hit is the shortest game where the thing happens; a search
+  that finishes without one is a proof over every reachable state;
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
@@ -52,10 +53,11 @@ from spec.properties import Property
 
 from ..budgets import (CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
                        INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SMT_FIRST_SECONDS)
-from ..explicit.explore import Exploration, explore
+from ..explicit.explore import Exploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
+from ..portfolio import explore
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .grounds import (FIELDS, Frontier, proof_cores,
@@ -113,7 +115,10 @@ def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
 def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
            progress: Callable[[int, int], None] | None = None,
            frontiers: dict[str, Frontier] | None = None) -> dict[str, PropertyResult]:
-    """Decide queries for one player count by explicit search, each query's result by name.
+    """Decide queries for one player count by explicit search, each query's result by name:
+    the layered search where the rules have a ranking every move lowers (a 5-player graph in
+    about a second), breadth-first where they have none (verify/portfolio.py `explore`);
+    either finds each query's shortest game.
 
     Queries that admit the same reductions (the rotation symmetry, the same fields kept by
     the cone of influence) share one exploration, which stops once each has its answer; a
@@ -130,7 +135,7 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
     for (symmetric, _), members in sorted(groups.items(), key=lambda item: len(item[0][1])):
         group = tuple(members)
         model = Model(game, group, Reductions(symmetry=symmetric))
-        exploration = explore(model, group, limits, deadlocks=False, progress=progress)
+        exploration = explore(model, group, limits, progress=progress)
         note = model.plan.describe(game.spec)
         for prop in group:
             out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
