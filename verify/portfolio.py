@@ -305,9 +305,7 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
             if result.property not in wanted:
                 continue
             if isinstance(result.verdict, Unknown):
-                undecided.add(name)
-                if result.property in results:
-                    continue        # an earlier backend's unknown, with its reason, stays
+                undecided.add(name)     # the last backend asked says why it is unknown
             else:
                 decided_by[result.property] = name
             results[result.property] = result
