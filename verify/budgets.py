@@ -35,6 +35,13 @@ INFER_SHARE = 0.75
 gets before the count's explicit search: from 7 players on that search cannot finish,
 and where it can (5, 6) inference from the cache is quick and the search keeps the rest."""
 
+SEARCH_FIRST_STATES = 4_000_000
+"""A budget of work, not of time: the states the layered search may store for a `never`
+question whose hinted proof failed, before invariants are inferred for it. Above the
+6-player graph (2,656,434 states for "the same President twice in a row"), which it
+searches in about 2 s of CPU where inference took 10 to 20 s; a larger count's graph stops
+it within a few seconds. Counted in states, so a busy machine does not cut it short."""
+
 INFER_AFTER_SECONDS = 5.0
 """The prover begins to infer no sooner than this after the question was asked: most
 questions whose answer is yes are answered by then, and inference beside the search

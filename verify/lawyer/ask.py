@@ -52,7 +52,8 @@ from spec.lang.nodes import Lit
 from spec.properties import Property
 
 from ..budgets import (CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
-                       INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SMT_FIRST_SECONDS)
+                       INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SEARCH_FIRST_STATES,
+                       SMT_FIRST_SECONDS)
 from ..explicit.explore import Exploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
@@ -167,18 +168,20 @@ def _smt_backend() -> Any:
 
 
 def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
-         stopped: dict[int, str] | None = None) -> PropertyResult | None:
+         stopped: dict[int, str] | None = None, *, hinted: bool = True) -> PropertyResult | None:
     """The Z3 backend's verdict for one count, or None when it is missing or undecided.
     With `infer_within` (the seconds the question has left; `math.inf`: no limit), an
     undecided verdict (induction failed, no witness found) is asked again with inferred
     strengthening invariants (verify/smt/infer.py, cached per rules and count) within
-    `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`."""
+    `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`.
+    Without `hinted`, the check with the written hints is taken as already failed."""
     smt = _smt_backend()
     if smt is None:
         return None
     started = time.perf_counter()
     spec = compiled_game(players, spec_name).spec
-    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds))
+    verdict: Verdict = (smt.check_property(spec, prop, players, Limits(time_limit=seconds)) if hinted
+                        else Unknown(Evidence("smt"), "the hinted proof failed"))
     if isinstance(verdict, Unknown) and infer_within is not None and players in prop.players:
         left = INFER_SHARE * (infer_within - (time.perf_counter() - started))
         if left >= 1:
@@ -453,15 +456,46 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
         if prop.kind == "never" and count not in asked_solver:
             asked_solver.add(count)
-            within = _infer_within(budget)
-            return _smt(prop, count, seconds, spec_name,
-                        None if within is None else limits_now(cap).time_limit or within, stopped)
+            proof = _smt(prop, count, seconds, spec_name)
+            if proof is None and _infer_within(budget) is not None and _smt_backend() is not None:
+                to_infer.add(count)
+            return proof
         return None
+
+    def small_search(count: int, cap: float | None) -> bool:
+        """Before inferring invariants for a `never` query whose hinted proof failed, the
+        search bounded by `SEARCH_FIRST_STATES`: the layered search decides 5 and 6 players
+        completely in a few seconds of CPU, where inference takes ten and more; a larger
+        count's graph stops it early. Whether it decided the count."""
+        limits = limits_now(cap)
+        states = SEARCH_FIRST_STATES if limits.max_states is None else min(limits.max_states, SEARCH_FIRST_STATES)
+        found_here: dict[str, Frontier] = {}
+        result = search((prop,), count, Limits(states, limits.time_limit, limits.memory_limit), spec_name,
+                        None, None if frontiers is None else found_here)[prop.name]
+        if isinstance(result.verdict, Unknown):
+            return False
+        results[count] = result
+        if frontiers is not None and prop.name in found_here:
+            frontiers[count] = found_here[prop.name]
+        return True
+
+    def inferred(count: int, cap: float | None) -> PropertyResult | None:
+        """The proof with inferred invariants, within `INFER_SHARE` of the time left."""
+        to_infer.discard(count)
+        within = _infer_within(budget)
+        if within is None:
+            return None
+        return _smt(prop, count, None, spec_name, limits_now(cap).time_limit or within, stopped, hinted=False)
 
     def run(count: int, cap: float | None) -> None:
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
         proof = first_proof(count, cap)
+        if proof is None and count in to_infer:
+            if small_search(count, cap):
+                to_infer.discard(count)
+                return
+            proof = inferred(count, cap)
         if proof is not None:
             results[count] = proof
             return
@@ -487,6 +521,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             frontiers[count] = found_here[prop.name]
 
     asked_solver: set[int] = set()
+    to_infer: set[int] = set()      # `never`: counts whose hinted proof failed, inference not yet tried
     stopped: dict[int, str] = {}    # count -> why inference proved nothing there
     if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
@@ -503,6 +538,8 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             if previous is None:
                 left = min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS)
                 proof = prover.wait(count, left) if prover is not None else first_proof(count, None)
+                if proof is None and count in to_infer:     # no search here: only inference
+                    proof = inferred(count, None)
                 if proof is not None:
                     results[count] = proof
             if count not in results:
