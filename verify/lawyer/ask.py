@@ -17,8 +17,9 @@ process of its own, beside the first count's search, which finds a yes there fas
 with the shortest game, and before the other counts' searches. What is left undecided
 gets the solver's full check, with its search for a witness. Where the solver's proof
 from the hints of spec/invariants.toml fails, it tries again with invariants inferred
-from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query before the
-count's search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
+from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query after a
+search bounded by `SEARCH_FIRST_STATES` (which decides 5 and 6 players in seconds) and
+before the count's full search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
 prover's process, beside the searches. "Yes" needs one witness
 (the search stops there). "No" needs a proof for every count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
