@@ -232,3 +232,23 @@ def test_ask_searches_with_the_layered_search_and_finds_the_shortest_game(monkey
     reference = breadth_first(Model(game, (prop,), Reductions()), (prop,), Limits(time_limit=120.0), deadlocks=False)
     trace = getattr(result.verdict, "trace")
     assert len(trace.steps) == len(reference.trace_to(reference.hits[prop.name]).steps)
+
+
+def test_rules_changed_since_they_were_sent_are_refused(tmp_path: Path) -> None:
+    """A worker loads the rules again by name: a file edited since the check began no
+    longer hashes the same, and the worker refuses it instead of checking other rules."""
+    import pickle
+
+    from spec.errors import SpecError
+
+    original = (ROOT / "tests" / "mutants" / "one_government.toml").read_text(encoding="utf-8")
+    path = tmp_path / "one_government.toml"
+    path.write_text(original, encoding="utf-8")
+    rules = Rules.named(str(path))
+    sent = pickle.dumps(rules)
+    assert pickle.loads(sent) == rules                  # unchanged: the same rules, by name and hash
+    edited = original.replace("liberal_policies + fascist_policies == 0", "liberal_policies + fascist_policies <= 1")
+    assert edited != original
+    path.write_text(edited, encoding="utf-8")
+    with pytest.raises(SpecError, match="changed while they were being checked"):
+        pickle.loads(sent)
