@@ -3,8 +3,6 @@ exit status 0 / 1 / 2 / 3 as for every command."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 from click.testing import CliRunner
 
