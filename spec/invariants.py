@@ -12,7 +12,9 @@ The file holds:
 - `[definitions]`: named expressions over a state, added to the spec's own (a name may
   not hide a field, a constant or a definition of the spec);
 - `[[invariant]]`: `name`, `description`, `rules`, `state` (an expression true in every
-  reachable state), `supports` (catalogue property names);
+  reachable state), `supports` (catalogue property names), and `monitor` when it reads a
+  monitor's field (the order of play's, spec/order.py): it then applies only to rules
+  carrying that monitor;
 - `[ranking]`: `description`, `rules`, `measure`, an int expression over a state that is
   bounded below by 0 and strictly decreases on every step: every game ends;
 - `[distance]`: `description`, `rules`, `measure`, an int expression that grows by at
@@ -142,10 +144,12 @@ def load_invariants(spec: Spec, path: Path | None = None) -> Strengthening:
     for entry in data.get("invariant", []):
         name = str(entry.get("name", ""))
         place = where(f'name = "{name}"', f"invariant '{name}'")
-        _check_keys(entry, {"name", "description", "rules", "state", "supports"}, place)
+        _check_keys(entry, {"name", "description", "rules", "state", "supports", "monitor"}, place)
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in names:
             raise SpecError("an invariant needs a unique lower_case_with_underscores name", place)
         names.add(name)
+        if "monitor" in entry and not any(field.name == str(entry["monitor"]) for field in spec.fields):
+            continue        # about a monitor these rules do not carry (the order of play: spec/order.py)
         try:
             node = parse(str(entry.get("state", "")), scope, place, BOOL)
         except SpecError:

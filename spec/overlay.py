@@ -103,7 +103,9 @@ def catalogue_names() -> list[str]:
         data, _ = read_toml(PROPERTIES_FILE)
     except SpecError:
         return []
-    return [str(entry.get("name")) for entry in data.get("property", [])]
+    from .order import entry_names      # order imports the loader, which imports this module
+
+    return [str(entry.get("name")) for entry in data.get("property", [])] + entry_names(data)
 
 
 def apply_overlay(raw: Raw, data: dict[str, Any], source: Source) -> None:

@@ -7,7 +7,9 @@ A property file (spec/properties.toml, or a variant's `[properties]`) lists entr
   field names mean the state before the move, `after_FIELD` the state after it, the
   move's parameters are in scope by name, and `actor` is the seat whose move it is;
 - `sometimes`: an expression (state or move) true somewhere: it needs a witness, so a
-  vacuous property fails;
+  vacuous property fails; every other kind with a premise (a move filter, a guard, a
+  permission's state: spec/premises.py) gets its premise asked as a `sometimes` too, and
+  is `vacuous` where the rules never reach it;
 - `never`: shorthand for `always not ...` over states or moves, reported with a witness
   when it fails;
 - `allows`: a permission of the rules. In every reachable state where `state = "..."`
@@ -34,6 +36,12 @@ Each entry names the rule IDs it rests on, its player counts and its expected ve
 published game: a variant is expected to refute some) or `soundness` (any playable rule
 set must satisfy it: deck conservation, no deadlock, termination, values in range).
 
+The file's `[order_of_play]` is the rulebook's order of play as an automaton over the
+moves, each step citing its rule ID (spec/order.py): it gives, per stage, an `always`
+property `order_after_STAGE` (no move the rulebook does not list comes next) and an
+`allows` property `order_goes_on_after_STAGE` (one that it lists may be played), checked
+on the rules with the automaton's monitor added, which they name as their `rules`.
+
 A property is written against the rulebook, not against the rules it checks: the numbers
 it needs come from the catalogue's own `[facts]`, each citing the rule ID it is read
 from, never from the spec's constants, tables or definitions (which a wrong rule would
@@ -49,7 +57,7 @@ fact shadows a name of the rules spelled the same.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -274,10 +282,12 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
     lines = text.splitlines()
     entries = [dict(entry) for entry in data.get("property", [])]
     by_name = {entry.get("name"): entry for entry in entries}
+    from .order import entry_names      # order imports the loader, which imports this module
+    ordered = set(entry_names(data))
     for name, changes in (overrides or {}).items():
         if name in by_name:
             by_name[name].update(changes)
-        else:
+        elif name not in ordered:          # an order property's changes go to it (`_order_of_play`)
             entries.append({"name": name, **changes})
     out = []
     for entry in entries:
@@ -291,11 +301,34 @@ def load_properties(spec: Spec, path: Path | None = None, overrides: dict[str, A
             line = next((i + 1 for i, l in enumerate(lines) if f'name = "{name}"' in l), None)
             where = Location(str(path), line, f"property '{name}'")
         out.append(_property(spec, entry, where, facts))
+    out += _order_of_play(spec, data, Location(str(path), None, "order_of_play"), facts, overrides or {})
     names = [p.name for p in out]
     for prop in out:
         if names.count(prop.name) > 1:
             raise SpecError(f"two properties are named '{prop.name}'", prop.where)
     return tuple(out)
+
+
+def _order_of_play(spec: Spec, data: dict[str, Any], where: Location, facts: dict[str, Fact],
+                   overrides: dict[str, Any]) -> list[Property]:
+    """The order of play's properties (spec/order.py): one per stage of the automaton,
+    each over the monitored rules, which it names as its `rules` (unless `spec` already
+    carries the monitor: then over `spec` itself)."""
+    from . import order                     # it registers overlays through the loader, which imports this module
+    from .loader import load_spec
+
+    automaton = order.load_automaton(data, spec, where)
+    if automaton is None:
+        return []
+    entries = [{**entry, **overrides.get(entry["name"], {})} for entry in order.order_entries(automaton, spec)]
+    says = [str(entry.pop(order.SAYS)) for entry in entries]
+    if order.is_monitored(spec):
+        return [replace(_property(spec, entry, where, facts), text=text) for entry, text in zip(entries, says)]
+    base = spec.source if spec.source.endswith(".toml") else spec.name
+    name = order.monitored_rules(spec, base, automaton, where)
+    monitored = load_spec(name)
+    return [replace(_property(monitored, entry, where, facts), rules=name, text=text)
+            for entry, text in zip(entries, says)]
 
 
 def _with_actor(spec: Spec, on: tuple[str, ...], node: Node, where: Location) -> Node:

@@ -169,6 +169,7 @@ def test_a_mistake_in_the_expression_is_bad_input_before_any_solving(stub: Any) 
     assert "^" in result.stderr and not solver.calls
 
 
+@pytest.mark.slow
 def test_the_solver_alone_proves_and_finds_at_five_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real solver, no stub: a proof with inferred invariants, and a game it found."""
     monkeypatch.setattr(ask, "search", no_search)

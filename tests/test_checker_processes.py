@@ -29,6 +29,7 @@ def _length(result: PropertyResult) -> int | None:
     return None if trace is None else len(trace.steps)
 
 
+@pytest.mark.slow
 def test_both_backends_in_two_processes_equal_one() -> None:
     """The search, stopped early, leaves both properties to the solver at both counts:
     two processes give the verdicts, backends and game lengths one process gives, and each

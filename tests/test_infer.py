@@ -280,6 +280,7 @@ def test_inference_is_an_option_of_the_solver_only() -> None:
     assert "--backend smt" in result.output
 
 
+@pytest.mark.slow
 def test_the_benchmark_infers_from_an_empty_cache_and_leaves_the_users_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`shrules smt-bench --no-hints` measures a first run: nothing the user's cache holds
@@ -382,6 +383,7 @@ def test_a_rare_phase_gets_more_games_for_the_ranking() -> None:
     assert all(game.phase(t) == "chancellor_enact" for _, t in refusals)
 
 
+@pytest.mark.slow
 def test_a_ranking_may_lean_on_declared_ranges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """no_topdecking at 5 players, no hints, the inferred candidates that bound
     liberal_policies left out: the support then allows a sixth Liberal policy, below

@@ -44,10 +44,14 @@ FURTHER_BACK = "[start_liberal=3; start_fascist=3]"
 
 
 def summary(raws: list[Raw]) -> dict[str, tuple[Any, ...]]:
-    """What must not depend on the search: verdicts, lengths, fewest elections, facts."""
-    return {raw.property: (raw.verdict, raw.evidence.get("depth"), None if raw.moves is None else len(raw.moves),
-                           raw.extra.get("fewest_elections"), raw.value, raw.extra.get("longest_moves"),
-                           raw.extra.get("longest_elections"))
+    """What must not depend on the search: verdicts, lengths, fewest elections, facts. A
+    game that comes back to a state is the one exception: where the ranking does not fit,
+    the layered search's fallback finds one depth-first (verify/explicit/cycles.py), a
+    game and not the shortest, so only the verdict is compared."""
+    return {raw.property: (raw.verdict,) if raw.property == "terminates" and "a cycle of" in raw.message else
+            (raw.verdict, raw.evidence.get("depth"), None if raw.moves is None else len(raw.moves),
+             raw.extra.get("fewest_elections"), raw.value, raw.extra.get("longest_moves"),
+             raw.extra.get("longest_elections"))
             for raw in raws}
 
 

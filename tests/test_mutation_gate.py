@@ -103,3 +103,28 @@ def test_the_repository_record_is_a_record() -> None:
     saved = load_record(path)
     assert (saved.rules, saved.players) == ("standard", 5)
     assert len(saved.killed) > len(saved.others), "the catalogue kills most mutants by random games alone"
+
+
+def test_the_gate_kills_by_games_counted_not_by_a_timed_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant that a few hundred random games miss is killed by the gate's longer run of
+    games, before the solver's timed query: with that query given no time at all (a busy
+    machine), the kill stands. The mutant reads the pile's counts where a tile of it is
+    known (chaos, R-E9), so conservation breaks only after a chaos following a peek."""
+    import verify.diff.mutate as mutate
+    from verify.diff.mutate import baseline_verdicts, decide
+    from verify.diff.operators import mutants
+    from verify.report.baseline import load_baseline
+    from verify.results import Limits
+
+    monkeypatch.setattr(mutate, "SOLVER_SECONDS", 0.001)
+    monkeypatch.setattr(mutate, "RELATIONAL_SECONDS", 0.001)
+    base = load_spec("standard")
+    by_name = {name: number for number, name in names(base).items()}
+    number = by_name["constant chaos: requirement: literal 0 -> 1"]
+    mutant = next(m for m in mutants(base) if m.number == number)
+    entries = load_baseline(Path(__file__).resolve().parents[1] / "reports" / "standard" / "verdicts.json")
+    assert entries is not None
+    verdicts = baseline_verdicts(entries, base, (5,))[5]
+    outcome = decide(base, mutant, 5, verdicts, Limits(time_limit=300), complete=False)
+    assert outcome.status == "killed", outcome.detail
+    assert "random game" in outcome.detail

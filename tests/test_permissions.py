@@ -75,7 +75,8 @@ def test_the_standard_rules_satisfy_every_permission_by_both_backends() -> None:
     props = [p for p in load_properties(spec) if p.kind in PERMISSIONS]
     assert len(props) >= 8
     for prop in props:
-        assert isinstance(check_property(spec, prop, 7), Proved), prop.name
+        if 7 in prop.players:       # the Policy Peek's obligation is stated for the 5-6 board only (R-X7)
+            assert isinstance(check_property(spec, prop, 7), Proved), prop.name
     results = check("standard", (5,), tuple(p.name for p in props), Limits(max_states=2_000), workers=1)
     assert all(isinstance(r.verdict, Unknown) for r in results), "a search cut short proves nothing"
 

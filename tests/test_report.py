@@ -156,7 +156,7 @@ def test_the_records_carry_verdict_evidence_and_trace_links(written: Path) -> No
     assert document["reachable_states"] == [{"players": 5, "states": 182_000}, {"players": 6, "states": 1_450_000}]
     assert document["summary"] == {"checks": 14, "as_expected": 10, "not_as_expected": 3, "unknown": 1,
                                    "verdicts": {"proved": 5, "witness": 4, "refuted": 2, "no-witness": 2,
-                                                "unknown": 1}}
+                                                "vacuous": 0, "unknown": 1}}
     assert document["exit_status"] == 1
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from engine.game import Game
@@ -61,6 +62,7 @@ def test_a_path_leaves_a_guide_cut_short_and_reaches_the_target_on_its_own() -> 
     assert unrolling.meets(target, 36) and not unrolling.meets(target, 35)
 
 
+@pytest.mark.slow
 def test_a_reshuffle_that_keeps_the_fascist_discards_is_refuted_deep_in_a_rules_game() -> None:
     """The mutant whose reshuffle leaves the Fascist discards in the discard pile (R-L5)
     breaks deck conservation only at a reshuffle, deep in a game. Through the solver's
@@ -94,6 +96,7 @@ def test_nothing_is_claimed_along_the_rules_games_where_the_rules_hold() -> None
     assert list(violations_along_the_rules(backend, props, time.perf_counter() + 300.0, beyond=(0,))) == []
 
 
+@pytest.mark.slow
 def test_a_deadlock_deep_in_a_game_is_found_along_the_rules_games() -> None:
     """The mutant whose draw needs at least one new Fascist tile (R-L1's `new_fascist >= 0`
     made `>= 1`) sticks at the first draw after a policy peek (R-X5: the three tiles on

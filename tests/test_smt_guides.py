@@ -63,6 +63,7 @@ def test_a_guide_that_does_not_fit_finds_nothing() -> None:
     assert found.trace is None and found.stopped == "unguided"
 
 
+@pytest.mark.slow
 def test_without_a_proved_bound_a_witness_is_sought_along_a_guide_of_any_length(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With no invariant written by hand there is no distance to bound a witness, and the

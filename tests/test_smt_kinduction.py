@@ -54,6 +54,7 @@ def test_a_question_that_never_happens_is_proved_once_no_witness_is_found(monkey
     assert "no game reaches it in" in verdict.evidence.note
 
 
+@pytest.mark.slow
 def test_a_permission_no_game_breaks_is_proved_by_k_induction(monkeypatch: pytest.MonkeyPatch) -> None:
     """strict_term_limits at 7 players: a Presidential Candidate whose next living player
     is the last President, with five alive, would break "the next player may be nominated"
@@ -73,6 +74,7 @@ def test_a_permission_no_game_breaks_is_proved_by_k_induction(monkeypatch: pytes
     assert verdict.evidence.depth >= 2 and "-inductive" in verdict.evidence.note
 
 
+@pytest.mark.slow
 def test_a_state_invariant_and_deadlock_freedom_are_proved_by_k_induction(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """veto_chaos_first at 5 players, no hints: chaos after a veto takes the top of a

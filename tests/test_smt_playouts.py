@@ -227,6 +227,7 @@ def test_a_game_stopped_by_an_evaluation_limit_gives_no_guide(monkeypatch: pytes
     assert calls["n"] > 1 and guides and all(len(guide) >= 40 and guide[0] == "deal_roles" for guide in guides)
 
 
+@pytest.mark.slow
 def test_a_permission_broken_only_deep_in_a_game_is_refuted_by_the_solver() -> None:
     """The chaos mutant breaks its permission 50 moves in or more, past what the plain
     search reaches in the time given, and with no written invariant: a random game leads

@@ -31,7 +31,8 @@ STRENGTHENING = load_invariants(SPEC)
 INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 
 
-@pytest.mark.parametrize("players", list(SPEC.player_counts))
+@pytest.mark.parametrize("players", [pytest.param(count, marks=() if count == min(SPEC.player_counts) else pytest.mark.slow)
+                                     for count in SPEC.player_counts])
 def test_catalogue_invariants_are_proved(players: int) -> None:
     backend = backend_for(SPEC, players)
     support = backend.induction.support()

@@ -177,6 +177,13 @@ PROBE_SECONDS = 10.0
 most rule bugs show within a few hundred games, and a game that shows one kills the
 mutant in seconds."""
 
+LONG_PROBE_SECONDS = 60.0
+"""Random play under a mutant without the complete stages (`complete=False`: the CI gate's
+random-games run; `LONG_PROBE_GAMES` games at most) before the solver's timed queries: a
+kill by games counted is the same on a busy machine as on an idle one, while a query's
+60 s may not be. A mutant of the chaos rule that uses the pile's counts where one tile of
+it is known needs about 2,000 games (5 s on an idle core)."""
+
 # ---------------------------------------------------------------------- benchmarks
 
 PEER_SECONDS = 10.0

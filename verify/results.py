@@ -4,9 +4,11 @@ A property checked for one player count ends in exactly one of:
 `Proved` (an invariant holds everywhere / a graph property holds: the exploration was
 complete or the induction closed), `Refuted` (a reachable counterexample, with the
 shortest trace), `Witnessed` (a `sometimes` found, with the shortest trace),
-`Unwitnessed` (a complete search found no witness: the `sometimes` is false), or
-`Unknown` (a limit was hit: never counted as a pass). Whether a verdict is *as
-expected* depends on the property's `expect` (holds / fails).
+`Unwitnessed` (a complete search found no witness: the `sometimes` is false),
+`Vacuous` (it holds only because its premise is never reached: it tests nothing; see
+spec/premises.py), or `Unknown` (a limit was hit: never counted as a pass). Whether a
+verdict is *as expected* depends on the property's `expect` (holds / fails); a vacuous
+one never is.
 
 The exit statuses say the same of a whole run, for every command and every report:
 `EXIT_OK` every verdict as expected, `EXIT_FAILED` one is not, `EXIT_BAD_INPUT` the input
@@ -129,6 +131,28 @@ class Unwitnessed:
 
 
 @dataclass(frozen=True, slots=True)
+class Vacuous:
+    """The property holds only because its premise (spec/premises.py: its move filter,
+    its guard, a permission's state) is never reached: a complete search found no game
+    that gets there, so it tested nothing. Never a pass, whatever was expected. `trace`:
+    the shortest game of the standard rules that reaches the premise, where they have the
+    property (None otherwise, and under the standard rules themselves)."""
+
+    evidence: Evidence
+    premise: str
+    trace: Trace | None = None
+
+    verdict = "vacuous"
+    holds = False
+
+    @builtins.property  # the same spelling as the other verdicts' field
+    def message(self) -> str:
+        """What makes it vacuous, in one line."""
+        shown = f"; the standard rules reach it after {len(self.trace.steps)} moves" if self.trace else ""
+        return f"its premise is never reached ({self.premise}): it holds vacuously{shown}"
+
+
+@dataclass(frozen=True, slots=True)
 class Unknown:
     """A limit was hit before a verdict: reported with the reason, never a pass."""
 
@@ -139,7 +163,7 @@ class Unknown:
     holds = None
 
 
-Verdict = Proved | Refuted | Witnessed | Unwitnessed | Unknown
+Verdict = Proved | Refuted | Witnessed | Unwitnessed | Vacuous | Unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +180,10 @@ class PropertyResult:
 
     @builtins.property  # the field `property` shadows the builtin inside this class
     def as_expected(self) -> bool | None:
-        """True / False, or None when the verdict is unknown."""
+        """True / False, or None when the verdict is unknown; a vacuous verdict is never as
+        expected (a property that tests nothing is no pass, nor an expected failure)."""
         if isinstance(self.verdict, Unknown):
             return None
+        if isinstance(self.verdict, Vacuous):
+            return False
         return self.verdict.holds == (self.expect == "holds")

@@ -28,7 +28,7 @@ from ..diff.mutants import run_mutants
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Witnessed
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Vacuous, Witnessed
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
@@ -97,8 +97,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
         trace = getattr(verdict, "trace", None)
         if trace is not None:
             item["trace"] = {"moves": len(trace.steps), "elections": trace.elections()}
-        if isinstance(verdict, (Refuted, Unknown)):
-            item["message"] = verdict.message if isinstance(verdict, Refuted) else verdict.reason
+        if isinstance(verdict, (Refuted, Vacuous, Unknown)):
+            item["message"] = verdict.reason if isinstance(verdict, Unknown) else verdict.message
         for key, value in result.extra.items():
             if isinstance(value, (int, str)) or value is None:
                 item[key] = value
@@ -278,9 +278,11 @@ def details(results: list[PropertyResult]) -> list[str]:
         head = f"{result.property}, {result.players} players ({', '.join(result.rule_ids)})"
         if result.as_expected is False:
             lines += ["", f"NOT AS EXPECTED: {head}: {verdict.verdict}, expected {result.expect}"]
-            if isinstance(verdict, Refuted):
+            if isinstance(verdict, (Refuted, Vacuous)):
                 lines.append(f"  {verdict.message}")
             trace = getattr(verdict, "trace", None)
+            if isinstance(verdict, Vacuous) and trace is not None:
+                lines.append(f"  the shortest game of the {trace.game.spec.name} rules that reaches it:")
             if trace is not None:
                 lines += ["  " + line for line in trace.lines(changes=True)]
         elif isinstance(verdict, Unknown):
@@ -308,7 +310,9 @@ def save_traces(results: list[PropertyResult], folder: Path) -> None:
     for result in results:
         trace = getattr(result.verdict, "trace", None)
         if trace is not None:
-            kind = "counterexample" if isinstance(result.verdict, Refuted) else "witness"
+            kind = ("counterexample" if isinstance(result.verdict, Refuted)
+                    else f"the {trace.game.spec.name} rules' shortest game to the premise"
+                    if isinstance(result.verdict, Vacuous) else "witness")
             trace.save_itf(folder / f"{result.property}-{result.players}p.itf.json",
                            f"{kind} for {result.property} ({', '.join(result.rule_ids)}), {result.players} players",
                            root=folder)

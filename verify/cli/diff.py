@@ -3,7 +3,10 @@
 Prints the game both rule sets allow up to where they part, the move or event where they
 part with what each rule set says about it (legal, or illegal with the rule ID and the
 reason), then per player count how far the comparison went, then every property's
-verdict under A and under B side by side (verify/checker.py), the differing ones marked.
+verdict under A and under B side by side (verify/checker.py): the properties whose
+verdict changes first, soundness before conformance, each changed verdict with the game
+behind it (a game that need not end with its cycle), and a summary that counts a row a
+limit left undecided as unknown, never as the same, and names the limit to raise.
 `--trace FILE` saves the distinguishing game as ITF JSON, replayable with `shrules
 replay` under the rule set that allows it. Exit status: 0 nothing differs (proved for
 every player count asked), 1 something differs (a game or a verdict), 2 bad input, 3
@@ -26,8 +29,8 @@ from spec.files import write_named
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
-from ..diff import Budget, CountResult, Difference, DiffResult, compare_verdicts, diff
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
 from .options import COUNT, SECONDS, Seconds, parse_counts, rules_name, time_limit_option, variant_options
 from .outputs import writable
 
@@ -101,20 +104,21 @@ def count_line(entry: CountResult) -> str:
         return head + f"differ after {d.decisions} decisions ({d.parting.kind}, {', '.join(d.parting.rule_ids)}) [{work}]"
     if entry.complete:
         return head + f"the same: every reachable pair of states compared [{work}]"
-    why = {"shorter elsewhere": "stopped: another player count differs sooner"}.get(entry.stopped, "limit reached")
+    why = {"shorter elsewhere": "stopped: another player count differs sooner"}.get(
+        entry.stopped, "limit reached: raise --time-limit, --max-pairs or --random-games")
     return head + f"no difference after fewer than {entry.depth} decisions ({why}) [{work}]"
 
 
-def property_lines(rows: list[tuple[str, int, str, str]]) -> list[str]:
+def property_lines(rows: list[VerdictRow]) -> list[str]:
     """The property matrix, `verdict under A / verdict under B` per player count, `!` where
-    they differ, `?` where one is unknown (a limit) and the other is not."""
-    counts = sorted({players for _, players, _, _ in rows})
-    names = list(dict.fromkeys(name for name, _, _, _ in rows))
-    def mark(va: str, vb: str) -> str:
-        if va == vb:
-            return ""
-        return "?" if "unknown" in (va, vb) else "!"
-    cells = {(name, players): f"{mark(va, vb)}{va} / {vb}" for name, players, va, vb in rows}
+    they differ, `?` where a limit left one unknown; in the rows' order (what changes
+    first)."""
+    counts = sorted({row.players for row in rows})
+    names = list(dict.fromkeys(row.property for row in rows))
+
+    def mark(row: VerdictRow) -> str:
+        return "?" if row.undecided else "!" if row.changed else ""
+    cells = {(row.property, row.players): f"{mark(row)}{row.under_a} / {row.under_b}" for row in rows}
     width = max([len(name) for name in names] + [8])
     column = max([len(text) for text in cells.values()] + [9]) + 2
     lines = ["property".ljust(width) + "".join(f"{n} players".rjust(column) for n in counts)]
@@ -123,7 +127,62 @@ def property_lines(rows: list[tuple[str, int, str, str]]) -> list[str]:
     return lines
 
 
-def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None) -> dict[str, Any]:
+SHOWN_MOVES = 8
+"""The last moves of a changed verdict's game that `diff` prints (a cycle is shown whole)."""
+
+
+def change_lines(rows: list[VerdictRow]) -> list[str]:
+    """The verdicts that change, soundness first: `name, N players: A → B`, what the
+    checker said, and the game behind it: the cycle of a game that need not end, whole;
+    else the end of the counterexample or witness (`shrules check -p NAME` prints it all)."""
+    lines: list[str] = []
+    for row in rows:
+        if not row.changed:
+            continue
+        lines.append(f"  {row.property} ({row.group}), {row.players} players: {row.under_a} → {row.under_b}")
+        shown = row.evidence
+        if shown is None:
+            continue
+        verdict = shown.verdict
+        message = str(getattr(verdict, "message", "") or "")
+        side = "A" if shown is row.a else "B"
+        if message:
+            lines.append(f"    under {side}: {message}")
+        trace = getattr(verdict, "trace")
+        cycle = shown.extra.get("cycle_moves")
+        first = len(trace.steps) - (cycle if isinstance(cycle, int) else min(SHOWN_MOVES, len(trace.steps)))
+        what = ("the cycle, after which the game is where it was" if isinstance(cycle, int)
+                else f"the last {len(trace.steps) - first} of its {len(trace.steps)} moves")
+        if isinstance(verdict, Vacuous):       # the game is the standard rules', to the premise B never reaches
+            what = f"the {trace.game.spec.name} rules reach it: {what}"
+        lines.append(f"    under {side}, {what}:")
+        lines += ["      " + text for text in _rows_from(trace, first)]
+    return lines
+
+
+def _rows_from(trace: Any, first: int) -> list[str]:
+    """A trace's printed lines from step `first` on, with the heading of the round it is in."""
+    rows = trace.rows(changes=False)
+    at = next((i for i, row in enumerate(rows) if row.step is not None and row.step >= first), len(rows))
+    heading = next((i for i in range(at - 1, -1, -1) if rows[i].kind == "round"), at)
+    return [row.text for row in rows[heading:]]
+
+
+def summary_line(rows: list[VerdictRow], property_time: float) -> str:
+    """How many verdicts differ and how many a limit left unknown, with what to raise: an
+    undecided row is never counted as the same."""
+    changed = sum(row.changed for row in rows)
+    undecided = [row for row in rows if row.undecided]
+    line = f"{changed} verdict(s) differ, {len(undecided)} unknown"
+    if undecided:
+        reasons = sorted({r.verdict.reason for row in undecided for r in (row.a, row.b)
+                          if r is not None and isinstance(r.verdict, Unknown)})
+        line += (f" (a limit was hit before a verdict: {'; '.join(reasons)}); raise --property-time "
+                 f"(now {property_time:g} s per player count and rule set) to decide them")
+    return line + "."
+
+
+def result_json(result: DiffResult, rows: list[VerdictRow] | None) -> dict[str, Any]:
     """The comparison as a JSON-ready dict."""
     def one(entry: CountResult) -> dict[str, Any]:
         item: dict[str, Any] = {"players": entry.players, "verdict": entry.verdict, "depth": entry.depth,
@@ -139,9 +198,10 @@ def result_json(result: DiffResult, rows: list[tuple[str, int, str, str]] | None
     out: dict[str, Any] = {"a": result.a.name, "b": result.b.name, "verdict": result.verdict,
                            "counts": [one(entry) for entry in result.counts]}
     if rows is not None:
-        out["properties"] = [{"property": name, "players": players, "a": va, "b": vb,
-                              "differs": va != vb and "unknown" not in (va, vb)}
-                             for name, players, va, vb in rows]
+        out["properties"] = [{"property": row.property, "players": row.players, "class": row.group,
+                              "a": row.under_a, "b": row.under_b, "differs": row.changed, "unknown": row.undecided}
+                             for row in rows]
+        out["unknown"] = sum(row.undecided for row in rows)
     return out
 
 
@@ -199,6 +259,8 @@ def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
               help="Save the distinguishing game as ITF JSON.")
 @click.option("--properties/--no-properties", default=True, show_default=True,
               help="Compare every property's verdict under A and under B (verify/checker.py).")
+@click.option("--property", "-p", "property_names", multiple=True,
+              help="Compare only this property's verdicts (repeatable; default: the whole catalogue).")
 @click.option("--property-time", type=Seconds(1.0), default=30.0, show_default=True,
               help="Seconds per player count and rule set for the property verdicts.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
@@ -211,7 +273,7 @@ def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
 def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs: int, time_limit: float,
                  random_games: int, random_time: float, seed: int, odds: bool, trace_path: str | None, properties: bool,
                  property_time: float, workers: int, json_output: bool, sets: tuple[str, ...],
-                 settings_file: str | None, balance_games: int = 0) -> None:
+                 settings_file: str | None, balance_games: int = 0, property_names: tuple[str, ...] = ()) -> None:
     """Compare rule sets RULES_A and RULES_B (names, paths, or NAME[setting=value; ...]).
 
     Finds the shortest game that is legal under one and not under the other, or whose
@@ -232,8 +294,9 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     counts = list(parsed) if parsed is not None else None
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
     result = diff(a, b, counts, budget)
-    rows = compare_verdicts(rules_a, rules_b, counts or both, property_time, workers) if properties else None
-    differing_rows = [row for row in rows or [] if row[2] != row[3] and "unknown" not in row[2:]]
+    rows = (compare_verdicts(rules_a, rules_b, counts or both, property_time, workers, property_names or None)
+            if properties else None)
+    differing_rows = [row for row in rows or [] if row.changed]
     balanced = balance(a, b, counts or both, balance_games, seed) if balance_games else []
     if trace_path and result.differences:
         save_trace(result.differences[0], trace_path, a, b)
@@ -264,19 +327,30 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
             for line in property_lines(rows):
                 click.echo("  " + line)
             if differing_rows:
-                click.echo(f"{len(differing_rows)} verdict(s) differ.")
+                click.echo("")
+                click.echo("Verdicts that change (soundness first):")
+                for line in change_lines(rows):
+                    click.echo(line)
+            click.echo("")
+            click.echo(summary_line(rows, property_time))
         if balanced:
             click.echo("")
             for line in balance_lines(balanced, a, b):
                 click.echo(line)
         if trace_path and result.differences:
             click.echo(f"trace saved to {trace_path}")
-    if result.differences or differing_rows:
-        raise SystemExit(EXIT_FAILED)
-    if result.verdict == "same" and not any(
-            "unknown" in row[2:] for row in rows or []):
-        raise SystemExit(EXIT_OK)
-    raise SystemExit(EXIT_LIMIT)
+    raise SystemExit(exit_status(result, rows or []))
+
+
+def exit_status(result: DiffResult, rows: list[VerdictRow]) -> int:
+    """1 when something decided differs (a game, or a verdict decided under both), as
+    `check` fails on a broken verdict whatever else is unknown; else 3 when a limit left
+    a player count's comparison or a property's verdict undecided; else 0."""
+    if result.differences or any(row.changed for row in rows):
+        return EXIT_FAILED
+    if result.verdict != "same" or any(row.undecided for row in rows):
+        return EXIT_LIMIT
+    return EXIT_OK
 
 
 COMMANDS = (diff_command,)

@@ -16,9 +16,9 @@ Built on the explicit-state checker's codec and reductions (verify/explicit/) an
 the property verdicts of a mutant, on verify/checker.py.
 """
 
-from .compare import Budget, CountResult, DiffResult, compare_verdicts, diff
+from .compare import Budget, CountResult, DiffResult, VerdictRow, compare_verdicts, diff
 from .product import Difference, Parting, first_state_change
 from .reductions import hidden_fields, semantic_signature, subset_representatives
 
-__all__ = ["Budget", "CountResult", "DiffResult", "Difference", "Parting", "compare_verdicts", "diff",
+__all__ = ["Budget", "CountResult", "DiffResult", "Difference", "Parting", "VerdictRow", "compare_verdicts", "diff",
            "first_state_change", "hidden_fields", "semantic_signature", "subset_representatives"]

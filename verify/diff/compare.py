@@ -33,11 +33,14 @@ both engines in lockstep until one parts them; such a difference is reported as 
 not as shortest, together with the depth to which the search proved there is none.
 
 `compare_verdicts` compares the rule sets the other way: every property of the catalogue
-decided under each (verify/checker.py), verdict beside verdict.
+decided under each (verify/checker.py), verdict beside verdict, the verdicts that change
+first (soundness before conformance) and a row a limit left undecided never counted as
+the same (`VerdictRow`).
 """
 
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +51,7 @@ from spec.model import Spec
 
 from ..checker import check
 from ..explicit.explore import Limits
-from ..results import PropertyResult
+from ..results import PropertyResult, Unknown
 from .product import KINDS, Difference, Parting, ProductSearch
 from .reductions import semantic_signature
 
@@ -224,19 +227,87 @@ def _counts(spec: Spec) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def compare_verdicts(a_name: str, b_name: str, counts: list[int], seconds: float, workers: int
-                     ) -> list[tuple[str, int, str, str]]:
-    """Every property of the catalogue under A and under B (verify/checker.py), as rows
-    (property, players, verdict under A, verdict under B); a property only one rule set
-    has shows `-` for the other."""
-    limits = Limits(None, seconds, 12_000)
-    under_a = check(a_name, tuple(counts), None, limits, workers=workers)
-    under_b = check(b_name, tuple(counts), None, limits, workers=workers)
+SOUNDNESS = "soundness"
+"""The class of the properties any playable rule set must satisfy (spec/properties.py)."""
 
-    def table(results: list[PropertyResult]) -> dict[tuple[str, int], str]:
-        return {(r.property, r.players): r.verdict.verdict for r in results}
-    by_a, by_b = table(under_a), table(under_b)
-    keys = sorted(set(by_a) | set(by_b), key=lambda k: (list(dict.fromkeys(
-        [key[0] for key in list(by_a) + list(by_b)])).index(k[0]), k[1]))
-    return [(name, players, by_a.get((name, players), "-"), by_b.get((name, players), "-"))
-            for name, players in keys]
+
+@dataclass(frozen=True, slots=True)
+class VerdictRow:
+    """One property for one player count, decided under A and under B (None: the rule
+    set has no such property)."""
+
+    property: str
+    players: int
+    a: PropertyResult | None
+    b: PropertyResult | None
+
+    @staticmethod
+    def _word(result: PropertyResult | None) -> str:
+        return "-" if result is None else result.verdict.verdict
+
+    @builtins.property  # the field `property` shadows the builtin inside this class
+    def under_a(self) -> str:
+        """The verdict under A (`-`: A has no such property)."""
+        return self._word(self.a)
+
+    @builtins.property
+    def under_b(self) -> str:
+        """The verdict under B (`-`: B has no such property)."""
+        return self._word(self.b)
+
+    @builtins.property
+    def group(self) -> str:
+        """soundness | conformance (the entry's `class`)."""
+        result = self.a or self.b
+        return str(result.extra.get("class", "conformance")) if result is not None else "conformance"
+
+    @builtins.property
+    def undecided(self) -> bool:
+        """A limit left the verdict unknown under A or under B: the row decides nothing."""
+        return any(isinstance(r.verdict, Unknown) for r in (self.a, self.b) if r is not None)
+
+    @builtins.property
+    def changed(self) -> bool:
+        """Both sides decided (or one has no such property) and the verdicts differ."""
+        return not self.undecided and self.under_a != self.under_b
+
+    @builtins.property
+    def evidence(self) -> PropertyResult | None:
+        """The side whose verdict comes with a game (a counterexample, a witness, the game
+        of the rules that reaches a premise), B's first: what a designer reads."""
+        for result in (self.b, self.a):
+            if result is not None and getattr(result.verdict, "trace", None) is not None:
+                return result
+        return None
+
+
+def order_rows(rows: list[VerdictRow]) -> list[VerdictRow]:
+    """The rows in the order a designer reads them: the properties whose verdict changes
+    at some count first (soundness before conformance: a rule set that cannot end or
+    deal is broken before it is merely different), then those a limit left undecided,
+    then the rest, each in the catalogue's order."""
+    first_seen = list(dict.fromkeys(row.property for row in rows))
+    by_name: dict[str, list[VerdictRow]] = {}
+    for row in rows:
+        by_name.setdefault(row.property, []).append(row)
+
+    def rank(name: str) -> tuple[int, int, int]:
+        entries = by_name[name]
+        state = 0 if any(r.changed for r in entries) else 1 if any(r.undecided for r in entries) else 2
+        return state, 0 if entries[0].group == SOUNDNESS else 1, first_seen.index(name)
+    return [row for name in sorted(by_name, key=rank) for row in sorted(by_name[name], key=lambda r: r.players)]
+
+
+def compare_verdicts(a_name: str, b_name: str, counts: list[int], seconds: float, workers: int,
+                     names: tuple[str, ...] | None = None) -> list[VerdictRow]:
+    """Every property of the catalogue (or those `names`) under A and under B
+    (verify/checker.py), one row per property and count, in `order_rows`' order: what
+    changes first. A property only one rule set has shows `-` for the other."""
+    limits = Limits(None, seconds, 12_000)
+    under_a = check(a_name, tuple(counts), names, limits, workers=workers)
+    under_b = check(b_name, tuple(counts), names, limits, workers=workers)
+    by_a = {(r.property, r.players): r for r in under_a}
+    by_b = {(r.property, r.players): r for r in under_b}
+    keys = list(dict.fromkeys(list(by_a) + list(by_b)))
+    return order_rows([VerdictRow(name, players, by_a.get((name, players)), by_b.get((name, players)))
+                       for name, players in keys])

@@ -37,7 +37,7 @@ from ..budgets import PROBE_SECONDS
 from ..checker import check
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
-from ..results import Refuted, Unwitnessed
+from ..results import Refuted, Unwitnessed, Vacuous
 from ..workers import WorkerPool
 from .compare import Budget, diff
 from .mutate import PROBE_GAMES
@@ -97,7 +97,7 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
         results = check(name, usable, (prop_name,), Limits(None, seconds, 8_000), workers=1)
         for result in results:
             verdict = result.verdict
-            if isinstance(verdict, (Refuted, Unwitnessed)):
+            if isinstance(verdict, (Refuted, Unwitnessed, Vacuous)):
                 size = f", {len(verdict.trace.steps)} moves" if isinstance(verdict, Refuted) and verdict.trace else ""
                 return f"property {prop_name} ({result.players} players: {verdict.verdict}{size})"
     return ""
@@ -106,9 +106,10 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
 CATALOGUE_COUNTS = (5, 7, 9)
 """The player counts of the three boards (R-X7): a rule bug shows on at least one of them."""
 
-BROKEN = ("refuted", "no-witness")
-"""Verdicts that contradict a property the rules satisfy: a refutation, or a complete
-search that finds no witness of something the rules make possible."""
+BROKEN = ("refuted", "no-witness", "vacuous")
+"""Verdicts that contradict a property the rules satisfy: a refutation, a complete
+search that finds no witness of something the rules make possible, or a premise the
+rules reach and the mutant never does (the property then tests nothing)."""
 
 def catch_by_catalogue(spec: Spec, base: Spec, counts: tuple[int, ...] = CATALOGUE_COUNTS,
                        seconds: float = 20.0) -> str:

@@ -34,10 +34,14 @@ from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.model import Spec
+from spec.order import is_monitored
+from spec.premises import PREMISE, premises
 from spec.properties import Property, load_properties
 
-from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import (Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Vacuous, Verdict,
+                       Witnessed)
 from .explore import Exploration, explore, resident_mib, trace_along, walk
+from .cycles import Lasso, find_cycle
 from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
@@ -126,12 +130,13 @@ class Searched:
     exploration: Exploration
     facts: GraphFacts | None
     note: str
+    lasso: Lasso | None = None      # a game that comes back to a state (cycles.py), when looked for
 
 
 def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limits], explorer: str, *,
            deadlocks: bool = True, graph: bool = False, by_elections: bool = False,
            stop_on: frozenset[str] = frozenset(), progress: Callable[[int, int], object] | None = None,
-           elections: bool = False) -> Searched:
+           elections: bool = False, cycle_alone: bool = False) -> Searched:
     """One search of `model` by `explorer`; `limits()` gives what is left of the budget
     (a sweep the ranking does not fit is searched again breadth-first with the rest);
     `progress(states, layer)` now and then (the layer is the depth, or the rank swept).
@@ -158,20 +163,88 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
             note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
         else:
             note = "breadth-first: no ranking to sweep by"
+    lasso = None
+    if graph and note:
+        left = limits().time_limit
+        lasso = find_cycle(model, deadline=None if left is None else time.perf_counter() + left)
+        if lasso is not None:
+            note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
+            graph = False
+            if cycle_alone:
+                return Searched(Exploration(model, props, states=lasso.states, seconds=lasso.seconds),
+                                None, note, lasso)
     exploration = explore(model, props, limits(), deadlocks=deadlocks, record_edges=graph, stop_on=stop_on,
                           by_elections=by_elections, progress=progress)
     facts = analyse(exploration.graph) if exploration.graph is not None else None
-    return Searched(exploration, facts, note)
+    return Searched(exploration, facts, note, lasso)
 
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
-               fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER) -> list[Raw]:
+               fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER, vacuity: bool = True) -> list[Raw]:
     """The properties for one compiled game (the rules need not be a file: the mutation
     analysis checks rule sets built in memory). `stop_on`: properties whose first hit ends
     a search (explore.py); `fewest_elections`: also count the elections of each win;
-    `explorer`: one of EXPLORERS."""
+    `explorer`: one of EXPLORERS; `vacuity`: each property's premise (spec/premises.py) is
+    asked in the same searches, a `sometimes` beside the others, and a property proved
+    whose premise no complete search reaches is `vacuous` (`judge_premises`). A property
+    over monitored rules (its `rules`: the order of play, spec/order.py) is decided by a
+    search of those rules of its own, its premise with it."""
     started = time.perf_counter()
+    questions = premises(props) if vacuity else {}
+    props = props + tuple(questions.values())
+
+    def remaining() -> Limits:
+        if limits.time_limit is None:
+            return limits
+        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
+        return Limits(limits.max_states, left, limits.memory_limit)
+
+    own = tuple(p for p in props if not p.rules or is_monitored(game.spec))
+    monitored = tuple(p for p in props if p not in own)
+    out: list[Raw] = []
+    for number, rules in enumerate(dict.fromkeys(p.rules for p in monitored)):
+        shared = tuple(p for p in monitored if p.rules == rules)
+        watched = monitored_game(game, rules)
+        if watched is None:
+            note = ("the order of play is followed on rules loaded by name, with its monitor; these rules were "
+                    "built in memory")
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            out += [Raw(p.name, game.players, "unknown", evidence, message=note) for p in shared]
+            continue
+        # The monitor only adds a field no rule reads: the rules' own properties are searched
+        # on the same graph, the monitored properties joining their largest cone (one search
+        # instead of two; the traces are replayed under each property's own rules).
+        out += _check_game(watched, own if number == 0 else (), remaining(), reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer, joining=shared)
+        own = () if number == 0 else own
+    if own:
+        out += _check_game(game, own, remaining(), reductions, progress, stop_on=stop_on,
+                           fewest_elections=fewest_elections, explorer=explorer)
+    return judge_premises(game, out, questions, remaining) if questions else out
+
+
+def monitored_game(game: Game, rules: str) -> Game | None:
+    """The game of the monitored rules `rules` for the same count, when they are `game`'s
+    own rules with the monitor added (None for rules built in memory, which the name
+    cannot load again)."""
+    base = load_spec(game.spec.source if game.spec.source.endswith(".toml") else game.spec.name) \
+        if game.spec.source else None
+    if base is None or base != game.spec:
+        return None
+    return compiled_game(game.players, rules)
+
+
+def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
+                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
+                fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER,
+                joining: tuple[Property, ...] = ()) -> list[Raw]:
+    """`check_game` for properties over `game`'s own fields; `joining`: properties (of
+    monitor fields, which no rule reads, so no symmetry is lost) searched with the first
+    cone group rather than in a search of their own."""
+    started = time.perf_counter()
+    props = props + joining
     players = game.players
     out: list[Raw] = []
     graph_props = [p for p in props if p.kind in GRAPH_KINDS]
@@ -184,7 +257,9 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         # reads who the ordinary Fascists are joins the others' search.
         reductions = replace(reductions, deals=True)
     dealt = frozenset(dealt_fields(game.spec)) if reductions.deals and reductions.cone else frozenset()
-    parts = by_cone(game.spec, symmetric, dealt) if explorer == "layers" and reductions.cone else [symmetric]
+    parts = by_cone(game.spec, tuple(p for p in symmetric if p not in joining), dealt) \
+        if explorer == "layers" and reductions.cone else [tuple(p for p in symmetric if p not in joining)]
+    parts[0] += tuple(p for p in symmetric if p in joining)
     if parts[0] or graph_props:
         groups.append((parts[0], reductions))
     groups += [(part, reductions) for part in parts[1:]]
@@ -212,7 +287,8 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
         record = with_graph and any(p.kind == "terminates" for p in graph_props)
         searched = search(model, group, remaining, explorer, deadlocks=with_graph, graph=record, stop_on=stop_on,
                           elections=explorer == "layers" and any(p in wins for p in group),
-                          progress=layers(players, progress, explorer))
+                          progress=layers(players, progress, explorer),
+                          cycle_alone=with_graph and not group and [p.kind for p in graph_props] == ["terminates"])
         exploration = searched.exploration
         if isinstance(exploration, LayeredExploration):
             counted.update(p.name for p in group if p in wins)
@@ -234,7 +310,7 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
             groups.append((tuple(p for p in group if p.name in fired), replace(group_reductions, deals=False)))
         out += _state_verdicts(exploration, tuple(p for p in group if p.name not in fired), note)
         if with_graph:
-            out += _graph_verdicts(exploration, graph_props, searched.facts, note)
+            out += _graph_verdicts(exploration, graph_props, searched.facts, note, searched.lasso)
         for raw in out[start:]:
             raw.extra["reductions"] = model.plan.labels()
             if exploration.complete and number == 0:
@@ -261,6 +337,73 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
             elif any(p.name == raw.property for p in wins) and not by_elections.complete:
                 raw.extra["fewest_elections"] = None
     return out
+
+
+STANDARD = "standard"
+"""The rules whose shortest game to a premise a vacuous verdict shows (spec/rules/standard.toml)."""
+
+
+def judge_premises(game: Game, out: list[Raw], questions: dict[str, Property],
+                   limits: Callable[[], Limits]) -> list[Raw]:
+    """The verdicts without the premise questions, each property judged by its premise's
+    answer: proved with its premise never reached (a complete search found no game) is
+    `vacuous`, with the shortest game of the standard rules that reaches it; proved with
+    the premise's search cut short is `unknown` (it may be vacuous: not a pass). A premise
+    reached leaves the verdict as it was; so does a refutation, which reaches it."""
+    answers = {raw.property: raw for raw in out if raw.property.endswith(PREMISE)}
+    kept = [raw for raw in out if not raw.property.endswith(PREMISE)]
+    vacuous = [raw.property for raw in kept if raw.verdict == "proved" and raw.property in questions
+               and answers.get(questions[raw.property].name, raw).verdict == "no-witness"]
+    games = standard_games(game, tuple(vacuous), limits) if vacuous else {}
+    judged: list[Raw] = []
+    for raw in kept:
+        question = questions.get(raw.property)
+        answer = answers.get(question.name) if question is not None else None
+        if question is None or answer is None or raw.verdict != "proved":
+            judged.append(raw)
+        elif answer.verdict == "no-witness":
+            judged.append(replace(raw, verdict="vacuous", moves=games.get(raw.property), message=question.text,
+                                  extra={**raw.extra, "premise_rules": STANDARD}))
+        elif answer.verdict == "unknown":
+            judged.append(replace(raw, verdict="unknown", message=(
+                f"proved, but the search for its premise ({question.text}) stopped: "
+                f"{answer.message or 'limit'}; it may hold vacuously")))
+        else:
+            judged.append(raw)
+    return judged
+
+
+def standard_games(game: Game, names: tuple[str, ...], limits: Callable[[], Limits]
+                   ) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """The shortest game of the standard rules reaching each named property's premise (its
+    premise as the standard catalogue states it), by property name; none under the
+    standard rules themselves, nor for a property they do not have."""
+    if game.spec.name == STANDARD or game.players not in load_spec(STANDARD).player_counts:
+        return {}
+    found = _standard_premise_games(game.players, limits())
+    return {name: found[name] for name in names if name in found}
+
+
+_STANDARD_GAMES: dict[int, dict[str, tuple[tuple[str, tuple[int, ...]], ...]]] = {}
+"""`_standard_premise_games` by player count: the standard rules do not change within a run,
+and the mutation analysis asks again for every mutant."""
+
+
+def _standard_premise_games(players: int, limits: Limits) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Every premise of the standard catalogue at `players` and the shortest game of the
+    standard rules reaching it: one search for all of them, run to the end (a search cut
+    short finds true games, not known to be the shortest), kept for the process."""
+    if players not in _STANDARD_GAMES:
+        catalogue = tuple(p for p in select(STANDARD) if players in p.players)
+        asked = premises(catalogue)
+        raws = check_game(compiled_game(players, STANDARD), tuple(asked.values()), limits, fewest_elections=False,
+                          vacuity=False)
+        found = {raw.property.removesuffix(PREMISE): raw.moves for raw in raws
+                 if raw.verdict == "witness" and raw.moves is not None}
+        if all(raw.verdict != "unknown" for raw in raws):
+            _STANDARD_GAMES[players] = found
+        return found
+    return _STANDARD_GAMES[players]
 
 
 def by_cone(spec: Spec, props: tuple[Property, ...], dealt: frozenset[str] = frozenset()
@@ -315,7 +458,20 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
     """What random games find (explore.py `walk`): a refutation, a witness, a deadlock or
     a value out of range, each with the game that found it; every property not hit is
     `unknown` (a walk decides nothing it did not see). Explored without symmetry, so a
-    property naming seats is checked as written."""
+    property naming seats is checked as written. Properties over monitored rules (the
+    order of play) walk the monitored game with the others, the same moves; on rules
+    built in memory they are unknown (`check_game`)."""
+    foreign = tuple(p for p in props if p.rules and not is_monitored(game.spec))
+    if foreign:
+        watched = monitored_game(game, foreign[0].rules)
+        if watched is None or any(p.rules != foreign[0].rules for p in foreign):
+            note = "the order of play is followed on rules loaded by name, with its monitor"
+            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
+                        "note": note}
+            rest = tuple(p for p in props if p not in foreign)
+            return probe_game(game, rest, walks, seconds, seed, stop_on=stop_on) + \
+                [Raw(p.name, game.players, "unknown", evidence, message=note) for p in foreign]
+        game = watched
     model = Model(game, tuple(p for p in props if p.kind not in GRAPH_KINDS), Reductions(symmetry=False))
     exploration = walk(model, tuple(p for p in props if p.kind not in GRAPH_KINDS), walks, seconds, seed,
                        stop_on=stop_on)
@@ -369,7 +525,7 @@ def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note:
 
 
 def _graph_verdicts(exploration: Exploration, props: list[Property], facts: GraphFacts | None,
-                    note: str) -> list[Raw]:
+                    note: str, lasso: Lasso | None = None) -> list[Raw]:
     out = []
     players = exploration.model.game.players
     for prop in props:
@@ -377,6 +533,9 @@ def _graph_verdicts(exploration: Exploration, props: list[Property], facts: Grap
         deadlock = exploration.deadlock
         if prop.kind == "in_range":
             out.append(_range_verdict(exploration, prop, evidence))
+        elif prop.kind == "terminates" and lasso is not None:
+            out.append(Raw(prop.name, players, "refuted", {**evidence, "depth": len(lasso.trace.steps)},
+                           moves_of(lasso.trace), message=lasso.describe(), extra={"cycle_moves": lasso.cycle}))
         elif deadlock is not None:
             trace = exploration.trace_to(deadlock)
             message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
@@ -444,19 +603,26 @@ def plain(result: PropertyResult) -> Raw:
             extra[name.replace("_trace", "_moves")] = moves_of(value)
         else:
             extra[name] = value
+    if isinstance(verdict, Vacuous) and verdict.trace is not None:
+        extra["premise_rules"] = verdict.trace.game.spec.name
     if getattr(verdict, "lower_bound", None) is not None:
         extra[SHORTEST_AT_LEAST] = getattr(verdict, "lower_bound")
     trace = getattr(verdict, "trace", None)
-    message = verdict.reason if isinstance(verdict, Unknown) else getattr(verdict, "message", "")
+    message = (verdict.reason if isinstance(verdict, Unknown) else verdict.premise if isinstance(verdict, Vacuous)
+               else getattr(verdict, "message", ""))
     return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),
                moves_of(trace) if trace is not None else None, message, getattr(verdict, "value", None), extra)
 
 
 def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
-    """The typed `PropertyResult` of a plain verdict, traces replayed."""
-    game = compiled_game(raw.players, spec_name)
+    """The typed `PropertyResult` of a plain verdict, traces replayed (a property of
+    monitored rules under those rules; a vacuous verdict's under the rules that reach the
+    premise: `premise_rules`)."""
+    game = compiled_game(raw.players, props[raw.property].rules or spec_name)
     evidence = Evidence(**raw.evidence)
-    trace = replay(game, raw.moves) if raw.moves is not None else None
+    rules = str(raw.extra.get("premise_rules", STANDARD)) if raw.verdict == "vacuous" else ""
+    played = compiled_game(raw.players, rules) if rules else game
+    trace = replay(played, raw.moves) if raw.moves is not None else None
     extra = dict(raw.extra)
     for name in ("fewest_elections_moves", "longest_game_moves"):
         if name in extra:
@@ -472,6 +638,9 @@ def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> Propert
         verdict = Witnessed(evidence, trace, trace.elections() if trace else None, bound)
     elif raw.verdict == "no-witness":
         verdict = Unwitnessed(evidence)
+    elif raw.verdict == "vacuous":
+        extra.pop("premise_rules", None)
+        verdict = Vacuous(evidence, raw.message, trace)
     else:
         verdict = Unknown(evidence, raw.message)
     prop = props[raw.property]

@@ -110,7 +110,8 @@ def _matrix(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
                '<span class="s-as-expected v-proved">proved: holds everywhere</span>'
                '<span class="s-as-expected v-witness">witness: a game where it happens</span>'
                '<span class="s-as-expected v-refuted">refuted / no-witness, as expected</span>'
-               '<span class="s-not-as-expected">✗ not as expected</span>'
+               '<span class="s-not-as-expected">✗ not as expected (a vacuous verdict always: its premise is '
+               'never reached, so it tests nothing)</span>'
                '<span class="s-unknown">? unknown: a limit was hit</span></p>')
     return out
 

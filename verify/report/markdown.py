@@ -84,7 +84,8 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
             for name, kind, by_count in matrix_rows(ordered)]
     out += table(["property", "class", "kind", *(f"{n} players" for n in counts_of_players)], rows)
     out += ["", "*proved* an invariant holds · *witness* a game where it happens (elections to reach it) · "
-            "*refuted* a counterexample · *no-witness* it never happens · *unknown* a limit was hit", ""]
+            "*refuted* a counterexample · *no-witness* it never happens · *vacuous* holds only because its premise is "
+            "never reached: it tests nothing, never a pass · *unknown* a limit was hit", ""]
     unknown = [r for r in ordered if isinstance(r.verdict, Unknown)]
     if unknown:
         out += ["## Unknown verdicts", ""]

@@ -23,14 +23,14 @@ from importlib import metadata
 from typing import Any
 
 from spec.properties import KINDS
-from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Unknown, Witnessed
+from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Unknown, Vacuous, Witnessed
 
 REPORT_SCHEMA = "shrules-report"
 TIMINGS_SCHEMA = "shrules-timings"
 SCHEMA_VERSION = 1
 """Raised when a field changes meaning or goes away; adding an optional field keeps it."""
 
-VERDICTS = ("proved", "witness", "refuted", "no-witness", "unknown")
+VERDICTS = ("proved", "witness", "refuted", "no-witness", "vacuous", "unknown")
 
 EXTRA_KEYS: dict[str, str] = {
     "description": "str: the property's one-line description from spec/properties.toml",
@@ -128,9 +128,10 @@ def fewest_trace_of(result: PropertyResult) -> Any:
 
 
 def trace_of(result: PropertyResult) -> Any:
-    """The trace of a witness or counterexample, or None."""
+    """The trace of a witness or counterexample, or of the standard rules' shortest game to
+    the premise a vacuous verdict never reaches; or None."""
     verdict = result.verdict
-    if isinstance(verdict, (Refuted, Witnessed)):
+    if isinstance(verdict, (Refuted, Witnessed, Vacuous)):
         return verdict.trace
     return None
 
@@ -180,7 +181,7 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "as_expected": result.as_expected,
         "status": status(result),
         "reason": verdict.reason if isinstance(verdict, Unknown) else None,
-        "message": verdict.message if isinstance(verdict, Refuted) else None,
+        "message": verdict.message if isinstance(verdict, (Refuted, Vacuous)) else None,
         "method": evidence.method,
         "states": evidence.states,
         "transitions": evidence.transitions,

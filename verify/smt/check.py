@@ -48,6 +48,7 @@ from spec.invariants import Invariant, Strengthening, load_invariants
 from spec.liveness import live_fields
 from spec.loader import load_spec
 from spec.model import Rule, Spec
+from spec.order import is_monitored
 from spec.properties import Property, load_properties
 
 from ..budgets import (CTI_SECONDS, K_INDUCTION_SECONDS, K_INDUCTION_SHARE, PLAYOUT_FIRST_SECONDS,
@@ -59,6 +60,7 @@ from .guides import Guide, forget_guides, guides_for, keep_guide
 from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .lasso import CYCLE_MOVES, Cycle, never_ends
+from .vacuity import judge_premises
 from .playouts import played_guides
 from .relational import Relation, equivalent, initial_related
 from .shallow import violations_within
@@ -110,7 +112,9 @@ class Backend:
                 found = [i for i in self.strengthening.invariants if i.origin == "inferred"]
                 remember(key, found)
                 raise OutOfTime([i.name for i in found], time.perf_counter() - start, 0)
-        self.catalogue = catalogue if catalogue is not None else catalogue_of(spec)
+        # Properties over monitored rules (their own `rules`: spec/order.py) are proved on those.
+        # Properties over monitored rules (their own `rules`: spec/order.py) are proved on those.
+        self.catalogue = tuple(p for p in (catalogue if catalogue is not None else catalogue_of(spec)) if not p.rules)
         self.system = System(self.strengthening.spec, players)
         self.induction = Induction(self.system, self.strengthening, self.catalogue)
         self._distance: Outcome | None = None
@@ -512,6 +516,15 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     and `hints` as for `backend_for`)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
+    if prop.rules and not is_monitored(spec):
+        # A property over monitored rules (the order of play, spec/order.py): decided on
+        # them, when they are these rules with the monitor; rules built in memory have none.
+        monitored = load_spec(prop.rules)
+        if load_spec(spec.source if spec.source.endswith(".toml") else spec.name) != spec:
+            return Unknown(Evidence("k-induction"), "the order of play is followed on rules loaded by name, with "
+                                                    "its monitor; these rules were built in memory")
+        own = {p.name: p for p in catalogue_of(monitored)}
+        return check_property(monitored, own.get(prop.name, prop), players, limits, infer, hints)
     start = time.perf_counter()
     try:
         backend = backend_for(spec, players, infer, hints, _deadline(limits))
@@ -1188,13 +1201,24 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     spec = _SPECS[spec_name]
     catalogue = catalogue_of(spec)
     wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
-    stopped = build_once(spec, players, infer, hints, limits, len(wanted))
+    # A property over monitored rules (the order of play, spec/order.py) is decided on them.
+    watched = [p for p in wanted if p.rules and p.rules != spec_name]
+    wanted = [p for p in wanted if p not in watched]
+    on_monitored: list[PropertyResult] = []     # judged, premises included, by the call on their rules
+    for rules in dict.fromkeys(p.rules for p in watched):
+        on_monitored += check_players(rules, players, tuple(p.name for p in watched if p.rules == rules), limits,
+                                      infer=infer, hints=hints)
+    stopped = build_once(spec, players, infer, hints, limits, len(wanted)) if wanted else None
     results = []
     for prop in wanted:
         verdict = stopped or check_property(spec, prop, players, limits, infer, hints)
-        results.append(PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                                      {"backend": "smt", "description": prop.description, "class": prop.group}))
-    return results
+        results.append((prop, PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                                             {"backend": "smt", "description": prop.description,
+                                              "class": prop.group})))
+    # Each proof's premise must be reached, or it tests nothing (vacuity.py).
+    return on_monitored + judge_premises(spec, players, results,
+                                         lambda question: check_property(spec, question, players, limits, infer,
+                                                                         hints))
 
 
 def build_once(spec: Spec, players: int, infer: bool, hints: bool, limits: Limits, properties: int
