@@ -238,6 +238,20 @@ def register_overlay(base: str, data: dict[str, Any], label: str) -> str:
     return name
 
 
+
+def overlay_of(name: str) -> tuple[str, dict[str, Any]] | None:
+    """The base rules' name and the overlay data registered under `name` in this process
+    (None for a name that is not a registered overlay): what a process started by `spawn`,
+    which has no copy of this registry, needs to load the same rules (`restore_overlay`)."""
+    registered = _REGISTERED.get(name)
+    return None if registered is None else (registered[0], copy.deepcopy(registered[1]))
+
+
+def restore_overlay(name: str, base: str, data: dict[str, Any]) -> None:
+    """Register in this process the overlay another process registered as `name`
+    (`overlay_of` there): the same name loads the same rules here."""
+    _REGISTERED[name] = (base, copy.deepcopy(data))
+
 LANGS = ("en", "de")
 """The languages the rule titles, move sentences and reasons are written in: English, the
 rulebook's, and German, the refresher's (`[rules_de]`, `says_de`, `why_de`)."""

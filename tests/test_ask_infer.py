@@ -25,6 +25,7 @@ from spec.loader import load_spec
 from spec.disputes import query
 from spec.properties import Property
 from verify.cli import main
+from verify import budgets
 from verify.lawyer import ask
 from verify.lawyer.answers import NO, UNKNOWN
 from verify.lawyer.ask import Budget, ad_hoc
@@ -91,9 +92,9 @@ def test_never_the_hints_cannot_prove_is_proved_with_inferred_invariants(monkeyp
     assert ("How this was decided:\n  Proved for 5 players (k-induction with invariants inferred from played "
             "games).") in render(answer)
     (hinted, first), (inferred, seconds) = solver.calls
-    assert not hinted and first is not None and first <= ask.SMT_FIRST_SECONDS
+    assert not hinted and first is not None and first <= budgets.SMT_FIRST_SECONDS
     # inference gets its share of the question's time, the explicit search the rest
-    assert inferred and seconds is not None and 0 < seconds <= ask.INFER_SHARE * 100
+    assert inferred and seconds is not None and 0 < seconds <= budgets.INFER_SHARE * 100
 
 
 def test_no_infer_leaves_the_question_unknown(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,19 +18,21 @@ STDLIB = set(sys.stdlib_module_names)
 ROOMS: dict[str, set[str]] = {
     # room        rooms it may import besides itself (spec and engine are always allowed)
     "verify":   set(),                                      # verify/__init__.py: a docstring
+    "budgets":  set(),                                      # every time budget (any room may import it)
     "results":  set(),                                      # the typed verdicts and exit statuses
     "workers":  set(),                                      # local worker processes that end with their parent
     "explicit": {"results", "workers"},                     # the explicit-state checker
     "smt":      {"results", "workers"},                     # the Z3 backend
-    "checker":  {"results", "workers", "explicit", "smt"},  # the catalogue, by either backend
-    "lawyer":   {"results", "workers", "explicit", "smt"},  # shrules ask (--solver: counts in worker processes)
-    "diff":     {"results", "workers", "explicit", "smt", "checker"},  # shrules diff, the mutation score
+    "portfolio": {"results", "workers", "explicit", "smt"},  # which backend decides, in what order
+    "checker":  {"results", "workers", "explicit", "smt", "portfolio"},  # the catalogue, by either backend
+    "lawyer":   {"results", "workers", "explicit", "smt", "portfolio"},  # shrules ask (--solver: worker processes)
+    "diff":     {"results", "workers", "explicit", "smt", "checker", "portfolio"},  # shrules diff, mutation score
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages
-    "scale":    {"results", "workers", "explicit", "smt", "checker", "diff"},  # tasks, their runner and cache, the sweep
+    "scale":    {"results", "workers", "explicit", "smt", "checker", "diff", "portfolio"},  # tasks, their runner and cache, the sweep
     "cli":      {"results", "workers", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book",
-                 "scale"},
+                 "scale", "portfolio"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""
@@ -43,6 +45,9 @@ LIBRARIES: dict[str, set[str]] = {
 }
 """The third-party libraries a room may import: z3 only the Z3 backend, networkx only the
 explicit checker's graphs, click only the command line."""
+
+EVERY_ROOM = {"budgets"}
+"""Rooms every room may import, as spec and engine: the budgets are numbers and their reasons."""
 
 COMMAND_SHARED = {"verify.cli.options", "verify.cli.outputs"}
 """What a command module may import from the command line's own package."""
@@ -113,7 +118,7 @@ def test_rooms_import_only_what_the_table_allows() -> None:
             top = name.split(".")[0]
             if top == "verify":
                 other = room_of(name)
-                if other != room and other not in ROOMS[room]:
+                if other != room and other not in ROOMS[room] | EVERY_ROOM:
                     wrong.append(f"{path.relative_to(ROOT)} ({room}) imports {name} ({other})")
             elif top not in STDLIB | {"spec", "engine"} and top not in LIBRARIES.get(room, set()):
                 wrong.append(f"{path.relative_to(ROOT)} ({room}) imports the library {top}")

@@ -333,7 +333,7 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
     where a fixed 120 s left mutant 156 unknown at 5 players given 900 s."""
     from types import SimpleNamespace
 
-    from verify.diff.mutate import SOLVER_ONLY_DEEP_SHARE
+    from verify.budgets import SOLVER_ONLY_DEEP_SHARE
     from verify.smt import check as smt_check
     given: list[tuple[float, float]] = []
 

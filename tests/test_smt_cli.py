@@ -3,14 +3,12 @@ exit status 0 / 1 / 2 / 3 as for every command."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 from click.testing import CliRunner
 
 import verify.smt.check as smt_check
-from verify.checker import _cross_check
 from verify.cli import main
+from verify.portfolio import Deadline, Request, Rules, decide
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict
 from verify.smt.check import catalogue_of, check_players, clear_cache
 from verify.smt.induction import OutOfTime
@@ -79,22 +77,37 @@ def test_a_limit_hit_is_exit_three() -> None:
     assert "unknown after" in output and "no witness within 10 moves (the depth limit)" in output
 
 
+class _Says:
+    """A backend that gives one verdict for every property it is asked."""
+
+    def __init__(self, name: str, verdict: Verdict) -> None:
+        self.name, self.verdict = name, verdict
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        return [PropertyResult(p.name, request.players, p.kind, p.rule_ids, p.expect, self.verdict)
+                for p in request.properties]
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing to keep."""
+
+
 def test_both_backends_disagreeing_fail_the_check() -> None:
-    """`check --backend both`: where the search and the solver both decide an invariant and
-    disagree, the result is the verdict not as expected, naming both backends."""
+    """`check --backend both` (the portfolio's `cross_check`): where the search and the
+    solver both decide an invariant and disagree, the result is the verdict not as
+    expected, naming both backends."""
     from spec.loader import load_spec
 
     catalogue = catalogue_of(load_spec("standard"))
     prop = next(p for p in catalogue if p.name == "tracker_in_range")
-    explicit = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, Proved(Evidence("explicit")))
+    request = Request(Rules.named("standard"), 5, (prop,), Limits())
+    explicit = _Says("explicit", Proved(Evidence("explicit")))
 
-    def solver_says(verdict: Verdict) -> Callable[..., list[PropertyResult]]:
-        return lambda *args: [PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict)]
-
-    agreed = _cross_check(explicit, "standard", catalogue, Limits(), solver_says(Proved(Evidence("k-induction"))))
-    assert agreed is explicit
+    agreed = decide(request, strategy="cross_check",
+                    backends={"explicit": explicit, "smt": _Says("smt", Proved(Evidence("k-induction")))})
+    assert agreed.results[0].verdict == Proved(Evidence("explicit"))
     refuted = Refuted(Evidence("bmc", depth=9), None, "reachable in 9 moves")
-    checked = _cross_check(explicit, "standard", catalogue, Limits(), solver_says(refuted))
+    (checked,) = decide(request, strategy="cross_check",
+                        backends={"explicit": explicit, "smt": _Says("smt", refuted)}).results
     assert checked.as_expected is False
     assert checked.extra["backends_disagree"] == "the backends disagree: explicit proved, smt refuted"
     assert isinstance(checked.verdict, Refuted) and "the backends disagree" in checked.verdict.message

@@ -24,8 +24,7 @@ import queue
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from contextlib import ExitStack
-from dataclasses import replace
-from functools import partial
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from engine.game import compiled_game
@@ -35,7 +34,8 @@ from spec.properties import Property
 
 from .explicit.check import DEFAULT_EXPLORER, Raw, check_players, chosen_from, materialise, plain, select
 from .explicit.reductions import Reductions
-from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
+from .portfolio import Backend, ExplicitBackend, Request, Rules, SolverBackend, decide, solver_check
+from .results import Limits, PropertyResult
 from .workers import WorkerPool, worker_manager
 
 BACKENDS = ("explicit", "smt", "both")
@@ -47,25 +47,22 @@ def load_spec_counts(spec_name: str) -> range:
 
 
 def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
-    # Imported on use, not at the top: verify.smt imports z3, which takes a noticeable
-    # part of a second, and the default explicit backend never needs it.
-    try:
-        from .smt import check_players
-    except ImportError:
-        return None
-    return check_players
+    """The Z3 backend's `check_players`, or None without it (verify/portfolio.py)."""
+    return solver_check()
 
 
 def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
           progress: Callable[[str], None] | None = None, explorer: str = DEFAULT_EXPLORER, infer: bool = False,
-          hints: bool = True) -> list[PropertyResult]:
+          hints: bool = True, mp_context: BaseContext | None = None) -> list[PropertyResult]:
     """Every selected property for every selected player count, sorted by property and count.
 
     `explorer` is the explicit backend's search (verify/explicit/check.py EXPLORERS);
     `infer` and `hints` go to the Z3 backend (`verify.smt.check.backend_for`): strengthening
-    invariants found in played games added to spec/invariants.toml's, or used alone."""
+    invariants found in played games added to spec/invariants.toml's, or used alone.
+    `mp_context`: how worker processes start (default: the platform's); the rules reach
+    them as a value (`Rules`), so `spawn` works as `fork` does."""
     if backend not in BACKENDS:
         raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
     defined = load_spec_counts(spec_name)
@@ -76,12 +73,13 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     catalogue = select(spec_name, properties)
     by_name = {p.name: p for p in catalogue}
     names = tuple(by_name)
+    rules = Rules.named(spec_name)
     if workers > 1 and len(counts) > 1:
-        results = _in_processes(spec_name, counts, names, by_name, limits, reductions, explorer, backend, infer,
-                                hints, workers, progress)
+        results = _in_processes(rules, counts, names, by_name, limits, reductions, explorer, backend, infer,
+                                hints, workers, progress, mp_context)
     else:
         results = []
-        turns = _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress,
+        turns = _in_turn(rules, counts, names, limits, reductions, explorer, backend, infer, hints, progress,
                          catalogue=catalogue)
         for count, decided in zip(counts, turns):
             results += decided
@@ -92,98 +90,67 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     return results
 
 
-def _decide_count(spec_name: str, count: int, names: tuple[str, ...], limits: Limits, reductions: Reductions,
-                  explorer: str, backend: str, infer: bool, hints: bool,
+def _decide_count(spec_name: str | Rules, count: int, names: tuple[str, ...], limits: Limits,
+                  reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
                   progress: Callable[[str], None] | None = None, *,
                   search: bool = True, solver_first: bool = False,
                   catalogue: tuple[Property, ...] | None = None) -> tuple[list[PropertyResult], bool]:
     """Every selected property at one player count, by the backends asked for, and
-    whether the search was cut short. `both`: the search first, then the solver for what
-    it left unknown and as its cross-check; with `solver_first`, the solver first and the
-    search only for what the solver left unknown; without `search`, the solver alone (a
-    smaller count's search was already cut short, and this count's graph is larger)."""
-    catalogue = select(spec_name, names) if catalogue is None else chosen_from(catalogue, names)
-    by_name = {p.name: p for p in catalogue}
-    results: list[PropertyResult] = []
-    cut = False
-    if backend == "both" and (solver_first or not search):
-        if progress:
-            why = "the solver first" if search else "not searched (a smaller count's search was cut short); the solver"
-            progress(f"{count} players: {why}")
-        results = _with_smt(results, spec_name, (count,), catalogue, limits, "smt", infer, hints)
-        left = tuple(r.property for r in results if isinstance(r.verdict, Unknown))
-        if not search or not left:
-            return results, False
-        raws = check_players(spec_name, count, left, _search_share(limits), reductions, progress, explorer,
-                             catalogue=catalogue)
-        searched = {result.property: result for result in (materialise(raw, spec_name, by_name) for raw in raws)}
-        cut = any(isinstance(result.verdict, Unknown) for result in searched.values())
-        return [searched.get(r.property, r) if isinstance(r.verdict, Unknown) else r for r in results], cut
-    if backend in ("explicit", "both"):
-        searched_limits = _search_share(limits) if backend == "both" else limits
-        raws = check_players(spec_name, count, names, searched_limits, reductions, progress, explorer,
-                             catalogue=catalogue)
-        results = [materialise(raw, spec_name, by_name) for raw in raws]
-        cut = any(isinstance(result.verdict, Unknown) for result in results)
-        if backend == "both":
-            _keep_witnesses(spec_name, results)
-    if backend in ("smt", "both"):
-        if progress:
-            progress(f"{count} players: the solver")
-        results = _with_smt(results, spec_name, (count,), catalogue, limits, backend, infer, hints)
-    return results, cut
+    whether the search was cut short: the portfolio (verify/portfolio.py) with the
+    strategy `strategy_for` names."""
+    rules = spec_name if isinstance(spec_name, Rules) else Rules.named(spec_name)
+    catalogue = select(rules.name, names) if catalogue is None else chosen_from(catalogue, names)
+    strategy = strategy_for(backend, search=search, solver_first=solver_first)
+    if progress and strategy in ("solver_first", "solver_only"):
+        why = ("the solver first" if strategy == "solver_first" else
+               "the solver" if backend == "smt" else
+               "not searched (a smaller count's search was cut short); the solver")
+        progress(f"{count} players: {why}")
+    decision = decide(Request(rules, count, catalogue, limits), None, strategy=strategy,
+                      backends=backends_for(reductions, explorer, infer, hints, progress))
+    return list(decision.results), "explicit" in decision.undecided_by
 
 
-def _search_share(limits: Limits) -> Limits:
-    """`both`: the limits of a count's search, `BOTH_SEARCH_SHARE` of its time."""
-    if limits.time_limit is None:
-        return limits
-    return replace(limits, time_limit=limits.time_limit * BOTH_SEARCH_SHARE)
+def strategy_for(backend: str, *, search: bool = True, solver_first: bool = False) -> str:
+    """The portfolio's strategy for a `--backend` at one count: `explicit` the search alone,
+    `smt` the solver alone; `both` the search cross-checked by the solver, or the solver
+    first at a later count (guided by the earlier witnesses), or the solver alone above a
+    count whose search was cut short."""
+    if backend == "explicit":
+        return "search_only"
+    if backend == "smt" or not search:
+        return "solver_only"
+    return "solver_first" if solver_first else "cross_check"
 
 
-def _keep_witnesses(spec_name: str, results: list[PropertyResult]) -> None:
-    """The search's witnesses as guides for the solver at the counts this process decides
-    next (verify/smt/guides.py): a count sharing the board, or a win no power decides
-    (five Liberal policies take 49 moves at every count), then has its shortest game
-    in one guided query. A guide is only tried at the proved lower bound's length."""
-    try:
-        from .smt.guides import keep_guide
-    except ImportError:
-        return
-    spec = load_spec(spec_name)
-    for result in results:
-        if isinstance(result.verdict, Witnessed) and result.verdict.trace is not None:
-            keep_guide(spec, result.property, [move.rule for move, _ in result.verdict.trace.steps])
+def backends_for(reductions: Reductions, explorer: str, infer: bool, hints: bool,
+                 progress: Callable[[str], None] | None = None) -> dict[str, Backend]:
+    """The two backends with the options of the command line."""
+    return {"explicit": ExplicitBackend(reductions, explorer, progress),
+            "smt": SolverBackend(_smt_backend(), infer=infer, hints=hints)}
 
 
-BOTH_SEARCH_SHARE = 0.25
-"""`both`: the share of a count's time limit the search gets before the solver. Where the
-search completes (the layered search decides the 5- and 6-player catalogues in 6 and 13
-s) this changes nothing; where it cannot (7 players and more: the whole 7-player
-catalogue took 166 s on the complete graph), a sweep cut short proves nothing and its
-traces are not known to be the shortest, so the solver decides the count anyway and the
-time the search would spend is the main job's waste. Breadth-first, a half was the
-measured best (132 s with the whole limit for the search at 6 players, 68 s with half)."""
-
-
-def _counts_in_a_process(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+def _counts_in_a_process(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
                          reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
                          lines: Any = None) -> list[Raw]:
     """`_decide_count` in a worker process for each of `counts` in turn, the results as
     plain data: a compiled game's states are classes made per process, so traces cross
-    as their moves. Progress lines go to the queue `lines`, when given."""
+    as their moves. Progress lines go to the queue `lines`, when given. The rules come
+    as a value (`Rules`), which a worker started by `spawn` loads again (their name alone
+    for a rules file)."""
     progress = None if lines is None else lines.put
     out: list[Raw] = []
     if backend == "explicit":
+        name = spec_name.name if isinstance(spec_name, Rules) else spec_name
         for count in counts:
-            out += check_players(spec_name, count, names, limits, reductions, progress, explorer)
+            out += check_players(name, count, names, limits, reductions, progress, explorer)
         return out
     for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
         out += [plain(result) for result in decided]
     return out
 
 
-def _in_turn(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+def _in_turn(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
              reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
              progress: Callable[[str], None] | None, *,
              catalogue: tuple[Property, ...] | None = None) -> Iterator[list[PropertyResult]]:
@@ -227,9 +194,10 @@ def batches(counts: tuple[int, ...], backend: str, workers: int) -> list[tuple[i
     return [tuple(chain) for chain in chains]
 
 
-def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
+def _in_processes(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...], by_name: dict[str, Property],
                   limits: Limits, reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
-                  workers: int, progress: Callable[[str], None] | None) -> list[PropertyResult]:
+                  workers: int, progress: Callable[[str], None] | None,
+                  mp_context: BaseContext | None = None) -> list[PropertyResult]:
     """Player counts in worker processes (`batches`), search and solver together, so both
     cores work through the solver's share too; the largest counts start first, being the
     longest."""
@@ -237,8 +205,8 @@ def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...
     with ExitStack() as stack:
         lines = stack.enter_context(worker_manager()).Queue() if progress else None
         tasks = batches(counts, backend, workers)
-        pool = stack.enter_context(WorkerPool(min(workers, len(tasks))))
-        futures = {batch: pool.submit(_counts_in_a_process, spec_name, batch, names, limits, reductions, explorer,
+        pool = stack.enter_context(WorkerPool(min(workers, len(tasks)), mp_context))
+        futures = {batch: pool.submit(_counts_in_a_process, rules, batch, names, limits, reductions, explorer,
                                       backend, infer, hints, lines)
                    for batch in tasks}
         pending = set(futures.values())
@@ -250,7 +218,7 @@ def _in_processes(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...
                     for count in batch:
                         progress(f"{count} players: done")
         for batch in tasks:
-            results += [materialise(raw, spec_name, by_name) for raw in futures[batch].result()]
+            results += [materialise(raw, rules.name, by_name) for raw in futures[batch].result()]
     return results
 
 
@@ -265,58 +233,6 @@ def _forward(lines: Any, progress: Callable[[str], None] | None) -> None:
             progress(lines.get_nowait())
         except queue.Empty:
             return
-
-
-def _with_smt(results: list[PropertyResult], spec_name: str, counts: tuple[int, ...],
-              catalogue: tuple[Property, ...], limits: Limits, backend: str, infer: bool = False,
-              hints: bool = True) -> list[PropertyResult]:
-    found = _smt_backend()
-    smt = None if found is None else partial(found, infer=infer, hints=hints)
-    wanted = [(p, n) for p in catalogue for n in counts if n in p.players]
-    if backend == "both":
-        wanted = [(p, n) for p, n in wanted
-                  if any(r.property == p.name and r.players == n and isinstance(r.verdict, Unknown) for r in results)]
-    kept = [r for r in results if (catalogue_of(r, catalogue), r.players) not in wanted]
-    for prop, count in wanted:
-        if smt is None:
-            reason = "the smt backend (verify/smt) is not available"
-            previous = next((r for r in results if r.property == prop.name and r.players == count), None)
-            if previous is not None:
-                kept.append(previous)
-            else:
-                kept.append(PropertyResult(prop.name, count, prop.kind, prop.rule_ids, prop.expect,
-                                           Unknown(Evidence("smt"), reason)))
-        else:
-            kept += smt(spec_name, count, (prop.name,), limits)
-    if backend == "both" and smt is not None:
-        kept = [_cross_check(result, spec_name, catalogue, limits, smt) for result in kept]
-    return kept
-
-
-CROSS_CHECKED = ("always", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
-"""`both`: kinds the solver decides cheaply (by induction) where the search decided them too."""
-
-
-def _cross_check(result: PropertyResult, spec_name: str, catalogue: tuple[Property, ...], limits: Limits,
-                 smt: Callable[..., list[PropertyResult]]) -> PropertyResult:
-    """The search's verdict, checked by the solver: when both decide and disagree, the
-    result is the one of the two verdicts that is not as expected, naming both."""
-    prop = catalogue_of(result, catalogue)
-    if prop is None or prop.kind not in CROSS_CHECKED or isinstance(result.verdict, Unknown):
-        return result
-    if (result.extra or {}).get("backend") == "smt":
-        return result
-    other = smt(spec_name, result.players, (prop.name,), limits)
-    if not other or isinstance(other[0].verdict, Unknown) or other[0].verdict.holds == result.verdict.holds:
-        return result
-    note = f"the backends disagree: explicit {result.verdict.verdict}, smt {other[0].verdict.verdict}"
-    wrong = result if result.as_expected is False else other[0]
-    verdict: Verdict = wrong.verdict
-    if isinstance(verdict, Refuted):
-        verdict = replace(verdict, message=f"{note}; {verdict.message}")
-    else:
-        verdict = replace(verdict, evidence=replace(verdict.evidence, note=note))
-    return replace(result, verdict=verdict, extra={**result.extra, "backends_disagree": note})
 
 
 def catalogue_of(result: PropertyResult, catalogue: tuple[Property, ...]) -> Property | None:

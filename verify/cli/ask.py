@@ -34,20 +34,17 @@ from spec.properties import Property
 from spec.loader import load_spec
 from spec.moves import moves_named
 
+from ..budgets import ALL_SECONDS, QUESTION_SECONDS, SOLVER_SECONDS
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
 from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
-from ..lawyer.solver import SOLVER_SECONDS, Asked, answer_of, asked_of, decide_all, every_count_decided, said
+from ..lawyer.solver import Asked, answer_of, asked_of, decide_all, every_count_decided, said
 from .options import (SECONDS, StatusLine, color_option, coloured, lang_option, max_states_option, parse_counts,
                       rules_option, use_color)
 
 
-QUESTION_SECONDS = 120.0
-"""Time for one question: 5 players are searched completely well within it, 7 are not."""
-ALL_SECONDS = 900.0
-"""Time per player count for --all, whose 5- and 6-player searches are complete ones."""
 
 
 def _exit_code(answer: Answer) -> int:

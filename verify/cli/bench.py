@@ -13,9 +13,10 @@ from engine.judge import judge_benchmark
 from engine.play import bench_random_play
 from spec.loader import load_spec
 
+from ..budgets import PEER_SECONDS, QUESTION_SECONDS
 from ..diff.bench import bench_mutate
 from ..diff.mutate import baseline_verdicts
-from ..lawyer.ask import Budget, catalogue
+from ..lawyer.ask import catalogue
 from ..lawyer.bench import temporal, time_question
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
@@ -29,8 +30,6 @@ EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs"
                  "both": ("bfs", "sweep")}
 """--explorer's choices: the searches each names, the headline one first."""
 
-QUESTION_SECONDS = Budget().seconds
-"""The time each question gets with --questions: `shrules ask`'s own default budget."""
 
 
 @click.command()
@@ -185,8 +184,6 @@ def bench_questions(numbers: tuple[int, ...] | None, seconds: float | None, as_j
         click.echo(f"{len(entries)} temporal questions: {total_wall:.1f} s wall, {total_cpu:.1f} s CPU in all")
 
 
-PEER_SECONDS = 10.0
-"""CPU seconds per count and engine with --peer: PEERS.md's peer figures take at least 10."""
 
 
 def beside_peer(folder: str, numbers: tuple[int, ...], seconds: float, as_json: bool) -> None:

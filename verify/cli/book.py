@@ -22,6 +22,7 @@ import click
 from spec.disputes import Dispute
 from spec.loader import load_spec
 
+from ..budgets import COUNT_SECONDS
 from ..book import write_book
 from ..book.writer import LANGS, book_names
 from ..lawyer.answers import Answer, as_expected
@@ -30,8 +31,6 @@ from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import SECONDS, max_states_option, parse_counts, progress_stream, rules_option
 from .outputs import writable
 
-COUNT_SECONDS = 900.0
-"""Time per player count, as for `shrules ask --all`: the 5- and 6-player searches finish."""
 
 
 def plan(disputes: tuple[Dispute, ...], counts: tuple[int, ...]) -> tuple[dict[int, list[Dispute]], list[Dispute]]:

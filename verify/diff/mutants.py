@@ -33,13 +33,14 @@ from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
+from ..budgets import PROBE_SECONDS
 from ..checker import check
 from ..explicit.check import Raw, check_game, probe_game
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed, Vacuous
 from ..workers import WorkerPool
 from .compare import Budget, diff
-from .mutate import PROBE_GAMES, PROBE_SECONDS
+from .mutate import PROBE_GAMES
 
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")

@@ -49,6 +49,9 @@ from spec.loader import load_rulebook, load_spec
 from spec.model import Rule, Spec
 from spec.properties import Property, load_properties
 
+from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
+                       RELATIONAL_SECONDS, SOLVER_ONLY_DEEP_SHARE, SOLVER_ONLY_PLAYED_SHARE, SOLVER_ONLY_SECONDS,
+                       SOLVER_ONLY_SHALLOW_SHARE)
 from ..explicit.check import Raw, check_game, moves_of, probe_game
 from ..explicit.explore import Limits
 from ..workers import WorkerPool
@@ -63,15 +66,8 @@ DECISIVE = ("proved", "no-witness")
 MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
 """The product search deciding equivalent or survived: complete when it can be."""
 
-RELATIONAL_SECONDS = 120.0
-"""The solver's search for a relation making a mutant and the rules play the same games."""
 
-SOLVER_SECONDS = 60.0
-"""The solver's time per mutant for a verdict that differs from the rules' own."""
 
-SOLVER_ONLY_SECONDS = 600.0
-"""The solver's time per mutant for the whole catalogue when no time limit is given
-(`decide` with `solver_only`): inference for the mutant's rules included."""
 
 SOLVER_ONLY_EACH = (5.0, 30.0)
 """The seconds one property may take of a mutant's time by the solver alone, in two passes
@@ -81,41 +77,18 @@ and with 300 s for the whole mutant the solver left 85 of its 88 properties unkn
 30 s for each in one pass, another mutant's nine properties the solver could not decide
 took 270 of its 300 s, and most of the 70 it left unknown were never asked."""
 
-SOLVER_ONLY_DEEP_SHARE = 0.4
-"""The share of a mutant's time by the solver alone that goes, after the first pass, to
-violations along the rules' own games (verify/smt/deep.py), every property still unknown
-asked at once (120 s of 300): what three of twelve sampled mutants at 5 players break lies
-42 to 97 moves deep, where the plain search takes minutes per property. A share, not a
-fixed number of seconds, so that a longer time limit reaches deeper too: with 120 s
-whatever the limit, mutant 156 (a track-full check that lets play go on at six Fascist
-policies, R-W5) stayed unknown at 5 players given 900 s; with its share of the 900 s it is
-killed in 157 s, by a game of 67 moves."""
 
-SOLVER_ONLY_SHALLOW_SHARE = 1 / 30
-"""The share of a mutant's time by the solver alone for the shortest games of its bare
-rules breaking a state or move invariant, before its invariants are inferred
-(verify/smt/shallow.py; 10 s of 300): at 6 players that asks every depth to about 18
-moves, and half of the first 28 mutants killed there are killed by a game of 13 moves or
-fewer, which inference (ten seconds and more per mutant) does not help find."""
 
-SOLVER_ONLY_PLAYED_SHARE = 1 / 10
-"""Then, for the state and move invariants the shortest games did not break, the share
-for the rules of random games breaking them, each followed by one query on the bare rules
-(verify/smt/shallow.py; 30 s of 300). Random play takes at most 2 s of it; the rest goes
-to queries only when a game broke a property, along which a path then nearly always
-exists."""
 
-GUIDE_SECONDS = 120.0
-"""The explicit search's time for the rules' own witnesses, kept as guides for the
-mutants' (`_guides_from_the_rules`), once per process and count."""
 
-PROBE_GAMES, PROBE_SECONDS = 400, 10.0
-"""Random games under a mutant before any complete search: most rule bugs show within a
-few hundred games, and a game that shows one kills the mutant in seconds."""
+PROBE_GAMES = 400
+"""Random games under a mutant before any complete search (within `PROBE_SECONDS`): most
+rule bugs show within a few hundred games, and a game that shows one kills the mutant in
+seconds."""
 
-LONG_PROBE_GAMES, LONG_PROBE_SECONDS = 4_000, 60.0
+LONG_PROBE_GAMES = 4_000
 """Without the complete stages (`complete=False`: the CI gate's random-games run), more
-random games before the solver's timed queries: a kill by games counted is the same on
+random games (within `LONG_PROBE_SECONDS`) before the solver's timed queries: a kill by games counted is the same on
 a busy machine as on an idle one, while a query's 60 s may not be. A mutant of the chaos
 rule that uses the pile's counts where one tile of it is known needs about 2,000 games
 (5 s on an idle core); decided by the solver within its time on an idle machine only, it

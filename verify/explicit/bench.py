@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, replace
 
 from engine.game import compiled_game
 
+from ..budgets import SPIN_SECONDS
 from ..results import Limits
 from ..workers import WorkerPool
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
@@ -94,9 +95,6 @@ def search_apart(players: int, explorer: str, time_limit: float | None, project:
     with WorkerPool(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(search_figure, players, explorer, time_limit, project, rules).result()
 
-SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
-"""SPIN's verification time per player count (shared/bench/spin/README.md): shown, marked as
-not measured, only where SPIN cannot run beside us (side_by_side.py)."""
 
 
 @dataclass(frozen=True, slots=True)

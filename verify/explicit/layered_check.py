@@ -315,6 +315,15 @@ class _Keys:
     def __len__(self) -> int:
         return int(self.starts[-1]) + self.words[-1].shape[1] if self.words else 0
 
+    def __iter__(self) -> Iterator[int]:
+        """Every key in id order, a layer unpacked at once (a scan of every state, as the
+        frontier's, would otherwise unpack them one by one)."""
+        encode = self.search.model.codec.encode
+        for words in self.words:
+            values = self.search.unpacked(words)
+            for column in values.T.tolist():
+                yield int(encode(tuple(column)))
+
 
 class LayeredExploration(Exploration):
     """The reference's `Exploration` of a layered search: hits as the breadth-first search

@@ -27,6 +27,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ..budgets import BUILD_SECONDS
+
 SPIN_DIR_ENV = "SHRULES_SPIN_DIR"
 """The environment variable naming the SPIN anchor folder (the option --spin-dir wins)."""
 
@@ -40,8 +42,6 @@ ANCHOR_FILES = ("run.sh", "sh.pml")
 GNU_TIME = Path("/usr/bin/time")
 """run.sh times each step with GNU time at this fixed path."""
 
-BUILD_SECONDS = 600.0
-"""Time allowed for `spin -a` and the C compile on top of the verification's own limit."""
 
 
 class SpinDirError(ValueError):

@@ -3,9 +3,10 @@
 A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
 each player count it concerns (the count that `decides` it first) two checkers answer:
 
-- the explicit search (verify/explicit/explore.py over verify/explicit/model.py, with
-  its exact reductions): the first hit is the shortest game where the thing happens; a
-  search that finishes without one is a proof over every reachable state;
+- the explicit search (the portfolio's, verify/portfolio.py `explore`: layered by the
+  ranking, breadth-first where there is none, over verify/explicit/model.py with its
+  exact reductions): its hit is the shortest game where the thing happens; a search
+  that finishes without one is a proof over every reachable state;
 - the Z3 backend, when verify/smt provides `check_property`: a k-induction proof, or a
   witness by bounded model checking replayed through the engine.
 
@@ -16,8 +17,9 @@ process of its own, beside the first count's search, which finds a yes there fas
 with the shortest game, and before the other counts' searches. What is left undecided
 gets the solver's full check, with its search for a witness. Where the solver's proof
 from the hints of spec/invariants.toml fails, it tries again with invariants inferred
-from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query before the
-count's search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
+from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query after a
+search bounded by `SEARCH_FIRST_STATES` (which decides 5 and 6 players in seconds) and
+before the count's full search, within `INFER_SHARE` of the time left; for a `sometimes` query in the
 prover's process, beside the searches. "Yes" needs one witness
 (the search stops there). "No" needs a proof for every count; a count no checker decided is "unknown (limit)", never "proved", and larger counts
 are then not searched explicitly (their graphs are larger still). A catalogue entry's
@@ -50,13 +52,17 @@ from spec.model import Spec
 from spec.lang.nodes import Lit
 from spec.properties import Property
 
-from ..explicit.explore import Exploration, explore
+from ..budgets import (CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
+                       INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SEARCH_FIRST_STATES,
+                       SMT_FIRST_SECONDS)
+from ..explicit.explore import Exploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
+from ..portfolio import explore
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
-from .grounds import (CORE_SECONDS, CORES_WAIT_SECONDS, FIELDS, INFERRED_CORES_SECONDS, Frontier, proof_cores,
+from .grounds import (FIELDS, Frontier, proof_cores,
                       proved_with_inferred, rests_on)
 from .record import inlined, rule_order
 from .position import rule_position
@@ -68,7 +74,7 @@ class Budget:
     """How much one question may cost: stored states per search, seconds in all, memory."""
 
     max_states: int | None = 5_000_000
-    seconds: float | None = 120.0
+    seconds: float | None = QUESTION_SECONDS
     memory_mib: int | None = 8_000
     infer: bool = True              # where the hinted proof fails, try again with inferred invariants
 
@@ -111,7 +117,10 @@ def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
 def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
            progress: Callable[[int, int], None] | None = None,
            frontiers: dict[str, Frontier] | None = None) -> dict[str, PropertyResult]:
-    """Decide queries for one player count by explicit search, each query's result by name.
+    """Decide queries for one player count by explicit search, each query's result by name:
+    the layered search where the rules have a ranking every move lowers (a 5-player graph in
+    about a second), breadth-first where they have none (verify/portfolio.py `explore`);
+    either finds each query's shortest game.
 
     Queries that admit the same reductions (the rotation symmetry, the same fields kept by
     the cone of influence) share one exploration, which stops once each has its answer; a
@@ -128,7 +137,7 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
     for (symmetric, _), members in sorted(groups.items(), key=lambda item: len(item[0][1])):
         group = tuple(members)
         model = Model(game, group, Reductions(symmetry=symmetric))
-        exploration = explore(model, group, limits, deadlocks=False, progress=progress)
+        exploration = explore(model, group, limits, progress=progress)
         note = model.plan.describe(game.spec)
         for prop in group:
             out[prop.name] = _result(prop, players, _verdict(exploration, prop, note))
@@ -143,10 +152,6 @@ def _frontier(exploration: Exploration, prop: Property) -> Frontier:
     return blocked
 
 
-SMT_FIRST_SECONDS = 20.0
-"""Time the Z3 backend gets first for a `never` query: its one-step and k-induction proofs
-take about a second at any player count, where a complete explicit search of 7 players
-is out of reach."""
 
 
 def _smt_backend() -> Any:
@@ -161,25 +166,23 @@ def _smt_backend() -> Any:
     return smt if hasattr(smt, "check_property") else None
 
 
-INFER_SHARE = 0.75
-"""Of the time left once the hinted proof of a `never` query failed, the share inference
-gets before the count's explicit search: from 7 players on that search cannot finish,
-and where it can (5, 6) inference from the cache is quick and the search keeps the rest."""
 
 
 def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
-         stopped: dict[int, str] | None = None) -> PropertyResult | None:
+         stopped: dict[int, str] | None = None, *, hinted: bool = True) -> PropertyResult | None:
     """The Z3 backend's verdict for one count, or None when it is missing or undecided.
     With `infer_within` (the seconds the question has left; `math.inf`: no limit), an
     undecided verdict (induction failed, no witness found) is asked again with inferred
     strengthening invariants (verify/smt/infer.py, cached per rules and count) within
-    `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`."""
+    `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`.
+    Without `hinted`, the check with the written hints is taken as already failed."""
     smt = _smt_backend()
     if smt is None:
         return None
     started = time.perf_counter()
     spec = compiled_game(players, spec_name).spec
-    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds))
+    verdict: Verdict = (smt.check_property(spec, prop, players, Limits(time_limit=seconds)) if hinted
+                        else Unknown(Evidence("smt"), "the hinted proof failed"))
     if isinstance(verdict, Unknown) and infer_within is not None and players in prop.players:
         left = INFER_SHARE * (infer_within - (time.perf_counter() - started))
         if left >= 1:
@@ -224,10 +227,6 @@ def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, secon
     return _result(prop, players, verdict), ""
 
 
-INFER_AFTER_SECONDS = 5.0
-"""The prover begins to infer no sooner than this after the question was asked: most
-questions whose answer is yes are answered by then, and inference beside the search
-would only have slowed it down."""
 
 
 def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection,
@@ -390,8 +389,6 @@ def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple
     return chosen
 
 
-QUICK_SHARE = 3
-"""Without a deciding count, a first quick pass gives each count 1/(3 n) of the time."""
 
 
 def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, decides: int | None = None,
@@ -460,15 +457,46 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
         if prop.kind == "never" and count not in asked_solver:
             asked_solver.add(count)
-            within = _infer_within(budget)
-            return _smt(prop, count, seconds, spec_name,
-                        None if within is None else limits_now(cap).time_limit or within, stopped)
+            proof = _smt(prop, count, seconds, spec_name)
+            if proof is None and _infer_within(budget) is not None and _smt_backend() is not None:
+                to_infer.add(count)
+            return proof
         return None
+
+    def small_search(count: int, cap: float | None) -> bool:
+        """Before inferring invariants for a `never` query whose hinted proof failed, the
+        search bounded by `SEARCH_FIRST_STATES`: the layered search decides 5 and 6 players
+        completely in a few seconds of CPU, where inference takes ten and more; a larger
+        count's graph stops it early. Whether it decided the count."""
+        limits = limits_now(cap)
+        states = SEARCH_FIRST_STATES if limits.max_states is None else min(limits.max_states, SEARCH_FIRST_STATES)
+        found_here: dict[str, Frontier] = {}
+        result = search((prop,), count, Limits(states, limits.time_limit, limits.memory_limit), spec_name,
+                        None, None if frontiers is None else found_here)[prop.name]
+        if isinstance(result.verdict, Unknown):
+            return False
+        results[count] = result
+        if frontiers is not None and prop.name in found_here:
+            frontiers[count] = found_here[prop.name]
+        return True
+
+    def inferred(count: int, cap: float | None) -> PropertyResult | None:
+        """The proof with inferred invariants, within `INFER_SHARE` of the time left."""
+        to_infer.discard(count)
+        within = _infer_within(budget)
+        if within is None:
+            return None
+        return _smt(prop, count, None, spec_name, limits_now(cap).time_limit or within, stopped, hinted=False)
 
     def run(count: int, cap: float | None) -> None:
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
         proof = first_proof(count, cap)
+        if proof is None and count in to_infer:
+            if small_search(count, cap):
+                to_infer.discard(count)
+                return
+            proof = inferred(count, cap)
         if proof is not None:
             results[count] = proof
             return
@@ -494,6 +522,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             frontiers[count] = found_here[prop.name]
 
     asked_solver: set[int] = set()
+    to_infer: set[int] = set()      # `never`: counts whose hinted proof failed, inference not yet tried
     stopped: dict[int, str] = {}    # count -> why inference proved nothing there
     if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
@@ -510,6 +539,8 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             if previous is None:
                 left = min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS)
                 proof = prover.wait(count, left) if prover is not None else first_proof(count, None)
+                if proof is None and count in to_infer:     # no search here: only inference
+                    proof = inferred(count, None)
                 if proof is not None:
                     results[count] = proof
             if count not in results:

@@ -29,6 +29,7 @@ from typing import Any
 from engine.game import compiled_game
 from spec.properties import Property
 
+from ..budgets import CORE_SECONDS, CORES_WAIT_SECONDS, FRONTIER_SECONDS, INFERRED_CORES_SECONDS
 from ..results import PropertyResult
 from .answers import happens
 from .record import answer_tags, permitting_rule_ids, query_fields, rule_order, witness_rule_ids
@@ -42,8 +43,6 @@ Frontier = Callable[[float], "tuple[str, ...] | None"]
 the seconds given (None: out of time; () none single move would have reached it); kept
 until "Rests on" is known to need it (verify/lawyer/ask.py `search`)."""
 
-FRONTIER_SECONDS = 30.0
-"""How long the scan of a complete search's frontier may take (verify/explicit/frontier.py)."""
 
 
 def _smt_cores() -> Any:
@@ -56,20 +55,9 @@ def _smt_cores() -> Any:
     return proof_rule_ids
 
 
-CORE_SECONDS = 30.0
-"""How long all the cores of one proof may take (past it there is no answer, and "Rests
-on" falls back to the fields read): a hinted proof's always, an inferred one's at least
-this, however little of the question's time is left."""
-
-CORES_WAIT_SECONDS = 60.0
-"""How long `decide` waits for the prover process's cores before it takes them itself."""
 
 
-INFERRED_CORES_SECONDS = 120.0
-"""The most the cores of a proof with inferred invariants may take: its support holds
-thousands of them (7,783 for three Presidencies in a row at 5 players), and following
-each one the proof used to the proof of that invariant took 53 s there, past the 30 s
-a hinted proof's cores get (`CORE_SECONDS`)."""
+
 
 
 def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False,

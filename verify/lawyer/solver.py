@@ -34,14 +34,12 @@ from spec.errors import Location
 from spec.loader import load_spec
 from spec.properties import Property
 
+from ..budgets import SOLVER_SECONDS
 from ..explicit.check import Raw, materialise, plain
 from ..results import Limits, PropertyResult, Unknown
 from ..workers import WorkerPool
 from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
 
-SOLVER_SECONDS = 300.0
-"""Seconds the solver gets per question and player count (inference included): the
-longest of the catalogue's mutants took 315 s at 10 players, most a few seconds."""
 
 
 @dataclass(frozen=True, slots=True)

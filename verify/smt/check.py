@@ -51,6 +51,8 @@ from spec.model import Rule, Spec
 from spec.order import is_monitored
 from spec.properties import Property, load_properties
 
+from ..budgets import (CTI_SECONDS, K_INDUCTION_SECONDS, K_INDUCTION_SHARE, PLAYOUT_FIRST_SECONDS,
+                       PLAYOUT_RESERVE, PLAYOUT_SECONDS, PLAYOUT_SHARE)
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .deep import out_of_range, violation_target, violations_along_the_rules
@@ -59,7 +61,7 @@ from .induction import Candidate, Induction, OutOfTime, Outcome
 from .infer import remember, strengthen
 from .lasso import CYCLE_MOVES, Cycle, never_ends
 from .vacuity import judge_premises
-from .playouts import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS, played_guides
+from .playouts import played_guides
 from .relational import Relation, equivalent, initial_related
 from .shallow import violations_within
 from .system import State, Step, System
@@ -70,14 +72,6 @@ DEFAULT_DEPTH = 160
 standard rules (at most 71 moves), far below the ranking's bound on any game."""
 DEFAULT_K = 3
 
-PLAYOUT_RESERVE = 20.0
-PLAYOUT_SHARE = 0.25
-"""A `sometimes` property's time limit keeps back the lesser of `PLAYOUT_RESERVE` seconds
-and `PLAYOUT_SHARE` of it from the plain search for a shortest witness: where that search
-stalls (the bound the found distance proves is looser than the written one, and each
-depth below the shortest is a whole unsatisfiable query), the reserve goes to random games
-and the solver's paths along them (`Backend._played`), so the property is decided, with
-how far the path may be from a shortest, instead of unknown."""
 
 
 def bmc_depth(limits: Limits) -> int:
@@ -820,13 +814,6 @@ def _negation_inductive(backend: Backend, prop: Property, start: float) -> Verdi
     return None
 
 
-K_INDUCTION_SHARE = 0.25
-"""Of a `sometimes` property's time, the share kept for k-induction of its negation once
-the search for a witness found none: a thing that never happens, but whose negation is
-not inductive in one step, is proved by a longer k (at 6 players, "the last President
-nominates again" at k = 13, in 14 s) where a search can only say it found nothing. Of
-an invariant's or a permission's, the share its search's k-induction may take
-(`_k_seconds`, `KProbe`)."""
 
 K_INDUCTION_FIRST = 2
 """The first k tried; each next one doubles it (a proof for k holds for any larger k, so
@@ -1110,19 +1097,7 @@ def _value_like(variable: Any, value: int) -> Any:
 
 REACHED = "the property's violation is reachable: the shortest game to it, found once induction failed"
 
-CTI_SECONDS = 30.0
-"""The most the search for a reachable violation may take once induction failed (or what
-is left of the property's time limit, if less): it tells a real counterexample from an
-artefact of the induction; stopped, the verdict stays unknown."""
 
-K_INDUCTION_SECONDS = 30.0
-"""The least time given to the k-induction of "no game meets the target" as the search for
-such a game goes (`KProbe`), where one step of induction failed: a quarter of the
-property's time (`K_INDUCTION_SHARE`), at least this, and only when the property's time
-holds both this and the search's own window (`CTI_SECONDS`). With less, the search, which can refute, has the time alone: the
-mutation analysis gives a mutant's whole catalogue a minute in one pass, and a
-permission's proof taking the rest of it (one that can only confirm the rules' own
-verdict) cost it the deck conservation refutation that kills mutant 219 at 5 players."""
 
 
 def _k_seconds(limits: Limits) -> float:

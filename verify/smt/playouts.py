@@ -50,18 +50,11 @@ from engine.propcheck import compile_allowances, compile_checks
 from spec.lang.limits import EvaluationLimit
 from spec.properties import PERMISSIONS, Property
 
+from ..budgets import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS
 from .guides import Guide
 from .lasso import CYCLE_MOVES
 
-PLAYOUT_SECONDS = 2.0
-"""The most random play may take for one property once the search stalled (about 5,000
-complete games at 5 players, each state and move checked)."""
 
-PLAYOUT_FIRST_SECONDS = 2.0
-"""The most random play may take before the deep query at a tight lower bound: a game
-exactly that long saves the query (at 7 players 4 of the catalogue's 7 witnesses come
-this way within 2 s, 3 within 1 s; the policy wins and the veto's chaos not within 4 s),
-and a miss costs this."""
 
 PLAYOUT_GAMES = 20_000
 """The most random games played for one property."""

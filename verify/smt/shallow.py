@@ -44,11 +44,12 @@ from spec.invariants import Strengthening
 from spec.model import Spec
 from spec.properties import PERMISSIONS, Property
 
+from ..budgets import PLAYOUT_SECONDS
 from ..results import Evidence, Limits, Refuted
 from .bmc import Target, Unrolling, any_of, guided, move_target, shortest
 from .deep import breach, violation_target
 from .lasso import never_ends
-from .playouts import PLAYOUT_SECONDS, played_breaches
+from .playouts import played_breaches
 
 if TYPE_CHECKING:
     from .check import Backend

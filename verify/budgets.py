@@ -1,0 +1,199 @@
+"""Every time budget of the checkers, in one place: what each bounds and why that value.
+
+A budget spread over the module that reads it hid how the commands share the machine:
+the rules lawyer, the catalogue check, the mutation analysis and the benchmarks each
+held their own seconds and shares. They are kept here, each with the measurement that
+chose it; the modules that read one import it by its name (a test patching a module's
+constant patches the name that module reads at call time, as before).
+
+`tests/test_pipeline.py` holds it so: no `*_SECONDS`, `*_SHARE` or `*_RESERVE` constant is
+assigned anywhere else in verify/. This room imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------------- shrules ask
+
+QUESTION_SECONDS = 120.0
+"""Time for one question (`shrules ask`, and each question of `bench --questions`): 5
+players are searched completely well within it, 7 are not."""
+
+ALL_SECONDS = 900.0
+"""Time per player count for `ask --all`, whose 5- and 6-player searches are complete ones."""
+
+COUNT_SECONDS = 900.0
+"""Time per player count for `shrules book`, as for `shrules ask --all`: the 5- and
+6-player searches finish."""
+
+SMT_FIRST_SECONDS = 20.0
+"""Time the Z3 backend gets first for a `never` query: its one-step and k-induction proofs
+take about a second at any player count, where a complete explicit search of 7 players
+is out of reach."""
+
+INFER_SHARE = 0.75
+"""Of the time left once the hinted proof of a `never` query failed, the share inference
+gets before the count's explicit search: from 7 players on that search cannot finish,
+and where it can (5, 6) inference from the cache is quick and the search keeps the rest."""
+
+SEARCH_FIRST_STATES = 4_000_000
+"""A budget of work, not of time: the states the layered search may store for a `never`
+question whose hinted proof failed, before invariants are inferred for it. Above the
+6-player graph (2,656,434 states for "the same President twice in a row"), which it
+searches in about 2 s of CPU where inference took 10 to 20 s; a larger count's graph stops
+it within a few seconds. Counted in states, so a busy machine does not cut it short."""
+
+INFER_AFTER_SECONDS = 5.0
+"""The prover begins to infer no sooner than this after the question was asked: most
+questions whose answer is yes are answered by then, and inference beside the search
+would only have slowed it down."""
+
+QUICK_SHARE = 3
+"""Without a deciding count, a first quick pass gives each count 1/(3 n) of the time: a
+game that needs 7 players is not starved by a complete search of 5."""
+
+SOLVER_SECONDS = 300.0
+"""Seconds the solver gets per question and player count with `ask --solver` (inference
+included): the longest of the catalogue's mutants took 315 s at 10 players, most a few
+seconds."""
+
+FRONTIER_SECONDS = 30.0
+"""How long the scan of a complete search's frontier may take (verify/explicit/frontier.py)."""
+
+CORE_SECONDS = 30.0
+"""How long all the cores of one proof may take (past it there is no answer, and "Rests
+on" falls back to the fields read): a hinted proof's always, an inferred one's at least
+this, however little of the question's time is left."""
+
+CORES_WAIT_SECONDS = 60.0
+"""How long `decide` waits for the prover process's cores before it takes them itself."""
+
+INFERRED_CORES_SECONDS = 120.0
+"""The most the cores of a proof with inferred invariants may take: its support holds
+thousands of them (7,783 for three Presidencies in a row at 5 players), and following
+each one the proof used to the proof of that invariant took 53 s there, past the 30 s
+a hinted proof's cores get (`CORE_SECONDS`)."""
+
+# ---------------------------------------------------------------------- shrules check
+
+BOTH_SEARCH_SHARE = 0.25
+"""`both`: the share of a count's time limit the search gets before the solver. Where the
+search completes (the layered search decides the 5- and 6-player catalogues in 6 and 13
+s) this changes nothing; where it cannot (7 players and more: the whole 7-player
+catalogue took 166 s on the complete graph), a sweep cut short proves nothing and its
+traces are not known to be the shortest, so the solver decides the count anyway and the
+time the search would spend is the main job's waste. Breadth-first, a half was the
+measured best (132 s with the whole limit for the search at 6 players, 68 s with half)."""
+
+# ---------------------------------------------------------------------- the Z3 backend
+
+PLAYOUT_RESERVE = 20.0
+"""A `sometimes` property's time limit keeps back the lesser of `PLAYOUT_RESERVE` seconds
+and `PLAYOUT_SHARE` of it from the plain search for a shortest witness: where that search
+stalls (the bound the found distance proves is looser than the written one, and each
+depth below the shortest is a whole unsatisfiable query), the reserve goes to random games
+and the solver's paths along them (verify/smt/check.py `Backend._played`), so the
+property is decided, with how far the path may be from a shortest, instead of unknown."""
+
+PLAYOUT_SHARE = 0.25
+"""The share of a `sometimes` property's time kept back for random games (with
+`PLAYOUT_RESERVE`, the lesser of the two)."""
+
+K_INDUCTION_SHARE = 0.25
+"""Of a `sometimes` property's time, the share kept for k-induction of its negation once
+the search for a witness found none: a thing that never happens, but whose negation is
+not inductive in one step, is proved by a longer k (at 6 players, "the last President
+nominates again" at k = 13, in 14 s) where a search can only say it found nothing. Of
+an invariant's or a permission's, the share its search's k-induction may take
+(verify/smt/check.py `_k_seconds`, `KProbe`)."""
+
+CTI_SECONDS = 30.0
+"""The most the search for a reachable violation may take once induction failed (or what
+is left of the property's time limit, if less): it tells a real counterexample from an
+artefact of the induction; stopped, the verdict stays unknown."""
+
+K_INDUCTION_SECONDS = 30.0
+"""The least time given to the k-induction of "no game meets the target" as the search for
+such a game goes (`KProbe`), where one step of induction failed: a quarter of the
+property's time (`K_INDUCTION_SHARE`), at least this, and only when the property's time
+holds both this and the search's own window (`CTI_SECONDS`). With less, the search, which
+can refute, has the time alone: the mutation analysis gives a mutant's whole catalogue a
+minute in one pass, and a permission's proof taking the rest of it (one that can only
+confirm the rules' own verdict) cost it the deck conservation refutation that kills
+mutant 219 at 5 players."""
+
+PLAYOUT_SECONDS = 2.0
+"""The most random play may take for one property once the search stalled (about 5,000
+complete games at 5 players, each state and move checked)."""
+
+PLAYOUT_FIRST_SECONDS = 2.0
+"""The most random play may take before the deep query at a tight lower bound: a game
+exactly that long saves the query (at 7 players 4 of the catalogue's 7 witnesses come
+this way within 2 s, 3 within 1 s; the policy wins and the veto's chaos not within 4 s),
+and a miss costs this."""
+
+# ---------------------------------------------------------------------- shrules mutate
+
+RELATIONAL_SECONDS = 120.0
+"""The solver's search for a relation making a mutant and the rules play the same games."""
+
+MUTANT_SOLVER_SECONDS = 60.0
+"""The solver's time per mutant for a verdict that differs from the rules' own
+(verify/diff/mutate.py reads it as `SOLVER_SECONDS`)."""
+
+SOLVER_ONLY_SECONDS = 600.0
+"""The solver's time per mutant for the whole catalogue when no time limit is given
+(`decide` with `solver_only`): inference for the mutant's rules included."""
+
+SOLVER_ONLY_DEEP_SHARE = 0.4
+"""The share of a mutant's time by the solver alone that goes, after the first pass, to
+violations along the rules' own games (verify/smt/deep.py), every property still unknown
+asked at once (120 s of 300): what three of twelve sampled mutants at 5 players break lies
+42 to 97 moves deep, where the plain search takes minutes per property. A share, not a
+fixed number of seconds, so that a longer time limit reaches deeper too: with 120 s
+whatever the limit, mutant 156 (a track-full check that lets play go on at six Fascist
+policies, R-W5) stayed unknown at 5 players given 900 s; with its share of the 900 s it is
+killed in 157 s, by a game of 67 moves."""
+
+SOLVER_ONLY_SHALLOW_SHARE = 1 / 30
+"""The share of a mutant's time by the solver alone for the shortest games of its bare
+rules breaking a state or move invariant, before its invariants are inferred
+(verify/smt/shallow.py; 10 s of 300): at 6 players that asks every depth to about 18
+moves, and half of the first 28 mutants killed there are killed by a game of 13 moves or
+fewer, which inference (ten seconds and more per mutant) does not help find."""
+
+SOLVER_ONLY_PLAYED_SHARE = 1 / 10
+"""Then, for the state and move invariants the shortest games did not break, the share
+for the rules of random games breaking them, each followed by one query on the bare rules
+(verify/smt/shallow.py; 30 s of 300). Random play takes at most 2 s of it; the rest goes
+to queries only when a game broke a property, along which a path then nearly always
+exists."""
+
+GUIDE_SECONDS = 120.0
+"""The explicit search's time for the rules' own witnesses, kept as guides for the
+mutants' (`_guides_from_the_rules`), once per process and count."""
+
+PROBE_SECONDS = 10.0
+"""Random play under a mutant before any complete search (`PROBE_GAMES` games at most):
+most rule bugs show within a few hundred games, and a game that shows one kills the
+mutant in seconds."""
+
+LONG_PROBE_SECONDS = 60.0
+"""Random play under a mutant without the complete stages (`complete=False`: the CI gate's
+random-games run; `LONG_PROBE_GAMES` games at most) before the solver's timed queries: a
+kill by games counted is the same on a busy machine as on an idle one, while a query's
+60 s may not be. A mutant of the chaos rule that uses the pile's counts where one tile of
+it is known needs about 2,000 games (5 s on an idle core)."""
+
+# ---------------------------------------------------------------------- benchmarks
+
+PEER_SECONDS = 10.0
+"""CPU seconds per count and engine with `bench --peer`: PEERS.md's peer figures take at
+least 10."""
+
+BUILD_SECONDS = 600.0
+"""Time allowed for `spin -a` and the C compile on top of SPIN's verification's own limit."""
+
+SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
+"""Not a budget but a measured figure kept beside them for its name: SPIN's verification
+time per player count (shared/bench/spin/README.md), shown, marked as not measured, only
+where SPIN cannot run beside us (verify/explicit/side_by_side.py)."""

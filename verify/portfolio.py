@@ -1,0 +1,341 @@
+"""One decision pipeline: which checker decides a request, in what order, and for how long.
+
+A `Request` is what is asked: the rules as a value (`Rules`: the loaded `Spec`, its name
+and content hash), one player count, the properties, the limits each backend call gets.
+`decide(request, deadline, strategy=..., backends=...)` runs the backends in the order
+the named strategy gives and returns every property's result:
+
+- `search_only`: the explicit search alone (`check`'s default backend);
+- `search_first`: the search, then the solver for what it left unknown;
+- `solver_first`: the solver, then the search (with `search_share` of the time) for what
+  the solver left unknown (a later count in a process, guided by earlier witnesses);
+- `solver_only`: the solver alone (a count above one whose search was cut short);
+- `cross_check`: the search with `search_share` of the time, its witnesses heard by the
+  solver (guides for later counts), the solver for what it left unknown, and the solver
+  again for the kinds it decides cheaply (`CROSS_CHECKED`): where the two disagree, the
+  result is the verdict not as expected, naming both.
+
+A backend (`Backend`) decides a request within a deadline; what it cannot decide it
+returns as `Unknown`, and no strategy turns an unknown into a verdict: a property only
+ever gets a backend's own verdict. The explicit backend runs the layered search by
+default (verify/explicit/check.py `DEFAULT_EXPLORER`), which falls back to the
+breadth-first one where the rules have no ranking; `explore` is the same search for a
+caller that wants the exploration itself (the rules lawyer reads blocked moves off it).
+
+`Rules` crosses into worker processes as its name, content hash and, for an overlay
+registered in this process (a temporal query's monitors), the overlay itself: a worker
+started by `spawn` loads the same rules and refuses them if they changed meanwhile.
+This room imports the solver only inside the functions that use it (z3 is slow to load).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from spec.errors import SpecError, shown
+from spec.identity import content_hash
+from spec.loader import load_spec, overlay_of, restore_overlay
+from spec.model import Spec
+from spec.properties import Property
+
+from .budgets import BOTH_SEARCH_SHARE
+from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, materialise, search
+from .explicit.explore import Exploration
+from .explicit.model import Model
+from .explicit.reductions import Reductions
+from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
+
+
+# ---------------------------------------------------------------------- rules as a value
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Rules loaded once: the `Spec`, the name that loads it, its content hash, and the
+    overlay registered under that name in this process, if any (module docstring)."""
+
+    spec: Spec = field(compare=False, repr=False)
+    name: str
+    hash: str
+    overlay: tuple[str, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def named(cls, name: str) -> Rules:
+        """The rules a name loads (a file, a shipped name, settings, a registered overlay)."""
+        spec = _loaded(name)
+        return cls(spec, name, content_hash(spec), overlay_of(name))
+
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[str, str, tuple[str, dict[str, Any]] | None]]:
+        # A worker gets the name, the hash and the overlay, not the compiled tree: it
+        # loads them itself, so that `compiled_game(count, name)` works there too.
+        return (_restored, (self.name, self.hash, self.overlay))
+
+
+def _loaded(name: str) -> Spec:
+    """The rules of a name, loaded now (not cached: a file may change between two checks)."""
+    return load_spec(name)
+
+
+def _restored(name: str, digest: str, overlay: tuple[str, dict[str, Any]] | None) -> Rules:
+    """The rules another process sent (`Rules.__reduce__`), loaded here: the overlay
+    registered again first; a `SpecError` if they no longer hash the same (a file edited
+    since the check began)."""
+    if overlay is not None:
+        restore_overlay(name, *overlay)
+    spec = _loaded(name)
+    if content_hash(spec) != digest:
+        raise SpecError(f"the rules {shown(name)} changed while they were being checked: "
+                        f"their content hash is no longer {digest[:12]}")
+    return Rules(spec, name, digest, overlay)
+
+
+# ---------------------------------------------------------------------- requests and backends
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One player count's properties under the rules, with the limits of each backend's
+    call: the search's for the whole search, the solver's for each property."""
+
+    rules: Rules
+    players: int
+    properties: tuple[Property, ...]
+    limits: Limits = Limits()
+
+
+Deadline = float | None
+"""A `time.perf_counter()` moment the decision must end by (None: none but the limits)."""
+
+
+def left(deadline: Deadline) -> float | None:
+    """The seconds left until `deadline` (None without one; never below 0)."""
+    return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+
+def within(limits: Limits, deadline: Deadline, share: float = 1.0) -> Limits:
+    """`limits` with its time cut to `share` of it and to what is left until `deadline`."""
+    seconds = limits.time_limit if limits.time_limit is None else limits.time_limit * share
+    remaining = left(deadline)
+    if remaining is not None:
+        seconds = remaining if seconds is None else min(seconds, remaining)
+    return limits if seconds == limits.time_limit else replace(limits, time_limit=seconds)
+
+
+class Backend(Protocol):
+    """A checker deciding a request: every property's result, `Unknown` where it could not
+    decide within the request's limits and the deadline."""
+
+    name: str
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        """Every property of `request` at its count, in any order."""
+        ...
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """What another backend decided for `request`, to be used for later requests (the
+        solver keeps the search's witnesses as guides)."""
+        ...
+
+
+def unknown(prop: Property, players: int, method: str, reason: str) -> PropertyResult:
+    """A property left undecided, and why."""
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect,
+                          Unknown(Evidence(method), reason))
+
+
+class ExplicitBackend:
+    """The explicit-state search (verify/explicit/check.py): the layered one by default."""
+
+    name = "explicit"
+
+    def __init__(self, reductions: Reductions = Reductions(), explorer: str = DEFAULT_EXPLORER,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.reductions, self.explorer, self.progress = reductions, explorer, progress
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        limits = within(request.limits, deadline)
+        if limits.time_limit is not None and limits.time_limit <= 0:
+            return [unknown(prop, request.players, self.name, "limit: no time was left for the search")
+                    for prop in request.properties]
+        names = tuple(prop.name for prop in request.properties)
+        by_name = {prop.name: prop for prop in request.properties}
+        raws = check_players(request.rules.name, request.players, names, limits, self.reductions, self.progress,
+                             self.explorer, catalogue=request.properties)
+        return [materialise(raw, request.rules.name, by_name) for raw in raws]
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """The search keeps nothing between requests."""
+
+
+def explore(model: Model, props: tuple[Property, ...], limits: Limits, *, explorer: str = DEFAULT_EXPLORER,
+            progress: Callable[[int, int], object] | None = None) -> Exploration:
+    """The explicit search of `model` for `props` (no deadlocks asked), as its exploration:
+    the layered search by default, breadth-first where the rules have no ranking (with the
+    time left). Every hit is at the shortest game's depth either way."""
+    started = time.perf_counter()
+
+    def remaining() -> Limits:
+        if limits.time_limit is None:
+            return limits
+        return replace(limits, time_limit=max(0.5, limits.time_limit - (time.perf_counter() - started)))
+
+    searched: Searched = search(model, props, remaining, explorer, deadlocks=False, progress=progress)
+    return searched.exploration
+
+
+SolverCheck = Callable[..., list[PropertyResult]]
+"""The Z3 backend's `check_players(spec_name, players, names, limits, *, infer, hints)`."""
+
+
+def solver_check() -> SolverCheck | None:
+    """The Z3 backend's `check_players`, or None where it cannot be imported."""
+    # Imported on use, not at the top: verify.smt imports z3, which takes a noticeable
+    # part of a second, and the default explicit backend never needs it.
+    try:
+        from .smt import check_players as smt_check_players
+    except ImportError:
+        return None
+    return smt_check_players
+
+
+class SolverBackend:
+    """The Z3 backend: each property asked on its own with the request's limits (k-induction,
+    bounded model checking, ranking; verify/smt/check.py)."""
+
+    name = "smt"
+
+    def __init__(self, check: SolverCheck | None, *, infer: bool = False, hints: bool = True) -> None:
+        self.check, self.infer, self.hints = check, infer, hints
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        out: list[PropertyResult] = []
+        for prop in request.properties:
+            if self.check is None:
+                out.append(unknown(prop, request.players, self.name,
+                                   "the smt backend (verify/smt) is not available"))
+                continue
+            limits = within(request.limits, deadline)
+            if limits.time_limit is not None and limits.time_limit <= 0:
+                out.append(unknown(prop, request.players, self.name, "limit: no time was left for the solver"))
+                continue
+            out += self.check(request.rules.name, request.players, (prop.name,), limits, infer=self.infer,
+                              hints=self.hints)
+        return out
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """The search's witnesses as guides for the solver at the counts this process decides
+        next (verify/smt/guides.py): a count sharing the board, or a win no power decides
+        (five Liberal policies take 49 moves at every count), then has its shortest game
+        in one guided query. A guide is only tried at the proved lower bound's length."""
+        if self.check is None:
+            return
+        try:
+            from .smt.guides import keep_guide
+        except ImportError:
+            return
+        for result in results:
+            if isinstance(result.verdict, Witnessed) and result.verdict.trace is not None:
+                keep_guide(request.rules.spec, result.property, [move.rule for move, _ in result.verdict.trace.steps])
+
+
+# ---------------------------------------------------------------------- strategies
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """The backends asked in turn, each for what the ones before left unknown; the share of
+    the time the search gets when another backend follows or went first; whether the
+    solver then checks again what the search decided."""
+
+    name: str
+    order: tuple[str, ...]
+    search_share: float = 1.0
+    cross_check: bool = False
+
+
+STRATEGIES: dict[str, Strategy] = {strategy.name: strategy for strategy in (
+    Strategy("search_only", ("explicit",)),
+    Strategy("search_first", ("explicit", "smt")),
+    Strategy("solver_first", ("smt", "explicit"), search_share=BOTH_SEARCH_SHARE),
+    Strategy("solver_only", ("smt",)),
+    Strategy("cross_check", ("explicit", "smt"), search_share=BOTH_SEARCH_SHARE, cross_check=True),
+)}
+"""The named strategies (module docstring)."""
+
+CROSS_CHECKED = ("always", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
+"""`cross_check`: kinds the solver decides cheaply (by induction) where the search decided them too."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Every property's result, and the backends that ran and left some property unknown."""
+
+    results: tuple[PropertyResult, ...]
+    undecided_by: frozenset[str]
+
+
+def decide(request: Request, deadline: Deadline = None, *, strategy: str, backends: Mapping[str, Backend],
+           progress: Callable[[str], None] | None = None) -> Decision:
+    """Each property of `request` decided by the backends in the strategy's order, each
+    backend asked only for what the ones before left unknown (module docstring). An
+    unknown stays unknown: no step turns it into a verdict."""
+    if strategy not in STRATEGIES:
+        raise SpecError(f"strategy must be one of {', '.join(STRATEGIES)}, got {shown(strategy)}")
+    plan = STRATEGIES[strategy]
+    request = replace(request, properties=tuple(prop for prop in request.properties if request.players in prop.players))
+    results: dict[str, PropertyResult] = {}
+    decided_by: dict[str, str] = {}
+    undecided: set[str] = set()
+    for turn, name in enumerate(plan.order):
+        backend = backends[name]
+        asked = tuple(prop for prop in request.properties
+                      if prop.name not in results or isinstance(results[prop.name].verdict, Unknown))
+        if turn > 0 and not asked:
+            break
+        if name == "smt" and turn > 0 and progress:
+            progress(f"{request.players} players: the solver")
+        share = plan.search_share if name == "explicit" and len(plan.order) > 1 else 1.0
+        limits = within(request.limits, None, share)
+        found = backend.decide(replace(request, properties=asked, limits=limits), deadline)
+        wanted = {prop.name for prop in asked}
+        for result in found:
+            if result.property not in wanted:
+                continue
+            if isinstance(result.verdict, Unknown):
+                undecided.add(name)     # the last backend asked says why it is unknown
+            else:
+                decided_by[result.property] = name
+            results[result.property] = result
+        if name == "explicit" and plan.cross_check:
+            for other in plan.order:
+                if other != name:
+                    backends[other].heard(request, found)
+    if plan.cross_check and "smt" in backends:
+        for prop in request.properties:
+            if decided_by.get(prop.name) == "explicit" and prop.name in results:
+                results[prop.name] = _cross_check(results[prop.name], prop, request, deadline, backends["smt"])
+    order = {prop.name: number for number, prop in enumerate(request.properties)}
+    return Decision(tuple(sorted(results.values(), key=lambda r: order.get(r.property, len(order)))),
+                    frozenset(undecided))
+
+
+def _cross_check(result: PropertyResult, prop: Property, request: Request, deadline: Deadline,
+                 solver: Backend) -> PropertyResult:
+    """The search's verdict, checked by the solver: when both decide and disagree, the
+    result is the one of the two verdicts that is not as expected, naming both."""
+    if prop.kind not in CROSS_CHECKED or isinstance(result.verdict, Unknown):
+        return result
+    other = solver.decide(replace(request, properties=(prop,)), deadline)
+    if not other or isinstance(other[0].verdict, Unknown) or other[0].verdict.holds == result.verdict.holds:
+        return result
+    note = f"the backends disagree: explicit {result.verdict.verdict}, smt {other[0].verdict.verdict}"
+    wrong = result if result.as_expected is False else other[0]
+    verdict: Verdict = wrong.verdict
+    if isinstance(verdict, Refuted):
+        verdict = replace(verdict, message=f"{note}; {verdict.message}")
+    else:
+        verdict = replace(verdict, evidence=replace(verdict.evidence, note=note))
+    return replace(result, verdict=verdict, extra={**result.extra, "backends_disagree": note})
