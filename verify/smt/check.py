@@ -516,9 +516,11 @@ def check_property(spec: Spec, prop: Property, players: int, limits: Limits = Li
     and `hints` as for `backend_for`)."""
     if players not in prop.players:
         return Unknown(Evidence("k-induction"), f"'{prop.name}' is not stated for {players} players")
-    if prop.rules and not is_monitored(spec):
+    if prop.rules and prop.rules != spec.name and not is_monitored(spec):
         # A property over monitored rules (the order of play, spec/order.py): decided on
         # them, when they are these rules with the monitor; rules built in memory have none.
+        # A question's own monitored rules (a temporal query, spec/temporal.py) are `spec`
+        # itself: asked on them, not loaded again (which would ask again, without end).
         monitored = load_spec(prop.rules)
         if load_spec(spec.source if spec.source.endswith(".toml") else spec.name) != spec:
             return Unknown(Evidence("k-induction"), "the order of play is followed on rules loaded by name, with "
