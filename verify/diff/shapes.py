@@ -32,6 +32,7 @@ other rule lacks.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
@@ -257,11 +258,14 @@ def _reads(spec: Spec, name: str) -> set[str]:
 
 def _misread(spec: Spec, tree: n.Node, reading: str | None = None) -> Iterator[tuple[n.Node, str]]:
     """Every tree with one name read as a neighbour, nearest first for each name."""
+    seen: Counter[str] = Counter()
     for path, node in positions(tree):
         if isinstance(node, n.Name) and node.kind in ("field", "definition") and node.type.kind != "seat":
+            seen[node.name] += 1
+            which = f" (its read {seen[node.name]})" if seen[node.name] > 1 else ""
             for other in _neighbours_of(spec, node, reading):
                 assert isinstance(other, n.Name)
-                yield replace_at(tree, path, other), f"reads {other.name} for {node.name}"
+                yield replace_at(tree, path, other), f"reads {other.name} for {node.name}{which}"
 
 
 def neighbour_read(spec: Spec, index: int, rule: Rule) -> Iterator[Candidate]:
