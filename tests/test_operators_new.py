@@ -19,9 +19,8 @@ from spec.loader import load_spec
 from verify.diff.compare import Budget, diff
 from verify.diff.gate import load_record, names
 from verify.diff.mutate import decide
-from verify.diff.operators import (ALL_OPERATORS, DEFAULT_OPERATORS, ESCAPED, OPERATORS, Mutant, expand,
-                                   mutants)
-from verify.diff.shapes import PER_RULE
+from verify.diff.operators import ALL_OPERATORS, DEFAULT_OPERATORS, OPERATORS, Mutant, expand, mutants
+from verify.diff.shapes import ESCAPED, PER_RULE
 from verify.diff.welltyped import spec_error
 from verify.explicit.explore import Limits
 
