@@ -20,6 +20,15 @@ The operators (`OPERATORS`, in this order):
 - `swap_branches`: the two branches of a conditional swapped;
 - `seat`: a seat expression (a field or parameter) replaced by another of its type in scope.
 
+Then the operators of the shapes these small edits miss (shapes.py `ESCAPED`: an
+assignment into the wrong field, a skipped, repeated or earlier step, a neighbour read, an
+effect moved to the next step, a parameter's domain, President and Chancellor swapped),
+numbered after them so that every earlier mutant keeps its number. They are not in
+`DEFAULT_OPERATORS`, and so not in the mutation gate, until the catalogue kills them all:
+`mutants(spec, ("escaped",))` (`shrules mutate --operator escaped`) asks for them. Their
+mutants are checked as the type checker would (welltyped.py); one it refuses carries why
+in `Mutant.invalid`, and is reported invalid.
+
 The order is deterministic: operators in the order above, rules in file order, nodes
 parents before children. Weights (the odds of chance) are not mutated: the catalogue
 decides what is possible, not how likely, so such a mutant could not be killed.
