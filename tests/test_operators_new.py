@@ -17,8 +17,8 @@ from spec.lang import nodes as n
 from spec.lang.types import SEATS
 from spec.loader import load_spec
 from verify.diff.compare import Budget, diff
-from verify.diff.gate import load_record, names
-from verify.diff.mutate import decide
+from verify.diff.gate import load_record, names, record_of
+from verify.diff.mutate import Outcome, Run, decide
 from verify.diff.operators import ALL_OPERATORS, DEFAULT_OPERATORS, OPERATORS, Mutant, expand, mutants
 from verify.diff.shapes import ESCAPED, PER_RULE
 from verify.diff.welltyped import spec_error
@@ -126,3 +126,15 @@ def test_an_ill_typed_mutant_is_reported_invalid_not_run() -> None:
 def test_the_shipped_rule_sets_are_well_typed_by_the_mutants_check() -> None:
     for name in ("standard", "custom", "strict_term_limits", "mistakes/dead_vote"):
         assert spec_error(load_spec(name)) is None, name
+
+
+def test_a_record_names_the_new_operators_mutants_the_gate_does_not_run() -> None:
+    """`mutate --operator escaped --record FILE` names its mutants (to merge into the gate's
+    record when the operators are turned on); the gate's own names leave them out."""
+    (mutant,) = [m for m in mutants(BASE, ("swap_roles",), ("nominate",)) if m.description.startswith("actor")]
+    run = Run("standard", (5,))
+    run.outcomes.append(Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description,
+                                5, "killed"))
+    record = record_of(run, 5, names(BASE, ("all",)))
+    assert record["killed"] == ["swap_roles nominate: actor: president -> nominee"]
+    assert mutant.number not in names(BASE)

@@ -197,7 +197,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
         raise SystemExit(0 if verdict.passed else 1)
     if record_file is not None:
         try:    # never through a link (spec/files.py): a link at the name the user gave is refused
-            files.write_named(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
+            files.write_named(record_file, json.dumps(record_of(run, counts[0], names(spec, ("all",))), indent=1)
+                              + "\n")
         except OSError as error:
             raise SpecError(f"cannot write the mutation record {shown(str(record_file))}: "
                             f"{error.strerror or error}") from None
