@@ -193,10 +193,11 @@ def earlier_phase(spec: Spec, index: int, rule: Rule) -> Iterator[Candidate]:
     """A move that leads back to a step before its own (a step that leads to it), so that
     step is played again: a second draw after the discard, a new nomination after the
     vote elected a government."""
-    _, preceding = _graph(spec)
+    following, preceding = _graph(spec)
     members = spec.enums[PHASE_ENUM]
     back = sorted(preceding[rule.phase] - {rule.phase}, key=members.index)
-    choices = {value: [phase for phase in back if phase != members[value]] for value in range(len(members))}
+    choices = {value: [phase for phase in back if phase != members[value] and phase not in following[members[value]]]
+               for value in range(len(members))}     # a phase the skipped step leads to is `skip_phase`'s
     yield from _phase_places(spec, index, rule, "earlier_phase", choices, "goes back")
 
 
@@ -437,6 +438,8 @@ def swap_roles(spec: Spec, index: int, rule: Rule) -> Iterator[Candidate]:
                     if later == index or receiver.phase not in _leads_to(spec, rule) or not isinstance(theirs, n.Name) \
                             or theirs.name != other.name:
                         continue
+                    if later < index and rule.phase in _leads_to(spec, receiver):
+                        continue        # the same pair, made when `receiver` was the first of the two
                     changed = {index: replace(rule, actor_seat=other, actor_text=other.name),
                                later: replace(receiver, actor_seat=seat, actor_text=seat.name)}
                     out.append(("swap_roles", rule.name, _both_ids(rule, receiver),
