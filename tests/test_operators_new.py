@@ -66,7 +66,9 @@ def test_each_mutant_is_a_change_and_no_operator_swamps_a_rule() -> None:
     labels = [(m.operator, m.rule, m.description) for m in made]
     assert len(set(labels)) == len(labels), "two mutants with one name: the gate could not tell them apart"
     assert all(spec_error(m.spec) is None for m in made if not m.invalid)
-    rules_of = [(m.spec.rules, tuple(m.spec.definitions.items())) for m in made]
+    every = mutants(BASE, ("all",))
+    rules_of = [(m.spec.rules, tuple(m.spec.definitions.items()), tuple(m.spec.constants.items()),
+                 repr(m.spec.tables)) for m in every]
     assert len(set(rules_of)) == len(rules_of), "two operators made the same mutant"
 
 

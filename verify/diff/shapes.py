@@ -39,7 +39,7 @@ from functools import partial
 
 from spec.lang import nodes as n
 from spec.lang.types import INT, SEATS
-from spec.model import Domain, Param, Rule, Spec
+from spec.model import Domain, Param, Requirement, Rule, Spec
 
 from .surgery import Candidate, clip, positions, replace_at, rule_ids_of, show, with_rule, with_rules
 
@@ -414,6 +414,19 @@ def _swapped(tree: n.Node, first: n.Name, second: n.Name) -> n.Node:
     return tree
 
 
+def _one_seat_read(parts: tuple[Requirement, ...] | tuple[tuple[str, n.Node], ...], first: n.Name,
+                   second: n.Name) -> bool:
+    """Whether the requirements or effect read the two seats once in all, as a seat that
+    may stand for the other (`seat` of operators.py already makes that one change)."""
+    trees = [part.when if isinstance(part, Requirement) else part[1] for part in parts]
+    reads = [item for tree in trees for item in n.walk(tree) if isinstance(item, n.Name) and item.kind == "field"
+             and item.name in (first.name, second.name)]
+    if len(reads) != 1:
+        return False
+    other = second if reads[0].name == first.name else first
+    return not (other.type.optional and not reads[0].type.optional)
+
+
 def swap_roles(spec: Spec, index: int, rule: Rule) -> Iterator[Candidate]:
     """The President and the Chancellor swapped: in who makes this move alone (where
     `seat` does not already make that change), in who makes this move and the one after
@@ -446,11 +459,11 @@ def swap_roles(spec: Spec, index: int, rule: Rule) -> Iterator[Candidate]:
                                 f"actors of {rule.name} and {receiver.name} swapped ({pair})",
                                 partial(with_rules, spec, changed), None))
             requires = tuple(replace(r, when=_swapped(r.when, first, second)) for r in rule.requires)
-            if requires != rule.requires:
+            if requires != rule.requires and not _one_seat_read(rule.requires, first, second):
                 out.append(("swap_roles", rule.name, ids, f"requirements read {pair} swapped",
                             partial(with_rule, spec, index, replace(rule, requires=requires)), None))
             effect = tuple((target, _swapped(tree, first, second)) for target, tree in rule.effect)
-            if effect != rule.effect:
+            if effect != rule.effect and not _one_seat_read(rule.effect, first, second):
                 out.append(("swap_roles", rule.name, ids, f"effect reads {pair} swapped",
                             partial(with_rule, spec, index, replace(rule, effect=effect)), None))
     yield from _in_turn([out])
