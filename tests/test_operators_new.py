@@ -5,6 +5,7 @@ asked for; a mutant the language would refuse is reported invalid, never a crash
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from verify.explicit.explore import Limits
 
 BASE = load_spec("standard")
 RECORD = Path(__file__).resolve().parent.parent / "reports" / "standard" / "mutation-5.json"
+ESCAPED_SHAPES = Path(__file__).resolve().parent / "mutants" / "escaped_shapes.json"
 
 QUICK = Budget(max_pairs=50_000, seconds=20.0, random_games=200, random_seconds=5.0, first_only=True)
 """A short product search: each sample below is told apart from the rules within a few moves."""
@@ -142,3 +144,23 @@ def test_a_record_names_the_new_operators_mutants_the_gate_does_not_run() -> Non
     record = record_of(run, 5, names(BASE, ("all",)))
     assert record["killed"] == ["swap_roles nominate: actor: president -> nominee"]
     assert mutant.number not in names(BASE)
+
+
+def test_the_measured_outcomes_name_todays_mutants() -> None:
+    """tests/mutants/escaped_shapes.json (the score of each new operator at 5 players and
+    the rulebook fact each mutant left standing breaks) still names the mutants the
+    operators make, by number, so the catalogue's work can be checked against it."""
+    data = json.loads(ESCAPED_SHAPES.read_text(encoding="utf-8"))
+    made = {m.number: m for m in mutants(BASE, ("escaped",))}
+    assert data["total"] == len(made)
+    per_operator = Counter(m.operator for m in made.values())
+    assert [row["operator"] for row in data["operators"]] == list(ESCAPED)
+    for row in data["operators"]:
+        assert row["mutants"] == per_operator[row["operator"]], row["operator"]
+        assert row["run"] == sum(row[s] for s in ("killed", "equivalent", "survived", "unknown", "invalid"))
+        assert row["run"] <= row["mutants"] and (row["run"] == row["mutants"]) == ("sample" not in row)
+    for entry in data["not_killed"]:
+        mutant = made[entry["number"]]
+        assert (mutant.operator, mutant.rule, mutant.description) == \
+            (entry["operator"], entry["rule"], entry["description"])
+        assert entry["rule_id"] in BASE.rulebook and entry["breaks"]
