@@ -37,7 +37,7 @@ decides what is possible, not how likely, so such a mutant could not be killed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
