@@ -30,7 +30,7 @@ from spec.model import Spec
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
 from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread, rules_hash
-from ..diff.operators import OPERATORS, Mutant, mutants
+from ..diff.operators import ALL_OPERATORS, OPERATOR_SETS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import MUTATION_FILES, write_mutation_report
@@ -53,8 +53,10 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
 @rules_option()
 @click.option("--players", "-n", "players_text", default="5", show_default=True,
               help="Player counts, e.g. 5 or 5,7,9.")
-@click.option("--operator", "operators", multiple=True, type=click.Choice(OPERATORS),
-              help="Only mutants of this operator (repeatable).")
+@click.option("--operator", "operators", multiple=True, type=click.Choice(ALL_OPERATORS + tuple(OPERATOR_SETS)),
+              help="Only mutants of this operator (repeatable), or of a set: 'escaped' the operators of the "
+                   "shapes small edits missed (not run by default, nor by the gate), 'all' every one, "
+                   "'default' those run when none is named.")
 @click.option("--rule", "rule_filter", multiple=True,
               help="Only mutants of this rule name or rule ID, e.g. nominate or R-E7 (repeatable).")
 @click.option("--mutant", "mutant_numbers", multiple=True, type=click.IntRange(1),
@@ -148,6 +150,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                                      param_hint="--gate")
         numbers, random_only = to_run(record, named), True
     elif mutant_numbers:
+        operators = operators or ("all",)      # a number names one mutant of any operator
         numbers = frozenset(mutant_numbers)
         missing = sorted(numbers - {m.number for m in _generated(spec, operators, rule_filter)})
         if missing:
@@ -194,7 +197,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
         raise SystemExit(0 if verdict.passed else 1)
     if record_file is not None:
         try:    # never through a link (spec/files.py): a link at the name the user gave is refused
-            files.write_named(record_file, json.dumps(record_of(run, counts[0], named), indent=1) + "\n")
+            files.write_named(record_file, json.dumps(record_of(run, counts[0], names(spec, ("all",))), indent=1)
+                              + "\n")
         except OSError as error:
             raise SpecError(f"cannot write the mutation record {shown(str(record_file))}: "
                             f"{error.strerror or error}") from None

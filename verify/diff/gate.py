@@ -41,12 +41,15 @@ EXPLAIN = Budget(max_pairs=200_000, seconds=60.0, random_games=500, random_secon
 """The product search showing a failing mutant's game: short, it only illustrates."""
 
 
-def names(base: Spec) -> dict[int, str]:
+def names(base: Spec, operators: tuple[str, ...] | None = None) -> dict[int, str]:
     """The name of every mutant of `base` by number (see the module docstring), over all
-    the mutants the operators make, so that a filtered run names them alike."""
+    the mutants the operators run by default make (or `operators`: `("all",)` names the
+    operators run only when asked for too, for a record of theirs), so that a filtered
+    run names them alike. Those of the default operators come first, so their names are
+    the same either way."""
     seen: dict[str, int] = {}
     out = {}
-    for mutant in mutants(base):
+    for mutant in mutants(base, operators):
         name = f"{mutant.operator} {mutant.rule}: {mutant.description}"
         seen[name] = seen.get(name, 0) + 1
         out[mutant.number] = name if seen[name] == 1 else f"{name} #{seen[name]}"

@@ -56,7 +56,7 @@ from ..explicit.check import Raw, check_game, moves_of, probe_game
 from ..explicit.explore import Limits
 from ..workers import WorkerPool
 from .compare import Budget, diff
-from .operators import OPERATORS, Mutant, mutants
+from .operators import ALL_OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
 
 STATUSES = ("killed", "equivalent", "survived", "unknown", "invalid")
@@ -224,6 +224,8 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         outcome.seconds = time.monotonic() - started
         return outcome
 
+    if mutant.invalid:
+        return done("invalid", f"ill-typed: {mutant.invalid[:100]}")
     if mutant.counts is not None and players not in mutant.counts:
         return done("equivalent", f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
     try:
@@ -533,7 +535,7 @@ class Run:
     def by_operator(self) -> list[tuple[str, list[Outcome]]]:
         """The outcomes of each operator that made one, in the operators' own order."""
         present = {o.operator for o in self.outcomes}
-        names = [name for name in OPERATORS if name in present] + sorted(present - set(OPERATORS))
+        names = [name for name in ALL_OPERATORS if name in present] + sorted(present - set(ALL_OPERATORS))
         return [(name, [o for o in self.outcomes if o.operator == name]) for name in names]
 
     def by_rule_id(self) -> list[tuple[str, list[Outcome]]]:

@@ -20,6 +20,15 @@ The operators (`OPERATORS`, in this order):
 - `swap_branches`: the two branches of a conditional swapped;
 - `seat`: a seat expression (a field or parameter) replaced by another of its type in scope.
 
+Then the operators of the shapes these small edits miss (shapes.py `ESCAPED`: an
+assignment into the wrong field, a skipped, repeated or earlier step, a neighbour read, an
+effect moved to the next step, a parameter's domain, President and Chancellor swapped),
+numbered after them so that every earlier mutant keeps its number. They are not in
+`DEFAULT_OPERATORS`, and so not in the mutation gate, until the catalogue kills them all:
+`mutants(spec, ("escaped",))` (`shrules mutate --operator escaped`) asks for them. Their
+mutants are checked as the type checker would (welltyped.py); one it refuses carries why
+in `Mutant.invalid`, and is reported invalid.
+
 The order is deterministic: operators in the order above, rules in file order, nodes
 parents before children. Weights (the odds of chance) are not mutated: the catalogue
 decides what is possible, not how likely, so such a mutant could not be killed.
@@ -28,7 +37,7 @@ decides what is possible, not how likely, so such a mutant could not be killed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -37,8 +46,25 @@ from spec.lang import nodes as n
 from spec.lang.types import BOOL, INT
 from spec.model import Rule, Spec
 
+from .shapes import ESCAPED, escaped_candidates
+from .surgery import Candidate, clip, positions, replace_at, rule_ids_of, show, with_rule
+from .welltyped import spec_error
+
 OPERATORS = ("drop_requirement", "negate", "boundary", "constant", "table_shift", "drop_effect",
              "swap_branches", "seat")
+
+ALL_OPERATORS = OPERATORS + ESCAPED
+"""Every operator, in numbering order: the small edits, then the shapes that escaped them
+(shapes.py), so adding the latter left every earlier mutant's number as it was."""
+
+DEFAULT_OPERATORS = OPERATORS
+"""The operators run when none is named, and so by the mutation gate (gate.py `names`):
+the shapes of shapes.py are asked for by name (`--operator escaped`) until the catalogue
+kills all their mutants; then they belong here, and in the gate's record."""
+
+OPERATOR_SETS: dict[str, tuple[str, ...]] = {"default": DEFAULT_OPERATORS, "escaped": ESCAPED,
+                                             "all": ALL_OPERATORS}
+"""Names for several operators at once (`shrules mutate --operator escaped`)."""
 
 NEGATION = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
 BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
@@ -57,79 +83,12 @@ class Mutant:
     description: str                # the change in one line
     spec: Spec
     counts: tuple[int, ...] | None = None    # the player counts the change can matter for (None: all)
+    invalid: str = ""               # why the mutated rules are not ones the language allows (welltyped.py)
 
     @property
     def label(self) -> str:
         """`#number operator rule: description`."""
         return f"#{self.number} {self.operator} {self.rule}: {self.description}"
-
-
-# ---------------------------------------------------------------- tree surgery
-
-
-def rebuild(node: n.Node, kids: tuple[n.Node, ...]) -> n.Node:
-    """`node` with its direct sub-expressions replaced by `kids` (same order as n.children)."""
-    if isinstance(node, n.Unary):
-        return replace(node, operand=kids[0])
-    if isinstance(node, (n.Binary, n.Compare)):
-        return replace(node, left=kids[0], right=kids[1])
-    if isinstance(node, n.BoolOp):
-        return replace(node, operands=kids)
-    if isinstance(node, n.IfElse):
-        return replace(node, condition=kids[0], then=kids[1], otherwise=kids[2])
-    if isinstance(node, n.Call):
-        return replace(node, args=kids)
-    if isinstance(node, (n.SeatSet, n.ListLit)):
-        return replace(node, items=kids)
-    if isinstance(node, n.Index):
-        return replace(node, table=kids[0], index=kids[1])
-    return node
-
-
-def positions(node: n.Node, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], n.Node]]:
-    """Every (path, node) of the tree, parents before children; a path is child indexes."""
-    yield path, node
-    for number, child in enumerate(n.children(node)):
-        yield from positions(child, path + (number,))
-
-
-def replace_at(node: n.Node, path: tuple[int, ...], new: n.Node) -> n.Node:
-    """The tree with the node at `path` replaced by `new`."""
-    if not path:
-        return new
-    kids = list(n.children(node))
-    kids[path[0]] = replace_at(kids[path[0]], path[1:], new)
-    return rebuild(node, tuple(kids))
-
-
-def show(node: n.Node) -> str:
-    """A node in the spec language, for the one-line description (enum and seat literals
-    are shown encoded)."""
-    if isinstance(node, n.Lit):
-        return str(node.value)
-    if isinstance(node, n.Name):
-        return node.name
-    if isinstance(node, n.Unary):
-        return f"not {show(node.operand)}" if node.op == "not" else f"-{show(node.operand)}"
-    if isinstance(node, (n.Binary, n.Compare)):
-        return f"{show(node.left)} {node.op} {show(node.right)}"
-    if isinstance(node, n.BoolOp):
-        return f" {node.op} ".join(f"({show(o)})" if isinstance(o, n.BoolOp) else show(o) for o in node.operands)
-    if isinstance(node, n.IfElse):
-        return f"({show(node.then)} if {show(node.condition)} else {show(node.otherwise)})"
-    if isinstance(node, n.Call):
-        return f"{node.function}({', '.join(show(a) for a in node.args)})"
-    if isinstance(node, n.SeatSet):
-        return "{" + ", ".join(show(i) for i in node.items) + "}"
-    if isinstance(node, n.ListLit):
-        return "[" + ", ".join(show(i) for i in node.items) + "]"
-    if isinstance(node, n.Index):
-        return f"{show(node.table)}[{show(node.index)}]"
-    return type(node).__name__
-
-
-def clip(text: str, width: int = 70) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 # ---------------------------------------------------------------- expression operators
@@ -187,20 +146,6 @@ def _seat_names(spec: Spec, rule: Rule | None) -> SeatNames:
     return out
 
 
-def _rule_ids(rule: Rule) -> tuple[str, ...]:
-    ids = list(rule.rule_ids)
-    for extra in (rule.phase_rule, rule.actor_rule):
-        if extra and extra not in ids and not ids:
-            ids.append(extra)
-    return tuple(ids)
-
-
-def _with_rule(spec: Spec, index: int, rule: Rule) -> Spec:
-    rules = list(spec.rules)
-    rules[index] = rule
-    return replace(spec, rules=tuple(rules))
-
-
 def _definition_users(spec: Spec) -> dict[str, tuple[str, ...]]:
     """Per definition, the rule IDs of the requirements and rules that read it."""
     users: dict[str, list[str]] = {name: [] for name in spec.definitions}
@@ -217,7 +162,7 @@ def _definition_users(spec: Spec) -> dict[str, tuple[str, ...]]:
         for requirement in rule.requires:
             note(requirement.when, (requirement.rule_id,))
         for _, tree in rule.effect + rule.lets:
-            note(tree, _rule_ids(rule))
+            note(tree, rule_ids_of(rule))
     return {name: tuple(ids) for name, ids in users.items()}
 
 
@@ -251,9 +196,6 @@ def _counts_text(counts: tuple[int, ...]) -> str:
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
 
-Candidate = tuple[str, str, tuple[str, ...], str, Callable[[], Spec], "tuple[int, ...] | None"]
-
-
 def _candidates(spec: Spec) -> Iterator[Candidate]:
     """(operator, rule, rule IDs, description, build, counts) for every mutant, unordered by operator."""
     for index, rule in enumerate(spec.rules):
@@ -262,29 +204,29 @@ def _candidates(spec: Spec) -> Iterator[Candidate]:
             kept = rule.requires[:number] + rule.requires[number + 1:]
             yield ("drop_requirement", rule.name, (requirement.rule_id,),
                    f"requirement {clip(requirement.text, 60)!r} dropped",
-                   partial(_with_rule, spec, index, replace(rule, requires=kept)),
+                   partial(with_rule, spec, index, replace(rule, requires=kept)),
                    None)
             for operator, tree, what in expression_mutations(requirement.when, seats):
                 changed = rule.requires[:number] + (replace(requirement, when=tree),) + rule.requires[number + 1:]
                 yield (operator, rule.name, (requirement.rule_id,), f"requirement: {what}",
-                       partial(_with_rule, spec, index, replace(rule, requires=changed)), None)
+                       partial(with_rule, spec, index, replace(rule, requires=changed)), None)
         for number, (target, tree) in enumerate(rule.effect):
             kept_effect = rule.effect[:number] + rule.effect[number + 1:]
-            yield ("drop_effect", rule.name, _rule_ids(rule), f"effect {target} = {clip(show(tree), 40)} dropped",
-                   partial(_with_rule, spec, index, replace(rule, effect=kept_effect)), None)
+            yield ("drop_effect", rule.name, rule_ids_of(rule), f"effect {target} = {clip(show(tree), 40)} dropped",
+                   partial(with_rule, spec, index, replace(rule, effect=kept_effect)), None)
             for operator, new_tree, what in expression_mutations(tree, seats):
                 changed_effect = rule.effect[:number] + ((target, new_tree),) + rule.effect[number + 1:]
-                yield (operator, rule.name, _rule_ids(rule), f"effect {target}: {what}",
-                       partial(_with_rule, spec, index, replace(rule, effect=changed_effect)), None)
+                yield (operator, rule.name, rule_ids_of(rule), f"effect {target}: {what}",
+                       partial(with_rule, spec, index, replace(rule, effect=changed_effect)), None)
         for number, (name, tree) in enumerate(rule.lets):
             for operator, new_tree, what in expression_mutations(tree, seats):
                 changed_lets = rule.lets[:number] + ((name, new_tree),) + rule.lets[number + 1:]
-                yield (operator, rule.name, _rule_ids(rule), f"let {name}: {what}",
-                       partial(_with_rule, spec, index, replace(rule, lets=changed_lets)), None)
+                yield (operator, rule.name, rule_ids_of(rule), f"let {name}: {what}",
+                       partial(with_rule, spec, index, replace(rule, lets=changed_lets)), None)
         if rule.actor_seat is not None:
             for operator, new_tree, what in expression_mutations(rule.actor_seat, seats):
                 yield (operator, rule.name, (rule.actor_rule,), f"actor: {what}",
-                       partial(_with_rule, spec, index, replace(rule, actor_seat=new_tree)), None)
+                       partial(with_rule, spec, index, replace(rule, actor_seat=new_tree)), None)
     users = _definition_users(spec)
     for name, tree in spec.definitions.items():
         for operator, new_tree, what in expression_mutations(tree, _seat_names(spec, None)):
@@ -331,23 +273,40 @@ def _with_table(spec: Spec, name: str, counts: tuple[int, ...], value: int | tup
     return replace(spec, tables={**spec.tables, name: table})
 
 
+def expand(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Operator names with the names of sets (OPERATOR_SETS) replaced by their operators,
+    each once, in numbering order; an unknown name is a `ValueError`."""
+    wanted: set[str] = set()
+    for name in names:
+        if name in OPERATOR_SETS:
+            wanted.update(OPERATOR_SETS[name])
+        elif name in ALL_OPERATORS:
+            wanted.add(name)
+        else:
+            raise ValueError(f"no operator {name!r}; operators are {', '.join(ALL_OPERATORS)}, and the sets "
+                             f"{', '.join(OPERATOR_SETS)}")
+    return tuple(name for name in ALL_OPERATORS if name in wanted)
+
+
 def mutants(spec: Spec, operators: tuple[str, ...] | None = None, rules: tuple[str, ...] | None = None
             ) -> list[Mutant]:
     """Every mutant of `spec`, numbered from 1 in a deterministic order (operators as in
-    OPERATORS, then where in the file); `operators` and `rules` (rule names, rule IDs or
-    `constant NAME` / `table NAME` / `definition NAME`) filter them. The numbering is that
-    of the unfiltered list, so `#12` is the same mutant with or without a filter."""
-    for operator in operators or ():
-        if operator not in OPERATORS:
-            raise ValueError(f"no operator {operator!r}; operators are {', '.join(OPERATORS)}")
-    found = list(_candidates(spec))
-    ordered = sorted(range(len(found)), key=lambda i: (OPERATORS.index(found[i][0]), i))
+    ALL_OPERATORS, then where in the file); `operators` (names or sets, default
+    DEFAULT_OPERATORS) and `rules` (rule names, rule IDs or `constant NAME` / `table NAME` /
+    `definition NAME`) filter them. The numbering is that of every operator's mutants
+    together, so `#12` is the same mutant with or without a filter. A mutant of shapes.py
+    that the language would refuse carries why in `invalid`."""
+    chosen = expand(operators) if operators else DEFAULT_OPERATORS
+    found = list(_candidates(spec)) + list(escaped_candidates(spec, _definition_users(spec)))
+    ordered = sorted(range(len(found)), key=lambda i: (ALL_OPERATORS.index(found[i][0]), i))
     out = []
     for number, position in enumerate(ordered, start=1):
         operator, rule, ids, description, build, counts = found[position]
-        if operators and operator not in operators:
+        if operator not in chosen:
             continue
         if rules and not any(wanted in (rule, rule.split(" ", 1)[-1]) or wanted in ids for wanted in rules):
             continue
-        out.append(Mutant(number, operator, rule, ids, description, build(), counts))
+        mutated = build()
+        invalid = (spec_error(mutated) or "") if operator in ESCAPED else ""
+        out.append(Mutant(number, operator, rule, ids, description, mutated, counts, invalid))
     return out
