@@ -446,3 +446,13 @@ def test_a_number_past_a_bound_of_the_language_is_refused_before_any_game(tmp_pa
     assert "rule 'policy_peek': tiles(4): a tile sequence holds 0..3 tiles" in line
     with pytest.raises(SpecError, match=r"tiles\(4\)"):      # the game is not even built
         Game(load_spec(str(variant)), 5)
+
+
+def test_an_expression_error_keeps_its_caret_under_the_expression() -> None:
+    """The one error line, then the expression and a caret under the mistake, each on a
+    line of its own; a builtin given the wrong type names the one that takes it."""
+    result = run("ask", "-n", "5", "--can", "size(alive) == 3")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("shrules: error: ") and "for seats, use count()" in lines[0], lines
+    assert lines[1].strip() == "size(alive) == 3" and lines[2].strip() == "^", lines

@@ -48,6 +48,16 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 
+def _instead(name: str, builtin: Builtin, given: Type) -> str:
+    """For a one-argument builtin given the wrong type, the builtins of one argument that
+    take `given` and give the same type of result ("for seats, use count()"), or ""."""
+    if len(builtin.args) != 1:
+        return ""
+    fits = sorted(other for other, candidate in BUILTINS.items()
+                  if other != name and candidate.args == (given,) and candidate.result == builtin.result)
+    return f"; for {given}, use {' or '.join(f'{other}()' for other in fits)}" if fits else ""
+
+
 @dataclass(slots=True)
 class Scope:
     """The names an expression may use, each with its kind and type."""
@@ -305,7 +315,7 @@ class _Checker:
             if isinstance(arg_tree, ast.Starred):
                 raise self.fail("'*' arguments are not allowed", arg_tree)
             arg = self.check(arg_tree, want, depth)
-            self.expect(arg, want, arg_tree, f"argument of {name}()")
+            self.expect(arg, want, arg_tree, f"argument of {name}()", _instead(name, builtin, arg.type))
             args.append(arg)
         if name in ("choose", "perm") and isinstance(args[0], n.Lit):
             try:
@@ -356,15 +366,16 @@ class _Checker:
 
     # -------------------------------------------------------------- helpers
 
-    def expect(self, node: n.Node, want: Type, tree: ast.AST, what: str) -> None:
-        """Refuse `node` unless it has type `want` (a seat? may stand where a seat is wanted)."""
+    def expect(self, node: n.Node, want: Type, tree: ast.AST, what: str, hint: str = "") -> None:
+        """Refuse `node` unless it has type `want` (a seat? may stand where a seat is wanted);
+        `hint`, when given, says what to write instead."""
         if node.type == want or (want.kind == "seat" and node.type.kind == "seat"):
             return
         if node.type == NONE and want.optional:
             return
         if want.kind == "enum" and node.type.same_base(want):
             return
-        raise self.fail(f"{what} must be {want}, got {node.type}", tree)
+        raise self.fail(f"{what} must be {want}, got {node.type}{hint}", tree)
 
 
 def op_tree_node(tree: ast.AST) -> ast.AST:

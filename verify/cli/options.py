@@ -237,7 +237,10 @@ def coloured(text: str, colour: bool) -> str:
 def refuse(message: str, as_json: bool = False) -> int:
     """Bad input reported: one error line on stderr (and with `as_json` the same as JSON on stdout); the exit
     status of bad input."""
-    click.echo(f"shrules: error: {one_line(message)}", err=True)
+    # Each line escaped on its own: a `SpecError` is its one line, then the caret under the
+    # expression it quotes, and a control sequence in either is shown, never sent.
+    shown_lines = "\n".join(one_line(line) for line in message.split("\n"))
+    click.echo(f"shrules: error: {shown_lines}", err=True)
     if as_json:
         click.echo(json.dumps({"error": message, "exit": EXIT_BAD_INPUT}, ensure_ascii=False))
     return EXIT_BAD_INPUT
