@@ -172,6 +172,14 @@ def is_monitored(spec: Spec) -> bool:
     return any(field.name == FIELD for field in spec.fields)
 
 
+def own_properties(spec: Any, props: Any) -> tuple[Any, ...]:
+    """The properties of `props` that read only `spec`'s own fields: those not over
+    monitored rules (the order of play), unless `spec` is those rules. A search or a solver
+    that takes properties for the rules it is given asks these; the others are decided on
+    their own rules (verify/explicit/check.py, verify/smt/check.py) or left unknown."""
+    return tuple(prop for prop in props if not prop.rules or prop.rules == spec.name or is_monitored(spec))
+
+
 def order_entries(automaton: Automaton, spec: Spec) -> list[dict[str, Any]]:
     """One catalogue entry per stage with moves (or the game's end): "never left from this
     stage", with what it means in words under `SAYS` (taken out before the entry is read)."""

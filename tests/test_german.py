@@ -175,7 +175,8 @@ def test_ask_in_german_has_no_english_sentence() -> None:
     for args in (["tie-rejects"], ["last-president-chancellor-seven"], ["veto-by-president"], ["four-players"], []):
         text = run("ask", *args, "--lang", "de")
         assert not english_in(text) and UNTRANSLATED not in text, (args, english_in(text))
-    assert "Platz 1 nominiert Platz 2 als Kanzler" in run("ask", "tie-rejects", "--lang", "de")
+    # which seats the shortest game uses is the search's choice; the sentence is German
+    assert re.search(r"Platz \d+ nominiert Platz \d+ als Kanzler", run("ask", "tie-rejects", "--lang", "de"))
 
 
 def test_play_and_judge_in_german_have_no_english_sentence() -> None:

@@ -26,7 +26,7 @@ from verify.smt.induction import Induction
 from verify.smt.system import System
 
 SPEC = load_spec("standard")
-CATALOGUE = catalogue_of(SPEC)
+CATALOGUE = tuple(p for p in catalogue_of(SPEC) if not p.rules)   # the order of play: on its own rules
 STRENGTHENING = load_invariants(SPEC)
 INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 

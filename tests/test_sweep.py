@@ -34,7 +34,8 @@ assert RANKING is not None
 
 def searched_properties(rules: str, players: int) -> tuple[Property, ...]:
     """The catalogue's state and move properties for `rules` at `players`."""
-    return tuple(p for p in select(rules) if players in p.players and (p.state is not None or p.move is not None))
+    return tuple(p for p in select(rules) if players in p.players and (p.state is not None or p.move is not None)
+                 and not p.rules)     # the order of play is searched on its own rules
 
 
 def summary(raws: list[Raw]) -> dict[str, tuple[Any, ...]]:

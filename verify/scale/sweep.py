@@ -169,7 +169,10 @@ class Verdict:
 
 def read_verdict(result: dict[str, Any]) -> Verdict:
     """A task's result as a `Verdict`."""
-    broken = tuple(item["property"] for item in result["results"] if item["as_expected"] is False)
+    # A soundness property whose premise a board never reaches (a Peek on a board without
+    # one) is vacuous there: not a pass, and no break either; the board lacks the power.
+    broken = tuple(item["property"] for item in result["results"]
+                   if item["as_expected"] is False and item["verdict"] != "vacuous")
     unknown = tuple(item["property"] for item in result["results"] if item["verdict"] == "unknown")
     facts: dict[str, Any] = {"fewest_elections": {}}
     for item in result["results"]:
@@ -187,5 +190,5 @@ def read_verdict(result: dict[str, Any]) -> Verdict:
 def games_of(result: dict[str, Any]) -> Iterator[tuple[str, int, list[str]]]:
     """The shortest game of each broken property of one result: (property, moves, lines)."""
     for item in result["results"]:
-        if item["as_expected"] is False and item.get("game"):
+        if item["as_expected"] is False and item["verdict"] != "vacuous" and item.get("game"):
             yield item["property"], int(item.get("moves", len(item["game"]))), list(item["game"])

@@ -32,7 +32,7 @@ from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.properties import PERMISSIONS, Property
 
-from ..explicit.check import Raw, replay, select
+from ..explicit.check import STANDARD as VACUOUS_RULES, Raw, replay, select
 from ..results import Evidence
 
 MAX_MOVES = 100_000
@@ -101,7 +101,9 @@ def fits(prop: Property, verdict: Any) -> bool:
     a `sometimes`, proved or refuted for the others; unknown for any."""
     if verdict == "unknown":
         return True
-    return verdict in (("witness", "no-witness") if prop.kind == "sometimes" else ("proved", "refuted"))
+    if prop.kind == "sometimes":
+        return verdict in ("witness", "no-witness")
+    return verdict in ("proved", "refuted", "vacuous")     # vacuous: a premise never reached
 
 
 def can_show(prop: Property, verdict: str) -> bool:
@@ -184,6 +186,8 @@ def as_expected(prop: Property, verdict: str) -> bool | None:
     """Whether `verdict` is what `prop` expects (verify/results.py), None when unknown."""
     if verdict == "unknown":
         return None
+    if verdict == "vacuous":
+        return False                # never a pass, whatever the property expects (verify/results.py)
     holds = verdict in ("proved", "witness")
     return holds == (prop.expect == "holds")
 
@@ -251,7 +255,7 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
             raise NotBelieved(f"its rule IDs of {prop.name} are not the property's")
         facts = [name for name in ("fewest_elections", "longest_moves", "longest_elections") if name in item]
         if can_show(prop, verdict):
-            trace = replayed(game, item.get("played"))
+            trace = replayed(_game_of(task.players, prop, game), item.get("played"))
             if not shows(trace, prop, verdict):
                 _need_trust(untrusted, f"{prop.name} {verdict}")
             item["moves"], item["elections"] = len(trace.steps), trace.elections()
@@ -301,7 +305,8 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
         if raw.players != task.players or not fits(prop, raw.verdict):
             raise NotBelieved(f"its verdict of {prop.name} is not one of this count and kind")
         plain(raw.message, "its message")
-        trace = replayed(game, _listed(raw.moves)) if raw.moves is not None else None   # materialise replays it
+        played = _game_of(task.players, prop, game, raw.verdict, raw.extra)
+        trace = replayed(played, _listed(raw.moves)) if raw.moves is not None else None   # materialise replays it
         if can_show(prop, raw.verdict):
             if trace is None or not shows(trace, prop, raw.verdict):
                 _need_trust(untrusted, f"{prop.name} {raw.verdict}")
@@ -320,6 +325,19 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
     if sorted(seen) != sorted(by_name):
         raise NotBelieved("its properties are not the task's")
     return dict(result)
+
+
+def _game_of(players: int, prop: Property, game: Any, verdict: str = "", extra: Any = None) -> Any:
+    """The game a verdict's moves are replayed in, as `materialise` replays them: a property
+    over monitored rules (the order of play) in those rules; a vacuous verdict's game, the
+    standard rules' game reaching the premise, in the standard rules (no other name is
+    taken from a kept file)."""
+    if verdict == "vacuous":
+        named = extra.get("premise_rules") if isinstance(extra, dict) else None
+        if named != VACUOUS_RULES:
+            raise NotBelieved("its vacuous verdict names other rules than the standard ones")
+        return compiled_game(players, VACUOUS_RULES)
+    return compiled_game(players, prop.rules) if prop.rules else game
 
 
 def _listed(moves: Any) -> Any:

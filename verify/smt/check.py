@@ -48,7 +48,7 @@ from spec.invariants import Invariant, Strengthening, load_invariants
 from spec.liveness import live_fields
 from spec.loader import load_spec
 from spec.model import Rule, Spec
-from spec.order import is_monitored
+from spec.order import is_monitored, own_properties
 from spec.properties import Property, load_properties
 
 from ..budgets import (CTI_SECONDS, K_INDUCTION_SECONDS, K_INDUCTION_SHARE, PLAYOUT_FIRST_SECONDS,
@@ -567,6 +567,21 @@ def verdicts_under(spec: Spec, players: int, props: Sequence[Property], seconds:
     `shallow`): then at most this many seconds more for those still open along the rules of
     random games breaking them. A property's verdict is yielded once, when decided or,
     unknown, after the last pass it was asked in."""
+    # A property over monitored rules (the order of play) is not one of a rule set built
+    # in memory: asked last, its verdict stays unknown (spec/order.py `own_properties`).
+    owned = set(own_properties(spec, props))
+    yield from _verdicts_of_own(spec, players, [prop for prop in props if prop in owned], seconds, hints,
+                                any_guide, each, deep, shallow, played)
+    for prop in props:
+        if prop not in owned and players in prop.players:
+            yield prop, Unknown(Evidence("k-induction"), "the order of play is followed on rules loaded by name, "
+                                                         "with its monitor; these rules were built in memory")
+
+
+def _verdicts_of_own(spec: Spec, players: int, props: Sequence[Property], seconds: float, hints: bool,
+                     any_guide: bool, each: float | Sequence[float] | None, deep: float | None,
+                     shallow: float | None, played: float | None) -> Iterator[tuple[Property, Verdict]]:
+    """`verdicts_under` for properties over `spec`'s own fields."""
     deadline = time.perf_counter() + seconds
     caps: list[float | None] = [None] if each is None else [each] if isinstance(each, (int, float)) else list(each)
     asked = [prop for prop in props if players in prop.players]

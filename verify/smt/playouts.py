@@ -48,6 +48,7 @@ from typing import Any
 from engine.game import MAX_MOVES, Game, Move
 from engine.propcheck import compile_allowances, compile_checks
 from spec.lang.limits import EvaluationLimit
+from spec.order import own_properties
 from spec.properties import PERMISSIONS, Property
 
 from ..budgets import PLAYOUT_FIRST_SECONDS, PLAYOUT_SECONDS
@@ -227,6 +228,7 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     A game goes on past a breach (another property may break later in it); once every
     property has a guide, a game stops at the length of the longest one kept, past which
     it can shorten none."""
+    props = own_properties(game.spec, props)      # none over other rules' fields (spec/order.py)
     checked = tuple(prop for prop in props if prop.kind in ("always", "never", "shows")
                     and (prop.state is not None or prop.move is not None))
     permissions = tuple(prop for prop in props if prop.kind in PERMISSIONS

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from spec.invariants import Strengthening
 from spec.model import Spec
+from spec.order import own_properties
 from spec.properties import PERMISSIONS, Property
 
 from ..budgets import PLAYOUT_SECONDS
@@ -99,7 +100,7 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property], deadl
 def _targets(backend: Backend, props: Sequence[Property]) -> dict[str, tuple[Property, Target]]:
     """The target of each property the pass asks, by name."""
     out: dict[str, tuple[Property, Target]] = {}
-    for prop in props:
+    for prop in own_properties(backend.spec, props):      # none over other rules' fields
         target = violation_target(backend, prop) if prop.kind in SHALLOW_KINDS else None
         if target is not None:
             out[prop.name] = (prop, target)
