@@ -19,11 +19,13 @@ from verify.results import Evidence, Proved, Unknown, Verdict
 
 @dataclass(frozen=True)
 class Stub:
-    """What `verdicts_under` reads of a property: its name and its player counts."""
+    """What `verdicts_under` reads of a property: its name, its player counts and the
+    rules it is over (none: the rules asked; spec/order.py `own_properties`)."""
 
     name: str
     needs: float
     players: tuple[int, ...] = (5,)
+    rules: str = ""
 
 
 class Backend:
