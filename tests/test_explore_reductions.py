@@ -87,6 +87,7 @@ def test_refutations_agree_with_each_reduction_off(mutant: str, prop: str, playe
     assert result.verdict.trace is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, names, reductions", [
     (5, ("fascist_hitler_win", "liberal_execution_win"), Reductions(symmetry=False, cone=False)),
     (6, ("fascist_hitler_win",), Reductions(symmetry=False))])

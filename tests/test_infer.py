@@ -222,6 +222,7 @@ def test_a_rule_change_drops_the_candidates_it_breaks(found5: Backend) -> None:
     assert any(support.dropped[name] is not None for name in dropped)
 
 
+@pytest.mark.slow
 def test_the_cache_is_read_back_and_proved_again(found5: Backend, cache5: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHRULES_CACHE", str(cache5))
@@ -342,6 +343,7 @@ def test_a_phase_no_game_entered_is_proposed_as_unreachable() -> None:
         assert (f"phase != '{phase}'" in texts) == (phase not in seen), phase
 
 
+@pytest.mark.slow
 def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Inferred for that mutant, the invariants keep the phases its games never reach

@@ -100,6 +100,7 @@ def test_a_change_for_other_player_counts_is_equivalent_without_a_search() -> No
     assert decide(base, mutant, 5, {}, LIMITS).status == "equivalent"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, status", [
     ([], 0),                                            # the one boundary mutant: equivalent
     # Hitler never wins: the property's premise (a Hitler-elected move) is never reached, so
@@ -230,6 +231,7 @@ def test_a_stale_value_left_in_dead_bookkeeping_is_proved_equivalent(players: in
     assert outcome.status == "equivalent" and "makes the same moves" in outcome.detail, outcome.line
 
 
+@pytest.mark.slow
 def test_a_constant_no_game_of_the_count_reaches_is_proved_equivalent_by_a_relation() -> None:
     """With five players there are never more than five alive, so moving the R-E4
     threshold from five to six changes no game of 5 players: no single rule changed, but

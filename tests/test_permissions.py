@@ -70,6 +70,7 @@ def test_an_obligation_the_mistake_escapes_is_refuted_at_the_move(rules: str, pl
     assert verdict.trace.steps[-1][0].rule == extra, "the game ends with the move the rules do not have"
 
 
+@pytest.mark.slow
 def test_the_standard_rules_satisfy_every_permission_by_both_backends() -> None:
     spec = load_spec("standard")
     props = [p for p in load_properties(spec) if p.kind in PERMISSIONS]

@@ -113,6 +113,7 @@ def test_both_backends_disagreeing_fail_the_check() -> None:
     assert isinstance(checked.verdict, Refuted) and "the backends disagree" in checked.verdict.message
 
 
+@pytest.mark.slow
 def test_check_verbose_says_when_each_count_ends_off_a_terminal() -> None:
     """`check -v` in a script or CI log: a line per step of each count, with the time."""
     result = CliRunner().invoke(main, ["check", "--backend", "smt", "-n", "5-6", "--workers", "1", "-v", "-q",

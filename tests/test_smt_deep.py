@@ -41,6 +41,7 @@ def rules_own_guides() -> dict[str, tuple[str, ...]]:
     return found
 
 
+@pytest.mark.slow
 def test_a_path_leaves_a_guide_cut_short_and_reaches_the_target_on_its_own() -> None:
     """Hitler elected after three Fascist policies (R-W4) takes 36 moves at the fewest. Its
     witness cut to 33 moves reaches nothing without moves of its own (no game is shorter),
@@ -87,6 +88,7 @@ def test_a_reshuffle_that_keeps_the_fascist_discards_is_refuted_deep_in_a_rules_
     assert all(holds(state) for state in verdict.trace.states[:-1])
 
 
+@pytest.mark.slow
 def test_nothing_is_claimed_along_the_rules_games_where_the_rules_hold() -> None:
     """Under the rules themselves deck conservation holds: no path along their own games
     breaks it, and the search says nothing rather than anything proved."""

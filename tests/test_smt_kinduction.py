@@ -32,6 +32,7 @@ pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 LAST_PRESIDENT = next(d.query for d in catalogue() if d.id == "last-president-again")
 
 
+@pytest.mark.slow
 def test_the_negation_is_k_inductive_only_for_a_large_enough_k() -> None:
     assert LAST_PRESIDENT is not None
     spec = compiled_game(6, "standard").spec

@@ -38,6 +38,7 @@ WIN_GOES_ON = mutant("drop_effect", "liberal_track_win", "effect phase = 16 drop
 the same move may be made again."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("broken", [REFUSAL_STAYS, WIN_GOES_ON], ids=["refusal_stays", "win_goes_on"])
 def test_a_game_that_comes_back_to_a_state_refutes_termination(broken: Mutant) -> None:
     """No ranking is proved for the mutant, and the solver alone (no invariant written by
