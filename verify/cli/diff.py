@@ -294,7 +294,14 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
     parsed = parse_counts(players_text, both, of="both rule sets")
     counts = list(parsed) if parsed is not None else None
     budget = Budget(max_pairs, time_limit, random_games, random_time, seed, odds=odds)
-    with StatusLine(f"telling {a.name} and {b.name} apart at {', '.join(map(str, counts or both))} players"):
+    asked = counts or both
+    # The time left is that of the budgets: each count's product search and random play,
+    # then each rule set's catalogue per count on `workers` processes (balance games play
+    # a number of games, not a time, and are not counted).
+    budgeted = len(asked) * (time_limit + random_time) + (
+        2 * len(asked) * property_time / max(1, workers) if properties else 0.0)
+    with StatusLine(f"telling {a.name} and {b.name} apart at {', '.join(map(str, asked))} players",
+                    seconds=budgeted):
         result = diff(a, b, counts, budget)     # the status line: on a terminal's stderr only
         rows = (compare_verdicts(rules_a, rules_b, counts or both, property_time, workers, property_names or None)
                 if properties else None)
