@@ -32,6 +32,7 @@ from .moves import check_word, check_words
 from .overlay import Raw, Source, apply_overlay, close as _close
 from .ruletext import RuleText, load_texts
 from .model import ACTOR_KINDS, ROLES, SINGLE_ROLES, Domain, Field, Param, Requirement, Rule, Spec, Template
+from . import observations
 
 MAX_PATH_CHARS = 4096
 """Longest rules name or path accepted (PATH_MAX on Linux)."""
@@ -383,13 +384,18 @@ class _Builder:
         for item in fields:
             scope.add(item.name, "field", item.type)
         definitions = self.definitions(scope)
+        self.hidden_fields = observations.hidden_names(fields)
+        public = observations.public_counts(self.data, scope, lambda needle, label: self.where("public", needle, label))
+        view = observations.view_items(self.data, scope, self.rulebook,
+                                       lambda needle, label: self.where("view", needle, label))
         rules = tuple(self.rule(index, entry, scope, enums) for index, entry in enumerate(self.data.get("rule", [])))
         self.check_rules(rules, enums)
         check_words(rules)
         properties = {str(name): dict(changes) for name, changes in self.data.get("properties", {}).items()}
         return Spec(self.raw.name, self.raw.description, self.raw.source, constants, tables, table_types,
                     enums, fields, definitions, rules, self.rulebook, tuple(self.raw.extends), properties,
-                    tuple(source.path for source in self.raw.overlays), load_rulebook("de"), load_values("de"))
+                    tuple(source.path for source in self.raw.overlays), load_rulebook("de"), load_values("de"),
+                    public, view)
 
     # -------------------------------------------------------------- numbers of the game
 
@@ -494,7 +500,8 @@ class _Builder:
                 low = parse(low_text, scope, where, INT)
                 high = parse(high_text, scope, where, INT)
             init = parse(str(entry["init"]), scope, where, type_)
-            out.append(Field(name, type_, low, high, init, where))
+            seen = observations.field_seen(name, entry, where)
+            out.append(Field(name, type_, low, high, init, where, seen))
         if "phase" not in state:
             raise SpecError("the state needs a 'phase' field", Location(self.raw.source, None, "state"))
         by_name = {item.name: item for item in out}
@@ -536,7 +543,8 @@ class _Builder:
         key = f"rule:{name}"
         header = self.where(key, None, f"rule '{name}'")
         allowed = {"name", "phase", "actor", "summary", "summary_de", "params", "let", "weight", "requires", "effect",
-                   "reveals", "quiet", "actor_rule", "says", "says_de", "phase_rule", "roles", "draws", "word"}
+                   "reveals", "quiet", "actor_rule", "says", "says_de", "phase_rule", "roles", "draws", "word",
+                   "shows", "hidden"}
         for unknown in set(entry) - allowed:
             raise SpecError(f"unknown key '{unknown}'; a rule has {', '.join(sorted(allowed))}",
                             self.where(key, unknown, f"rule '{name}'"))
@@ -579,12 +587,15 @@ class _Builder:
                 raise SpecError("says_de is the German of says; the rule has no says", where)
             says_de = self.translation(entry["says_de"], says, says_scope, where)
         reveals = self._rule_reveals(name, entry, scope, enums)
+        shows, hidden = observations.rule_shows(
+            name, entry, scope, says_scope, params, effect, self.hidden_fields, self.rulebook,
+            lambda needle, label: self.where(key, needle, label))
         roles, draws = self.roles(entry, key, name, actor, params, scope_of_params)
         word = check_word(entry.get("word"), self.where(key, "word", f"rule '{name}' word"))
         return Rule(name, str(phase), actor, actor_seat, actor_text, str(entry.get("summary", name)),
                     tuple(params), tuple(lets), weight, tuple(requires), tuple(effect), tuple(reveals),
                     bool(entry.get("quiet", False)), header, actor_rule, says, phase_rule, roles, draws, word,
-                    says_de, self._summary_de(entry, key, name))
+                    says_de, self._summary_de(entry, key, name), shows, hidden)
 
     def _summary_de(self, entry: dict[str, Any], key: str, name: str) -> str | None:
         """The German of a rule's `summary`, the move's name in German output (None: none)."""

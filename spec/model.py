@@ -57,6 +57,10 @@ class Field:
     high: Node | None
     init: Node
     where: Location
+    seen: str = "public"
+    """Who sees the field: "public" (the whole table, at every moment) or "hidden" (nobody,
+    unless a rule's `shows` reveals what a move did to it). The rules file says it for every
+    field; the loader refuses a field without it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,39 @@ class Template:
 
     text: str
     holes: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """What a move shows, and to whom: one entry of a rule's `shows`.
+
+    `to` is a seat set read in the state before the move, with the move's parameters and lets;
+    `what` the value shown, which may also read `after_FIELD` (the state after the move) and
+    `viewer` (the seat shown it, for a value that differs per seat: each player's own role).
+    `of` is what of the move the entry makes known (parameters and hidden fields the rule
+    changes): the loader checks that every parameter and every hidden field a rule changes
+    is named by some entry's `of` or by the rule's `hidden`, so a rule cannot change hidden
+    state without saying who learns of it."""
+
+    rule_id: str
+    to: Node
+    what: Node
+    of: tuple[str, ...]
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class ViewItem:
+    """One item of what the engine shows a seat at a moment (`[view]`): its name, the rule ID
+    that allows it, who is shown it (`to`, a seat set over the state) and its value (`what`,
+    over the state and `viewer`). The no-leak certificate proves every item a function of
+    what the seat has been shown."""
+
+    name: str
+    rule_id: str
+    to: Node
+    what: Node
+    where: Location
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +171,8 @@ class Rule:
     word: str | None = None          # the table's word for the move (spec/moves.py), e.g. 'vote'
     says_de: "Template | None" = None  # `says` in German; its holes are holes of `says`
     summary_de: str | None = None      # `summary` in German: the move's name in German output
+    shows: tuple[Show, ...] = ()       # what the move shows, and to whom (besides the public fields)
+    hidden: tuple[str, ...] = ()       # parameters and hidden fields the move changes that nobody is shown
 
     @property
     def rule_ids(self) -> tuple[str, ...]:
@@ -176,6 +215,15 @@ class Spec:
     """The rule IDs' titles in German (`[rules_de]` of spec/rulebook.toml), every ID of `rulebook`."""
     values_de: dict[str, str] = _field(default_factory=dict)
     """Enum members and reveal names as a German move sentence shows them (`[values_de]`)."""
+    public: dict[str, Node] = _field(default_factory=dict)
+    """What the whole table can count at every moment though what is counted is hidden
+    (`[public]`: the size of the pile, of the discards): part of every seat's view."""
+    view: tuple[ViewItem, ...] = ()
+    """What the engine shows a seat beside the public fields and counts (`[view]`)."""
+
+    def seen_fields(self, seen: str) -> tuple[str, ...]:
+        """The names of the fields that are `seen` ("public" or "hidden"), in schema order."""
+        return tuple(field.name for field in self.fields if field.seen == seen)
 
     def titles(self, lang: str = "en") -> dict[str, str]:
         """The rule IDs' one-line titles in `lang` (English for a language the rulebook lacks)."""

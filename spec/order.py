@@ -152,7 +152,7 @@ def overlay(spec: Spec, automaton: Automaton, where: Location) -> dict[str, Any]
         update = " else ".join([*parts, f"({left})"]) if parts else left
         effects.append({"name": rule.name, "effect": {FIELD: update}})
     return {"add": {"state": {FIELD: {"type": "int", "range": f"0..{2 * len(stages) - 1}",
-                                      "init": str(number[automaton.start])}}},
+                                      "init": str(number[automaton.start]), "seen": "public"}}},
             "rule": effects}
 
 

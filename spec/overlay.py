@@ -24,12 +24,12 @@ from typing import Any
 from .errors import SpecError, read_toml
 from .lang.limits import MAX_ENTRIES
 
-SECTIONS = ("constants", "tables", "state", "definitions", "enums")
+SECTIONS = ("constants", "tables", "state", "definitions", "enums", "public", "view")
 """Sections whose entries are overridden by key (top level) or added (under [add])."""
 
 OVERLAY_KEYS = ("extends", "name", "description", "settings", *SECTIONS, "rule", "requirement",
                 "remove_rules", "add", "expect", "properties")
-FIELD_KEYS = ("type", "init", "range")
+FIELD_KEYS = ("type", "init", "range", "seen")
 REQUIREMENT_KEYS = ("rule", "id", "when", "why", "why_de", "drop", "add", "index")
 EXPECTS = ("holds", "fails")
 PROPERTY_KEYS = ("name", "kind", "description", "rules", "players", "expect", "state", "move", "on", "report")
@@ -221,7 +221,7 @@ def _add_sections(raw: Raw, additions: dict[str, Any], source: Source) -> None:
 
 def _noun(section: str) -> str:
     return {"constants": "constant", "tables": "table", "state": "state field", "definitions": "definition",
-            "enums": "enum"}[section]
+            "enums": "enum", "public": "public count", "view": "view item"}[section]
 
 
 def _rules_by_name(raw: Raw) -> dict[str, dict[str, Any]]:

@@ -168,7 +168,8 @@ class _Compiler(ast.NodeTransformer):
     def add_field(self, role: str, type_text: str, type_: Type, init: str, update: str,
                   bound: str | None = None) -> str:
         name = self.fresh(role)
-        declared = {"type": type_text, "init": init}
+        # A monitor records what the checker watches, not a part of the game a seat is shown.
+        declared = {"type": type_text, "init": init, "seen": "public"}
         if bound is not None:
             declared["range"] = bound
         self.fields[name] = declared

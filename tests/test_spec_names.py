@@ -35,7 +35,7 @@ NAMED_PLACES = {
     "let": '[[rule]]\nname = "nominate"\nlet = { "%s" = "1" }\n',
     "constant": '[add.constants]\n"%s" = 1\n',
     "table": '[add.tables."%s"]\n"5-10" = 1\n',
-    "state field": '[add.state]\n"%s" = { type = "bool", init = "False" }\n',
+    "state field": '[add.state]\n"%s" = { type = "bool", init = "False", seen = "public" }\n',
     "definition": '[add.definitions]\n"%s" = "1"\n',
     "enum": '[add.enums]\n"%s" = ["a"]\n',
     "member of enum 'how'": '[add.enums]\nhow = ["%s"]\n',
@@ -80,19 +80,19 @@ def test_the_reported_variant_never_runs_its_code(tmp_path: Path, monkeypatch: p
 
 
 def test_a_reversed_field_range_is_refused(tmp_path: Path) -> None:
-    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "0..-5", init = "0" }\n')
+    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "0..-5", init = "0", seen = "public" }\n')
     with pytest.raises(SpecError, match=r"field 'score' has the range 0..-5, which is empty"):
         compiled_game(5, str(path))
 
 
 def test_an_initial_value_outside_the_range_is_refused(tmp_path: Path) -> None:
-    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "0..3", init = "100" }\n')
+    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "0..3", init = "100", seen = "public" }\n')
     with pytest.raises(SpecError, match=r"field 'score' starts at 100, outside its range 0..3"):
         compiled_game(5, str(path))
 
 
 def test_a_field_range_too_wide_to_pack_is_refused(tmp_path: Path) -> None:
-    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "-1000000..0", init = "0" }\n')
+    path = variant(tmp_path, '[add.state]\nscore = { type = "int", range = "-1000000..0", init = "0", seen = "public" }\n')
     with pytest.raises(SpecError, match=r"a field takes at most 65,536"):
         compiled_game(5, str(path))
 

@@ -285,8 +285,8 @@ def test_monitor_names_do_not_collide(tmp_path: Path) -> None:
     """Rules that already use the names a monitor would take get monitors named otherwise."""
     variant = tmp_path / "taken.toml"
     variant.write_text('extends = "standard"\nname = "taken"\n[add.state]\n'
-                       'monitor1_held = { type = "bool", init = "False" }\n'
-                       'monitor1_last = { type = "seat?", init = "none" }\n'
+                       'monitor1_held = { type = "bool", init = "False", seen = "public" }\n'
+                       'monitor1_last = { type = "seat?", init = "none", seen = "public" }\n'
                        '[add.definitions]\nmonitor1_value = "3"\n')
     spec = load_spec(str(variant))
     monitored = monitor(spec, base_name(spec), "previous(president) == 0", Location("<test>"))

@@ -123,7 +123,7 @@ def test_a_base_rule_broken_by_an_override_says_which_overlay_broke_it(tmp_path:
 
 
 def test_additions_and_overrides_merge_as_documented(tmp_path: Path) -> None:
-    path = write(tmp_path, '[add.state]\nflag = { type = "bool", init = "False" }\n'
+    path = write(tmp_path, '[add.state]\nflag = { type = "bool", init = "False", seen = "public" }\n'
                            '[state]\ndraw_fascist = { range = "0..2 * deck_fascist" }\n'
                            '[[rule]]\nname = "elect"\neffect = { flag = "True" }\n'
                            '[add.enums]\nhow = ["topdeck"]\n'

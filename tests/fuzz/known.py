@@ -53,7 +53,7 @@ def _positioned(where: str) -> bytes:
                f'new_fascist = "fascist_tiles - fascists(take(known_top, hand_size))", '
                f'new_liberal = "hand_size - seen - new_fascist", {TOML_NAME} = "1" }}\n',
         "reveal": f'[[rule]]\nname = "investigate"\nreveals = {{ {TOML_NAME} = "target" }}\n',
-        "field": f'[add.state]\n{TOML_NAME} = {{ type = "bool", init = "False" }}\n',
+        "field": f'[add.state]\n{TOML_NAME} = {{ type = "bool", init = "False", seen = "public" }}\n',
         "enum-member": f'[add.enums]\npower = [{TOML_NAME}]\n',
         "enum": f'[add.enums]\n{TOML_NAME} = ["a"]\n',
         "constant": f'[add.constants]\n{TOML_NAME} = 1\n',
