@@ -681,3 +681,15 @@ def test_a_witness_not_proved_the_shortest_is_not_called_the_shortest(lang: str,
     looser = dataclasses.replace(answer, results=tuple(loose if r is witness else r for r in answer.results))
     text = render(looser, lang=lang)
     assert words in text and "shortest game where" not in text and "kürzeste Spiel, in dem" not in text
+
+
+def test_an_entry_asked_at_a_count_that_does_not_decide_it_is_not_held_to_its_answer() -> None:
+    """At 6 players there is no Special Election (R-X7), and two executions leave four alive,
+    so candidacy cannot come back round to the last President before the third failed
+    election forgets the term limits (R-E9): a right "no", though the catalogue's "yes" is
+    for 7 players."""
+    result = run("last-president-again", "--players", "6")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[1].startswith("No — this never happens (6 players)")
+    assert "The catalogue's answer, yes, is for 7 players" in result.stdout
+    assert "NOT as expected" not in result.stdout

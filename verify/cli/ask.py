@@ -35,7 +35,7 @@ from spec.loader import load_spec
 from spec.moves import moves_named
 
 from ..budgets import ALL_SECONDS, QUESTION_SECONDS, SOLVER_SECONDS
-from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected
+from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected, other_count
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
 from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
@@ -50,8 +50,9 @@ from .options import (SECONDS, StatusLine, color_option, coloured, lang_option, 
 def _exit_code(answer: Answer) -> int:
     """A catalogue entry: 0 as the catalogue says, 1 not, 3 undecided. A question asked on
     the command line has no expected answer: 0 decided (yes or no), 3 undecided; a "no" is
-    an answer, not a failure (see the module docstring)."""
-    if answer.dispute is not None:
+    an answer, not a failure (see the module docstring). So is an entry asked only at counts
+    other than the one that decides it: the catalogue's answer is for that count."""
+    if answer.dispute is not None and other_count(answer) is None:
         verdict = as_expected(answer)
         return EXIT_LIMIT if verdict is None else EXIT_OK if verdict else EXIT_FAILED
     return EXIT_OK if answer.verdict in (YES, NO) else EXIT_LIMIT

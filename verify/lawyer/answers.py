@@ -112,9 +112,20 @@ class PositionAnswer:
 Answer = FormalAnswer | TextAnswer | PositionAnswer
 
 
+def other_count(answer: Answer) -> int | None:
+    """The count that decides a catalogue entry when the answer was asked at other counts
+    only (`ask ID -n 6` of an entry about a power that exists from 7 players): a "no" there
+    may be right, so the answer is not held to the entry's expected one. None otherwise."""
+    dispute = answer.dispute
+    if not isinstance(answer, FormalAnswer) or dispute is None or dispute.decides is None:
+        return None
+    searched = {result.players for result in answer.results} | set(answer.not_searched)
+    return dispute.decides if searched and dispute.decides not in searched else None
+
+
 def as_expected(answer: Answer) -> bool | None:
     """Whether a catalogue entry got its expected answer (None: undecided or not an entry)."""
-    if answer.dispute is None or answer.verdict not in (YES, NO):
+    if answer.dispute is None or answer.verdict not in (YES, NO) or other_count(answer) is not None:
         return None
     if isinstance(answer, PositionAnswer) and answer.verdict == NO:
         forbidding = {rule_id for rule_id, _ in answer.ruling.reasons}

@@ -19,7 +19,7 @@ from spec.loader import load_rule_texts, load_rulebook, load_spec
 from spec.moves import ANY, moves_in_words
 
 from ..results import PropertyResult, Unknown
-from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected, happens
+from .answers import NO, YES, Answer, FormalAnswer, PositionAnswer, TextAnswer, as_expected, happens, other_count
 from .record import GameRecord, game_record
 
 WORDS: dict[str, dict[str, str]] = {
@@ -51,6 +51,8 @@ WORDS: dict[str, dict[str, str]] = {
         "why": "In short:",
         "mistake": "The mistake:",
         "expected": "Expected answer: {expected} — {result}.",
+        "expected_at": "The catalogue's answer, {expected}, is for {players} players, the count that decides it; "
+                       "at other counts the answer may differ.",
         "as_expected": "as expected",
         "not_expected": "NOT as expected",
         "undecided": "not decided",
@@ -118,6 +120,8 @@ WORDS: dict[str, dict[str, str]] = {
         "why": "Kurz:",
         "mistake": "✗ Nicht:",
         "expected": "Erwartete Antwort: {expected} — {result}.",
+        "expected_at": "Die Antwort des Katalogs, {expected}, gilt für {players} Personen, die Zahl, die die Frage "
+                       "entscheidet; bei anderen Zahlen kann sie anders lauten.",
         "as_expected": "wie erwartet",
         "not_expected": "NICHT wie erwartet",
         "undecided": "nicht entschieden",
@@ -264,6 +268,10 @@ def _dispute_tail(answer: Answer, lang: str) -> list[str]:
     if mistake:
         out.append(f"{_say(lang, 'mistake')} {mistake}")
     out.append(f"{_say(lang, 'why')} {catalogue_text(dispute, 'explanation', lang)}")
+    deciding = other_count(answer)
+    if deciding is not None:
+        out.append(_say(lang, "expected_at", expected=_say(lang, f"answer_{dispute.answer}"), players=deciding))
+        return out
     verdict = as_expected(answer)
     result = {True: "as_expected", False: "not_expected", None: "undecided"}[verdict]
     out.append(_say(lang, "expected", expected=_say(lang, f"answer_{dispute.answer}"), result=_say(lang, result)))
