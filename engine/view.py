@@ -279,27 +279,41 @@ def played_transcript(transcript: Transcript) -> Played:
             moved.append((step.before, step.move, step.entry.party))
     start = moved[0][0] if moved else None
     steps = _deal_steps(game, start, setup.hitler, setup.fascists, setup.first_president)
+    # Without roles the judge's moves come from the deals still possible at each line, which
+    # differ in the roles alone: they are replayed here in one deal, and followed on what the
+    # table sees (with roles, on the whole state).
     state = steps[-1][2]
+    public = observer(game).public
     for before, move, party in moved:
-        if before != state:
+        if (before != state) if roles_recorded else (public(before) != public(state)):
             raise AssertionError(f"the judge's moves do not follow one another at {move.rule}")
-        state = game.by_name[move.rule].effect(before, *move.args)
-        steps.append((before, move, state, party))
+        after = game.by_name[move.rule].effect(state, *move.args)
+        steps.append((state, move, after, party))
+        state = after
     stopped = False
-    forced = game.forced_move(state)
     role_names = _role_names(game)
+    forced = game.forced_move(state)
     while forced is not None:
+        rules = game.by_phase[game.phase_names.index(game.phase(state))]
         if not roles_recorded and any(_reads(requirement.when, role_names, game)
-                                      for compiled in game.by_phase[game.phase_names.index(game.phase(state))]
-                                      for requirement in compiled.rule.requires):
-            stopped = not judgement.complete
-            if stopped:
+                                      for compiled in rules for requirement in compiled.rule.requires):
+            # Which forced move comes rests on the roles: only the end the judge found in
+            # every deal still possible may be shown.
+            ending = [Move(compiled.rule.name, ()) for compiled in rules if judgement.complete
+                      and _ends(game, compiled.effect(state), judgement.winner, judgement.how)]
+            if not ending:
+                stopped = True
                 break
+            forced = ending[0]
         after = game.by_name[forced.rule].effect(state, *forced.args)
         steps.append((state, forced, after, None))
         state, forced = after, game.forced_move(after)
     return Played(game, judgement.game_id, judgement.source, tuple(steps), roles_recorded,
                   judgement.notes, stopped)
+
+
+def _ends(game: Game, state: State, winner: str | None, how: str | None) -> bool:
+    return game.is_over(state) and game.winner(state) == winner and game.how(state) == how
 
 
 def _deal_steps(game: Game, start: State | None, hitler: int | None, fascists: tuple[int, ...] | None,
