@@ -19,6 +19,7 @@ from that one deal.
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -43,6 +44,9 @@ TRACKS = (("liberal_policies", "liberal_track_length"), ("fascist_policies", "fa
           ("election_tracker", "tracker_limit"))
 """The public fields of the trackers on the table and the constants that bound them: a line
 shows them whenever a move changes one (R-L3, R-L6, R-E8)."""
+
+WIDTH = 100
+"""The width the table's public part is wrapped to."""
 
 VIEWER = frozenset({"viewer"})
 """The name a `shows` entry reads for the seat it is shown to (spec/observations.py)."""
@@ -133,8 +137,10 @@ class History:
             out.append(word(lang, "over_none") if winner is None else word(
                 lang, "over", winner=named(lang, "team", winner), how=named(lang, "how", str(game.how(end)))))
         out.append(word(lang, "view_now", seat=seat_shown(self.seat)))
-        out.append("  " + word(lang, "view_public") + "; ".join(
-            f"{_label(name, lang)}: {text}" for name, text in self._public_words()))
+        public = word(lang, "view_public") + "; ".join(f"{_label(name, lang)}: {text}"
+                                                       for name, text in self._public_words())
+        out.extend(textwrap.wrap(public, WIDTH, initial_indent="  ", subsequent_indent="    ",
+                                 break_on_hyphens=False))
         for name, rule_id, value, recorded in self.items:
             text = _item_text(game, name, value, recorded, lang, end)
             out.append(f"  {text} [{rule_id}]")
@@ -159,6 +165,11 @@ class History:
                 lines.append(word(lang, "view_may_vote"))
                 continue
             chosen = game.by_name[rule_name].rule
+            if len(chosen.params) == 1 and chosen.params[0].type.kind == "seat":     # the seats to choose from
+                what = _value_text(game, Type("seats"), [args[0] for args in choices], lang)
+                lines.append(word(lang, "view_may", move=_move_name(chosen, lang) + ": " + what)
+                             + f" [{', '.join(chosen.cited)}]")
+                continue
             what = "; ".join(", ".join(_value_text(game, param.type, value, lang)
                                        for param, value in zip(chosen.params, game.params_of(Move(rule_name, args))
                                                                .values()))
