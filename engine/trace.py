@@ -251,14 +251,16 @@ class ReplayResult:
         return self.message_de if lang == "de" and self.message_de is not None else english(self.message, lang)
 
 
-def replay_itf(path: str | Path) -> ReplayResult:
-    """Replay a saved trace through the engine, checking every move and every state."""
+def replay_itf(path: str | Path, rules: str | None = None) -> ReplayResult:
+    """Replay a saved trace through the engine, checking every move and every state;
+    under `rules` when given (`view --rules`), else the rules the trace names."""
     data = load_itf(path)
     meta = data.get("#meta", {})
     if not isinstance(meta, dict):
         raise SpecError(f"{path}: '#meta' must be an object with the players and the rules, got {shown(meta)}")
     players = meta.get("players")
-    rules = meta.get("source", "standard")
+    if rules is None:
+        rules = meta.get("source", "standard")
     if not isinstance(players, int):
         raise SpecError(f"{path}: #meta.players must give the player count")
     game = compiled_game(players, str(rules))
