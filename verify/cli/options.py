@@ -433,6 +433,10 @@ class AliasedOption(click.Option):
         finally:
             self.opts = names
 
+    def get_error_hint(self, ctx: click.Context) -> str:
+        """The option's name in an error: its own, which its old spelling stands for."""
+        return f"'{self.opts[0]}'"
+
 
 OLD_TIME_LIMIT = "--seconds"
 """The name some commands gave their time limit before `--time-limit` was the one name;
