@@ -433,7 +433,7 @@ class AliasedOption(click.Option):
         finally:
             self.opts = names
 
-    def get_error_hint(self, ctx: click.Context) -> str:
+    def get_error_hint(self, ctx: click.Context | None) -> str:
         """The option's name in an error: its own, which its old spelling stands for."""
         return f"'{self.opts[0]}'"
 
