@@ -207,18 +207,19 @@ def test_player_counts_are_checked_before_they_are_expanded(args: tuple[str, ...
 
 @pytest.mark.parametrize("args,option", [
     (("ask", "--max-states", "0", "--can", "True", "-n", "5"), "--max-states"),
-    (("ask", "--seconds", "0", "--can", "True", "-n", "5"), "--seconds"),
+    (("ask", "--time-limit", "0", "--can", "True", "-n", "5"), "--time-limit"),
+    (("ask", "--seconds", "0", "--can", "True", "-n", "5"), "--time-limit"),   # the old name of the same option
     (("check", "--time-limit", "-1"), "--time-limit"),
     (("check", "--time-limit", "0"), "--time-limit"),
     (("check", "--time-limit", "nan"), "--time-limit"),
     (("check", "--max-states", "0"), "--max-states"),
     (("check", "--memory-limit", "0"), "--memory-limit"),
-    (("bench", "--seconds", "inf"), "--seconds"),
+    (("bench", "--seconds", "inf"), "--time-limit"),
     (("graph", "-n", "5", "--max-states", "0"), "--max-states"),
     (("graph", "-n", "5", "--time-limit", "0"), "--time-limit"),
     (("diff", "standard", "custom", "--max-pairs", "0"), "--max-pairs"),
     (("diff", "standard", "custom", "--random-time", "0"), "--random-time"),
-    (("prove", "tracks_in_range", "--seconds", "-2"), "--seconds"),
+    (("prove", "tracks_in_range", "--time-limit", "-2"), "--time-limit"),
 ])
 def test_a_limit_must_be_positive(args: tuple[str, ...], option: str) -> None:
     assert f"Invalid value for '{option}'" in refused(*args)

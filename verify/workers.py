@@ -13,6 +13,12 @@ worker sends itself SIGTERM: a search holding a scratch folder removes it
 that has not ended `GRACE` seconds later ends by `os._exit`. The manager whose queues carry
 the workers' progress lines (`worker_manager`) watches its parent likewise: left alone, its
 server process outlived a killed `check` too, with its socket's folder in $TMPDIR.
+
+How the workers start is chosen here and nowhere else (`start_context`): the platform's
+default, or the method `SHRULES_START_METHOD` names (`fork`, `spawn`, `forkserver`). A
+worker must never depend on what `fork` copies of its parent: the rules reach it as a
+value (verify/portfolio.py `Rules`), which it loads again, so every command gives the same
+verdicts under each method (tests/test_start_methods.py runs them).
 """
 
 from __future__ import annotations
@@ -23,10 +29,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+import multiprocessing
 from multiprocessing.context import BaseContext
 from multiprocessing.managers import SyncManager
 from types import FrameType
 from typing import ParamSpec, TypeVar
+
+from spec.errors import SpecError, shown
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -43,12 +52,30 @@ ORPHANED = 128 + signal.SIGTERM
 """The status of a worker ended for its parent's end: that of a process SIGTERM ended."""
 
 
+START_METHOD_VARIABLE = "SHRULES_START_METHOD"
+"""The environment variable naming how worker processes start (module docstring)."""
+
+
+def start_context() -> BaseContext:
+    """The multiprocessing context every worker, pool and manager of shrules starts from:
+    the one `SHRULES_START_METHOD` names, else the platform's default. A method this
+    platform lacks, or a misspelt one, is bad input (`SpecError`: exit 2)."""
+    method = os.environ.get(START_METHOD_VARIABLE, "").strip()
+    if not method:
+        return multiprocessing.get_context()
+    methods = multiprocessing.get_all_start_methods()
+    if method not in methods:
+        raise SpecError(f"{START_METHOD_VARIABLE}={shown(method)}: expected one of {', '.join(methods)} "
+                        f"(how worker processes start on this platform)")
+    return multiprocessing.get_context(method)
+
+
 class WorkerPool(ProcessPoolExecutor):
     """A process pool whose workers each end soon after this process ends (module
-    docstring)."""
+    docstring), started by `mp_context` (default: `start_context()`)."""
 
     def __init__(self, workers: int, mp_context: BaseContext | None = None) -> None:
-        super().__init__(max_workers=workers, mp_context=mp_context, initializer=watch_parent,
+        super().__init__(max_workers=workers, mp_context=mp_context or start_context(), initializer=watch_parent,
                          initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
@@ -60,7 +87,7 @@ class WorkerPool(ProcessPoolExecutor):
 def worker_manager() -> SyncManager:
     """A started multiprocessing manager (its queues can be handed to pool workers) whose
     server process ends soon after this process ends, removing its socket's folder."""
-    manager = SyncManager()
+    manager = SyncManager(ctx=start_context())
     manager.start(_watch_as_manager, (os.getpid(),))
     return manager
 
@@ -100,11 +127,26 @@ def watch_parent(parent: int) -> None:
 
 
 def _end_when_orphaned(parent: int) -> None:
-    """Wait until the parent is gone (this process is then given another parent: init or a
-    subreaper), then end this process, gently first."""
-    while os.getppid() == parent:
+    """Wait until the parent is gone, then end this process, gently first. Gone is either
+    sign: this process given another parent (init or a subreaper), or `parent` no longer
+    there. Under `fork` and `spawn` the two are one, `parent` being this process's parent;
+    a worker started by `forkserver` is the server's child, and the server ends only once
+    `parent` has (so a parent that is killed is seen by its pid)."""
+    started_by = os.getppid()
+    while os.getppid() == started_by and _alive(parent):
         time.sleep(PARENT_POLL)
     _orphaned.set()
     os.kill(os.getpid(), signal.SIGTERM)
     time.sleep(GRACE)
     os._exit(ORPHANED)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` is there (a signal 0 reaches it, or it is another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

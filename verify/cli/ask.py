@@ -41,8 +41,8 @@ from ..lawyer.words import counts_text, listed, listing, render, solver_lines, t
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
 from ..lawyer.position import rule_position
 from ..lawyer.solver import Asked, answer_of, asked_of, decide_all, every_count_decided, said
-from .options import (SECONDS, StatusLine, color_option, coloured, lang_option, max_states_option, parse_counts,
-                      rules_option, use_color)
+from .options import (StatusLine, color_option, coloured, counts_option, json_option, lang_option, max_states_option,
+                      parse_counts, rules_option, time_limit_option, use_color, workers_option)
 
 
 
@@ -81,7 +81,7 @@ def _asked(ident: str | None, can_text: str | None, never_text: str | None, game
 
 @click.command()
 @click.argument("ident", required=False, metavar="[ID]")
-@click.option("--players", "-n", "counts", help="Player counts: 7, 5-7 or 5,6,8 (default: those the question concerns).")
+@counts_option("counts", help_text="Player counts: 7, 5-7 or 5,6,8 (default: those the question concerns).")
 @click.option("--can", "can_text", metavar="EXPR", help="Can this happen? An expression over states (or moves with --on).")
 @click.option("--never", "never_text", metavar="EXPR", help="Does this never happen? An expression over states (or moves).")
 @click.option("--on", "on_rules", multiple=True, metavar="MOVE",
@@ -95,10 +95,10 @@ def _asked(ident: str | None, can_text: str | None, never_text: str | None, game
 @click.option("--list", "list_only", is_flag=True, help="List the dispute catalogue (as `shrules ask` alone does).")
 @lang_option("Answer in English or German, game records and reasons included (where the catalogue or a "
              "variant has no German, the English is marked as such).")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@json_option("Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
-@click.option("--seconds", type=SECONDS, help="Time for the whole question (default 120 s; with --all, 900 s per player "
-              "count).")
+@time_limit_option(None, "Time for the whole question (default 120 s; with --all, 900 s per player count).",
+                   dest="seconds")
 @click.option("--infer/--no-infer", default=True, show_default=True,
               help="Where the solver's proof from spec/invariants.toml fails, try again with strengthening invariants "
               "inferred from played games (kept between runs in $SHRULES_CACHE or ~/.cache/shrules).")
@@ -109,10 +109,9 @@ def _asked(ident: str | None, can_text: str | None, never_text: str | None, game
 @click.option("--solver", "solver_only", is_flag=True,
               help="Decide every player count asked by the Z3 backend alone: no explicit search and no "
               "spec/invariants.toml (invariants, ranking and distance inferred); a yes at one count does not end the "
-              "question, and a count left undecided makes the exit status 3. --seconds is then per question and "
+              "question, and a count left undecided makes the exit status 3. --time-limit is then per question and "
               "count (default 300 s).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="With --solver: player counts decided in parallel processes.")
+@workers_option(1, "With --solver: player counts decided in parallel processes.")
 @click.option("--first-game", is_flag=True,
               help="With --solver: a yes need not come with the shortest game; random games lead the solver to one "
               "first (it is shown with the proved lower bound on the shortest).")

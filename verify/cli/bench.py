@@ -24,7 +24,7 @@ from ..explicit.spin import SpinDirError, availability
 from ..peer import PeerError, bench_peer, load_peer
 from ..results import EXIT_FAILED
 from ..scale.bench import bench_sweep, estimate
-from .options import SECONDS, parse_counts
+from .options import counts_option, json_option, parse_counts, time_limit_option
 
 EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs": ("bfs",), "sweep": ("sweep",),
                  "both": ("bfs", "sweep")}
@@ -33,15 +33,14 @@ EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs"
 
 
 @click.command()
-@click.option("--players", "-n", "counts", default="5,7,10", show_default=True,
-              help="Player counts, e.g. 5,7,10 or 5-7.")
-@click.option("--seconds", type=SECONDS, default=3.0, show_default=True,
-              help="CPU seconds per player count and engine (batched play then plays out the games in flight, "
-                   "and counts them with their CPU time).")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@counts_option("counts", "5,7,10", "Player counts, e.g. 5,7,10 or 5-7.")
+@time_limit_option(3.0, dest="seconds",
+                   help_text="CPU seconds per player count and engine (batched play then plays out the games in "
+                             "flight, and counts them with their CPU time).")
+@json_option("Print the figures as JSON.")
 @click.option("--explore", is_flag=True,
               help="Measure the model checker instead: the complete state graph and the whole catalogue "
-                   "per player count, beside SPIN run in the same session (--seconds is then the time limit "
+                   "per player count, beside SPIN run in the same session (--time-limit is then the time limit "
                    "per count, for both); exit 1 if our states projected onto SPIN's abstraction are not "
                    "SPIN's count.")
 @click.option("--spin/--no-spin", "use_spin", default=True, show_default=True,
@@ -54,7 +53,7 @@ EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs"
               help="With --explore: also decide the whole property catalogue per player count.")
 @click.option("--peer", "peer_dir", metavar="DIR",
               help="Random play beside a peer engine run in the same session: DIR is a checkout of "
-                   "lphillips/SecretHitlerDiscord, driven as shared/bench/PEERS.md describes (--seconds defaults "
+                   "lphillips/SecretHitlerDiscord, driven as shared/bench/PEERS.md describes (--time-limit defaults "
                    "to 10 CPU seconds per count and engine).")
 @click.option("--explorer", type=click.Choice(tuple(EXPLORER_SETS)), default="all", show_default=True,
               help="With --explore: the searches measured side by side, each in a fresh process: 'layers' (the "
@@ -65,18 +64,18 @@ EXPLORER_SETS = {"all": ("layers", "bfs", "sweep"), "layers": ("layers",), "bfs"
               help="Measure judging instead: secrethitler.io games per CPU second over this folder.")
 @click.option("--mutate", is_flag=True,
               help="Measure the mutation analysis instead: its random stage (the CI gate's) on an even sample of "
-                   "mutants, projected to all of them (--seconds is the CPU time per count).")
+                   "mutants, projected to all of them (--time-limit is the CPU time per count).")
 @click.option("--sweep", is_flag=True,
               help="Measure shrules sweep instead: an even sample of boards per count (--sample) on one local "
                    "worker and on two, from an empty cache; boards per second per core, the scaling from one "
-                   "worker to two, and the whole board space estimated for 64 cores (--seconds is the time "
+                   "worker to two, and the whole board space estimated for 64 cores (--time-limit is the time "
                    "limit per board).")
 @click.option("--sample", type=click.IntRange(1), default=4, show_default=True,
               help="With --sweep: boards per player count.")
 @click.option("--no-scaling", is_flag=True, help="With --sweep: one worker only.")
 @click.option("--questions", is_flag=True,
               help="Measure rules questions over time instead: each temporal entry of the catalogue answered "
-                   "at each player count (-n; default: the count that decides it) within --seconds "
+                   "at each player count (-n; default: the count that decides it) within --time-limit "
                    f"(default: ask's {QUESTION_SECONDS:.0f}), with its answer, how it was decided, wall and CPU seconds.")
 def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: bool, spin_dir: str | None,
           catalogue: bool, peer_dir: str | None, judge_dir: str | None, mutate: bool = False,

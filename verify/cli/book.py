@@ -24,11 +24,11 @@ from spec.loader import load_spec
 
 from ..budgets import COUNT_SECONDS
 from ..book import write_book
-from ..book.writer import LANGS, book_names
+from ..book.writer import book_names
 from ..lawyer.answers import Answer, as_expected
 from ..lawyer.ask import Budget, answer_dispute, answer_many, catalogue, find
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import SECONDS, max_states_option, parse_counts, progress_stream, rules_option
+from .options import counts_option, langs_option, max_states_option, parse_counts, progress_stream, rules_option, time_limit_option
 from .outputs import writable
 
 
@@ -64,32 +64,22 @@ def exit_status(answers: list[Answer]) -> int:
     return EXIT_LIMIT if None in verdicts else EXIT_OK
 
 
-def _langs(text: str) -> tuple[str, ...]:
-    langs = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
-    bad = [lang for lang in langs if lang not in LANGS]
-    if not langs or bad:
-        raise click.BadParameter(f"expected languages among {','.join(LANGS)}, got {text!r}", param_hint="--lang")
-    return langs
-
-
 @click.command()
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=True, dir_okay=True))
-@click.option("--players", "-n", "counts", help="Answer the formal entries at these counts (7, 5-7, 5,6); entries "
+@counts_option("counts", help_text="Answer the formal entries at these counts (7, 5-7, 5,6); entries "
               "that concern none of them are left out (default: each at the count that decides it).")
 @click.option("--ids", help="Only these entries, by id, comma-separated (default: the whole catalogue).")
-@click.option("--lang", "lang_text", default=",".join(LANGS), show_default=True,
-              help="The languages of the pages, comma-separated; the first has the plain index.html.")
-@click.option("--seconds", type=SECONDS, help=f"Time per player count (default {COUNT_SECONDS:.0f} s).")
+@langs_option("The languages of the pages, comma-separated; the first has the plain index.html.")
+@time_limit_option(None, f"Time per player count (default {COUNT_SECONDS:.0f} s).", dest="seconds")
 @max_states_option(5_000_000)
 @rules_option(dest="spec_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
-def book(folder: str, counts: str | None, ids: str | None, lang_text: str, seconds: float | None, max_states: int,
+def book(folder: str, counts: str | None, ids: str | None, langs: tuple[str, ...], seconds: float | None, max_states: int,
          spec_name: str, catalogue_path: str | None) -> None:
     """Write the rulings book into DIR: each question, its answer, what it rests on, and
     the proof or the shortest game round by round, in English and German, with an index
     and a page per rule ID. Static pages: no server and no script are needed to read them."""
-    langs = _langs(lang_text)
     writable(folder, "DIR", directory=True, inside=book_names(langs))
     spec = load_spec(spec_name)
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()

@@ -35,9 +35,9 @@ from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
 from ..scale.run import Progress, TlsFiles
 from ..scale.trust import NotBelieved
-from .options import (ReportRequest, cache_option, color_option, max_states_option, parse_counts,
-                      progress_stream, report_options, rules_name, rules_option, scheduler_option, time_limit_option,
-                      use_color, variant_options)
+from .options import (ReportRequest, cache_option, color_option, counts_option, json_option, max_states_option,
+                      memory_limit_option, parse_counts, progress_stream, report_options, rules_name, rules_option,
+                      scheduler_option, time_limit_option, use_color, variant_options, workers_option)
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -168,8 +168,7 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 
 
 @click.command("check")
-@click.option("--players", "-n", "players_text", default=None,
-              help="Player counts, e.g. 5-7 or 5,6 (default: every count of the rules).")
+@counts_option(help_text="Player counts, e.g. 5-7 or 5,6 (default: every count of the rules).")
 @click.option("--property", "-p", "names", multiple=True, help="Check only this property (repeatable).")
 @rules_option("--variant", help_text="Rules file or variant name; with --set / --settings, the variant's settings.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
@@ -196,17 +195,15 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @max_states_option(None)
 @time_limit_option(DEFAULT_TIME_LIMIT, "Seconds of the explicit search per player count (with both, "
                    "the search's share of them); the Z3 backend gives each property this long.")
-@click.option("--memory-limit", type=click.IntRange(64), default=8_000, show_default=True,
-              help="Resident MiB per search process.")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Player counts checked in parallel processes.")
+@memory_limit_option(8_000)
+@workers_option(2, "Player counts checked in parallel processes.")
 @click.option("--no-symmetry", is_flag=True, help="Do not reduce by seat rotation.")
 @click.option("--no-representatives", is_flag=True, help="Try every vote, not one per count of Ja.")
 @click.option("--no-cone", is_flag=True, help="Keep every field, even those no property depends on.")
 @click.option("--no-fuse", is_flag=True, help="Store the states between the game's forced moves too.")
 @click.option("--traces", "traces_dir", type=click.Path(file_okay=False), default=None,
               help="Save every counterexample and witness as ITF JSON in this directory.")
-@click.option("--json", "json_output", is_flag=True, help="Print the results as JSON.")
+@json_option("Print the results as JSON.", "json_output")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the matrix.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Instead of the progress bar, a line on stderr for each step of each count (searching, the "

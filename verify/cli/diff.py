@@ -31,8 +31,8 @@ from spec.model import Spec
 
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
-from .options import (COUNT, SECONDS, Seconds, StatusLine, parse_counts, rules_name, time_limit_option,
-                      variant_options)
+from .options import (COUNT, SECONDS, Seconds, StatusLine, counts_option, json_option, parse_counts, rules_name,
+                      time_limit_option, variant_options, workers_option)
 from .outputs import writable
 
 
@@ -244,8 +244,7 @@ def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
 @click.command("diff")
 @click.argument("rules_a")
 @click.argument("rules_b")
-@click.option("--players", "-n", "players_text", default=None,
-              help="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
+@counts_option(help_text="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
 @click.option("--max-pairs", type=COUNT, default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
 @time_limit_option(60.0, "Seconds of breadth-first search before random play takes over.")
@@ -264,12 +263,11 @@ def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
               help="Compare only this property's verdicts (repeatable; default: the whole catalogue).")
 @click.option("--property-time", type=Seconds(1.0), default=30.0, show_default=True,
               help="Seconds per player count and rule set for the property verdicts.")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Processes for the property verdicts.")
+@workers_option(2, "Processes for the property verdicts.")
 @click.option("--balance", "balance_games", type=click.IntRange(0, 10_000_000), default=0, metavar="N",
               help="Also play N random games per player count under each rule set (batched) and compare how "
                    "often each side wins, with 95% intervals (0: not).")
-@click.option("--json", "json_output", is_flag=True, help="Print the comparison as JSON.")
+@json_option("Print the comparison as JSON.", "json_output")
 @variant_options
 def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs: int, time_limit: float,
                  random_games: int, random_time: float, seed: int, odds: bool, trace_path: str | None, properties: bool,

@@ -24,7 +24,8 @@ from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearc
 from ..explicit.model import Model
 from ..explicit.scratch import scratch
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits
-from .options import SECONDS, parse_counts, progress_stream, rules_name, rules_option, variant_options
+from .options import (counts_option, json_option, memory_limit_option, parse_counts, progress_stream, rules_name,
+                      rules_option, time_limit_option, variant_options)
 
 LOG_EVERY = 60.0
 """Seconds between two progress lines when stderr is not a terminal."""
@@ -34,15 +35,12 @@ KEPT = frozenset({"winner", "how"})
 
 
 @click.command("explore")
-@click.option("--players", "-n", "counts", default="5-10", show_default=True,
-              help="Player counts, e.g. 5-10, 7 or 5,8.")
+@counts_option("counts", "5-10", help_text="Player counts, e.g. 5-10, 7 or 5,8.")
 @rules_option()
 @variant_options
-@click.option("--time-limit", type=SECONDS, default=3600.0, show_default=True,
-              help="Seconds of search per player count.")
-@click.option("--memory-limit", type=click.IntRange(1), default=None, metavar="MIB",
-              help="Resident memory in MiB at which a search stops (incomplete).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per player count.")
+@time_limit_option(3600.0, "Seconds of search per player count.")
+@memory_limit_option(None)
+@json_option("One JSON object per player count.")
 def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_file: str | None,
                     time_limit: float, memory_limit: int | None, as_json: bool) -> None:
     """The complete state graph of each player count, searched layer by layer over arrays:

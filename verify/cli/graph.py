@@ -23,7 +23,7 @@ from ..explicit.graphs import analyse, export_facts, to_networkx, write_export
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
 from ..results import EXIT_FAILED, EXIT_LIMIT, Limits
-from .options import max_states_option, rules_option, time_limit_option
+from .options import max_states_option, players_option, rules_option, time_limit_option
 from .outputs import writable
 
 MAX_EXPORT_NODES = 2_000_000
@@ -31,7 +31,7 @@ MAX_EXPORT_NODES = 2_000_000
 
 
 @click.command("graph")
-@click.option("--players", "-n", type=click.IntRange(1, 99), required=True, help="Number of players.")
+@players_option(None, required=True)
 @rules_option()
 @click.option("--project", "project_text", default=None,
               help="Comma-separated fields: export the quotient by their values (e.g. phase,fascist_policies).")

@@ -23,7 +23,7 @@ from engine.words import word
 from spec.errors import SpecError, one_line
 
 from ..results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import lang_option, refuse, rules_name, rules_option, variant_options
+from .options import json_option, lang_option, refuse, rules_name, rules_option, variant_options
 
 
 @click.command()
@@ -32,7 +32,7 @@ from .options import lang_option, refuse, rules_name, rules_option, variant_opti
 @click.option("--format", "fmt", type=click.Choice(["auto", *FORMATS]), default="auto", show_default=True,
               help="Log format: native JSON Lines (.jsonl, engine/TRANSCRIPT.md) or a secrethitler.io game "
                    "summary (.json); auto tells them apart by the extension.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
+@json_option("Print one JSON object per game.")
 @rules_option(default=None, help_text="Judge by these rules (a rules file or variant name), whatever a log names; "
                                       "a log that names others is judged by these and says so. Default: the "
                                       "rules each log names (a file of the user's is shown with its content hash).")

@@ -37,8 +37,8 @@ from ..report.writer import MUTATION_FILES, write_mutation_report
 from ..scale.cache import Cache
 from ..scale.kept import kept_spread
 from ..scale.run import TlsFiles, spread_on_dask
-from .options import (COUNT, SECONDS, cache_option, counts_among, max_states_option, rules_option, scheduler_option,
-                      time_limit_option)
+from .options import (COUNT, SECONDS, cache_option, counts_among, counts_option, json_option, max_states_option,
+                      rules_option, scheduler_option, time_limit_option, workers_option)
 from .outputs import writable
 
 
@@ -51,8 +51,7 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
 
 @click.command("mutate")
 @rules_option()
-@click.option("--players", "-n", "players_text", default="5", show_default=True,
-              help="Player counts, e.g. 5 or 5,7,9.")
+@counts_option(default="5", help_text="Player counts, e.g. 5 or 5,7,9.")
 @click.option("--operator", "operators", multiple=True, type=click.Choice(ALL_OPERATORS + tuple(OPERATOR_SETS)),
               help="Only mutants of this operator (repeatable), or of a set: 'escaped' the operators of the "
                    "shapes small edits missed (not run by default, nor by the gate), 'all' every one, "
@@ -78,8 +77,7 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
               help="Seconds of product search deciding equivalent or survived.")
 @click.option("--max-pairs", type=COUNT, default=MUTATE_DIFF.max_pairs, show_default=True,
               help="State pairs the product search may store.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes deciding mutants in parallel.")
+@workers_option(1, "Processes deciding mutants in parallel.")
 @click.option("--random-only", is_flag=True,
               help="No complete search: only the random games under each mutant and the solver's proofs of "
                    "equivalence (seconds each); a mutant neither decides is left unknown, never counted as "
@@ -94,7 +92,7 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
 @click.option("--until-killed", is_flag=True,
               help="With --solver-only: stop each mutant's check at the first property whose verdict differs "
                    "from the rules' own (one kills it); the properties not asked are not counted as undecided.")
-@click.option("--json", "json_output", is_flag=True, help="Print the run as JSON.")
+@json_option("Print the run as JSON.", "json_output")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write what the run found (killed, and the status of the others) as the mutation gate's "
                    "record FILE (one player count).")

@@ -9,7 +9,9 @@ Every `shrules` command takes its common options from here, so that `--players 5
   `--settings FILE`) and `rules_name`, which folds the settings into the rules name in its
   canonical form, `custom[deck_fascist=10; powers=...]`: every command and the engine's
   cache load it like any other name, and a saved trace that records it replays;
-- limits: `max_states_option`, `time_limit_option`;
+- limits: `max_states_option`, `time_limit_option` (`--time-limit`, the one name of a time
+  limit; `--seconds` still works), `memory_limit_option`;
+- processes and output: `workers_option`, `json_option`, `lang_option`, `langs_option`;
 - the report: `report_options` (`--report DIR`, `--baseline DIR`, `--update-baseline`) hands
   the command one `ReportRequest`, whose `finish` writes the report, compares with (or
   rewrites) the baseline, prints what changed, and returns the exit status:
@@ -134,10 +136,26 @@ def langs_option(help_text: str) -> Callable[[FC], FC]:
                         callback=parse, help=help_text)
 
 
-def players_option(default: int | None = 7) -> Callable[[FC], FC]:
+def players_option(default: int | None = 7, required: bool = False) -> Callable[[FC], FC]:
     """`--players/-n N`: one player count."""
-    return click.option("--players", "-n", type=click.IntRange(1, 99), default=default, show_default=True,
+    return click.option("--players", "-n", type=click.IntRange(1, MAX_PLAYERS), default=default,
+                        show_default=default is not None, required=required,
                         help="Number of players (R-S1: 5-10 in the standard rules).")
+
+
+def counts_option(dest: str = "players_text", default: str | None = None,
+                  help_text: str = "Player counts, e.g. 7, 5-7 or 5,6,8 (default: every count of the rules, "
+                                   "R-S1).") -> Callable[[FC], FC]:
+    """`--players/-n COUNTS`: player counts as text (`5-7`, `5,6,8`, `6`), received as
+    `dest` and read by `parse_counts` or `counts_among` against what the command checks."""
+    return click.option("--players", "-n", dest, default=default, show_default=default is not None,
+                        metavar="COUNTS", help=help_text)
+
+
+def json_option(help_text: str, dest: str = "as_json") -> Callable[[FC], FC]:
+    """`--json`: the command's output as JSON, received as `dest`; its bad input is then
+    JSON on stdout as well (verify/cli/__init__.py)."""
+    return click.option("--json", dest, is_flag=True, help=help_text)
 
 
 # ---------------------------------------------------------------------- the rules and their settings
@@ -353,11 +371,22 @@ def cache_option(function: FC) -> FC:
                              "~/.cache/shrules/tasks).")(function)
 
 
+MAX_WORKERS = 256
+"""The most local worker processes any command starts."""
+
+
+def workers_option(default: int = 2, help_text: str = "Local worker processes (they start as "
+                                                        "SHRULES_START_METHOD says, else the platform's way).",
+                   ) -> Callable[[FC], FC]:
+    """`--workers N`: local worker processes (verify/workers.py), 1 to `MAX_WORKERS`."""
+    return click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=default, show_default=True,
+                        help=help_text)
+
+
 def scale_options(function: FC) -> FC:
     """`--workers`, `--scheduler`, `--cache`: where the tasks run and where results are kept."""
     function = cache_option(scheduler_option(function))
-    return click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True,
-                        help="Local processes (without --scheduler).")(function)
+    return workers_option(2, "Local processes (without --scheduler).")(function)
 
 
 # ---------------------------------------------------------------------- limits
@@ -381,7 +410,7 @@ class Seconds(click.FloatRange):
 
 
 SECONDS = Seconds()
-"""The type of every --seconds / --time-limit option."""
+"""The type of every time limit (`time_limit_option`, and the limits of one part of a run).""" 
 COUNT = click.IntRange(min=1)
 """The type of every limit that counts (--max-states, --max-pairs): at least 1."""
 
@@ -392,10 +421,42 @@ def max_states_option(default: int | None) -> Callable[[FC], FC]:
                         help="Stored states per search.")
 
 
-def time_limit_option(default: float, help_text: str) -> Callable[[FC], FC]:
-    """`--time-limit SECONDS`."""
-    return click.option("--time-limit", type=SECONDS, default=default, show_default=True,
-                        help=help_text)
+class AliasedOption(click.Option):
+    """An option whose names after the first are old spellings that still work: `--help`
+    (and so docs/reference/commands.md) shows the first alone."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        names = self.opts
+        self.opts = names[:1]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = names
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        """The option's name in an error: its own, which its old spelling stands for."""
+        return f"'{self.opts[0]}'"
+
+
+OLD_TIME_LIMIT = "--seconds"
+"""The name some commands gave their time limit before `--time-limit` was the one name;
+kept working, unlisted, so that older scripts still run (docs/reference/README.md)."""
+
+
+def time_limit_option(default: float | None, help_text: str, dest: str = "time_limit") -> Callable[[FC], FC]:
+    """`--time-limit SECONDS` (a finite number above 0; `nan`, `inf`, 0 and less are bad
+    input), received as `dest`; `--seconds` is the same option under its old name. None:
+    no default (the command says in `help_text` what it does without one)."""
+    return click.option("--time-limit", OLD_TIME_LIMIT, dest, cls=AliasedOption, type=SECONDS, default=default,
+                        show_default=default is not None, metavar="SECONDS", help=help_text)
+
+
+def memory_limit_option(default: int | None,
+                        help_text: str = "Resident MiB per search process at which a search stops (its "
+                                         "verdicts unknown).") -> Callable[[FC], FC]:
+    """`--memory-limit MIB`: at least 64 (None: no limit)."""
+    return click.option("--memory-limit", type=click.IntRange(64), default=default, show_default=default is not None,
+                        metavar="MIB", help=help_text)
 
 
 # ---------------------------------------------------------------------- the report and the baseline

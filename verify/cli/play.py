@@ -15,7 +15,7 @@ from engine.play import Deadlock, Unfinished, random_game
 from engine.words import english, named, word
 
 from ..results import EXIT_FAILED, EXIT_LIMIT
-from .options import lang_option, players_option, rules_option
+from .options import json_option, lang_option, players_option, rules_option
 from .outputs import writable
 
 
@@ -30,7 +30,7 @@ from .outputs import writable
 @click.option("--games", type=click.IntRange(1, 10_000_000), metavar="N",
               help="Play N games at once (batched, the same moves and chances as one at a time) and print how "
                    "often each side wins and how, with 95% intervals, instead of one game.")
-@click.option("--json", "as_json", is_flag=True, help="With --games: the figures as JSON.")
+@json_option("With --games: the figures as JSON.")
 @lang_option()
 def play(players: int, seed: int, rules: str, trace_path: str | None, quiet: bool, no_changes: bool,
          lang: str, games: int | None = None, as_json: bool = False) -> None:

@@ -17,7 +17,7 @@ from spec.model import Spec
 from spec.properties import Property
 
 from ..results import EXIT_FAILED, EXIT_LIMIT, Limits, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
-from .options import SECONDS, counts_among, rules_option
+from .options import counts_among, counts_option, rules_option, time_limit_option
 from .outputs import writable
 
 
@@ -45,14 +45,13 @@ def describe(verdict: Verdict) -> str:
 
 @click.command()
 @click.argument("name", required=False)
-@click.option("--players", "-n", "players_text", default=None,
-              help="Player counts, e.g. 7, 5-7 or 5,6 (default: every count the property is stated for).")
+@counts_option(help_text="Player counts, e.g. 7, 5-7 or 5,6 (default: every count the property is stated for).")
 @rules_option()
 @click.option("--depth", type=click.IntRange(0, 2000), default=160, show_default=True,
               help="Longest path BMC looks at for a witness or a counterexample.")
 @click.option("--k", "k", type=click.IntRange(1, 20), default=3, show_default=True,
               help="Largest k tried by k-induction.")
-@click.option("--seconds", type=SECONDS, default=None, help="Give up on a player count after this many seconds.")
+@time_limit_option(None, "Give up on a player count after this many seconds (default: no limit).", dest="seconds")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True),
               help="Save the witness or counterexample as ITF JSON (the last player count's).")
 @click.option("--changes/--no-changes", default=False, help="Print the fields each move of a trace changes.")

@@ -21,7 +21,7 @@ import click
 from spec.loader import load_rulebook, rule_text
 from spec.ruletext import RuleText
 
-from .options import langs_option
+from .options import json_option, langs_option
 
 WIDTH = 92
 """Columns a rule's text is wrapped to."""
@@ -65,7 +65,7 @@ def rule_json(text: RuleText, langs: tuple[str, ...]) -> dict[str, object]:
 @click.command()
 @click.argument("rule_ids", nargs=-1, metavar="[ID ...]")
 @langs_option("The languages to print a rule in; the list of IDs is titled in the first.")
-@click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
+@json_option("Print the rules as JSON.")
 def rules(rule_ids: tuple[str, ...], langs: tuple[str, ...], as_json: bool) -> None:
     """Print the rulebook: the rule IDs with their titles, or the rules named in full.
 

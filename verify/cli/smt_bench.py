@@ -8,19 +8,17 @@ import click
 from spec.loader import load_spec
 
 from ..results import EXIT_FAILED
-from .options import counts_among, rules_option
+from .options import counts_among, counts_option, rules_option, workers_option
 
 
 @click.command(name="smt-bench")
-@click.option("--players", "-n", "players_text", default=None,
-              help="Player counts, e.g. 5-7 or 5,7 (default: every count of the rules, R-S1).")
+@counts_option(help_text="Player counts, e.g. 5-7 or 5,7 (default: every count of the rules, R-S1).")
 @rules_option()
 @click.option("--witnesses", is_flag=True, help="Also find the shortest witness of every `sometimes` property.")
 @click.option("--hints/--no-hints", default=True, show_default=True,
               help="Use spec/invariants.toml; --no-hints infers the support instead, from an empty invariant "
                    "cache (the figures of a first run; the cache of later runs is not touched).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Decide the player counts in this many processes, the largest first (the total is then "
+@workers_option(1, help_text="Decide the player counts in this many processes, the largest first (the total is then "
                    "also given as wall time).")
 @click.option("--agreement", "states", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also compare engine and solver on this many reachable states per player count.")

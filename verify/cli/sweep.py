@@ -28,8 +28,8 @@ from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.run import Progress, TlsFiles, run_all
 from ..scale.sweep import BASE, Space, custom_counts, parse_powers, parse_vary, soundness_properties, sweep_tasks
-from .options import (COUNT, max_states_option, parse_counts, progress_stream, scale_options, time_limit_option,
-                      variant_options)
+from .options import (COUNT, counts_option, max_states_option, memory_limit_option, parse_counts, progress_stream,
+                      scale_options, time_limit_option, variant_options)
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -37,7 +37,7 @@ DEFAULT_TIME_LIMIT = 600.0
 
 
 @click.command("sweep")
-@click.option("--players", "-n", "players_text", default=None, help="Player counts, e.g. 5 or 5-7 (default: 5-10).")
+@counts_option(help_text="Player counts, e.g. 5 or 5-7 (default: 5-10).")
 @click.option("--powers", "powers_text", default=None, metavar="P,P,...",
               help="The powers each slot may hold (default: all five: none, investigate, peek, "
                    "special_election, execution).")
@@ -50,8 +50,7 @@ DEFAULT_TIME_LIMIT = 600.0
                    "(breadth-first) or sweep (sweep-line one state at a time).")
 @max_states_option(None)
 @time_limit_option(DEFAULT_TIME_LIMIT, "Seconds per rule set; a rule set not decided within it is unknown.")
-@click.option("--memory-limit", type=click.IntRange(64), default=4_000, show_default=True,
-              help="Resident MiB per search process.")
+@memory_limit_option(4_000)
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Write the atlas into this folder: atlas.json and atlas.html.")
 @click.option("--dry-run", is_flag=True, help="Print how many rule sets the space holds and stop.")

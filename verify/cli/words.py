@@ -22,7 +22,7 @@ import click
 from spec.loader import load_spec
 from spec.vocabulary import Entry, vocabulary
 
-from .options import langs_option, rules_option
+from .options import json_option, langs_option, rules_option
 
 WIDTH = 92
 
@@ -92,7 +92,7 @@ def entry_lines(entry: Entry, langs: tuple[str, ...]) -> list[str]:
 @click.command()
 @rules_option(dest="spec_name")
 @langs_option("The languages the meanings are given in; the headings are in the first.")
-@click.option("--json", "as_json", is_flag=True, help="Print the vocabulary as JSON.")
+@json_option("Print the vocabulary as JSON.")
 def words(spec_name: str, langs: tuple[str, ...], as_json: bool) -> None:
     """List every name a question may use, with its type, its range and what it means.
 

@@ -61,6 +61,7 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..portfolio import explore
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..workers import start_context
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .grounds import (FIELDS, Frontier, proof_cores,
                       proved_with_inferred, rests_on)
@@ -295,7 +296,8 @@ class Prover:
     With `infer_seconds` (`math.inf`: no limit) the prover goes on, once the cheap proofs
     and their cores are sent, to try each count left unproved with inferred invariants
     within that time, beside the searches, which a proof stops as before.
-    Without `fork` each count's proof is made here before its search (and none inferred)."""
+    Without `fork` (verify/workers.py `start_context`) each count's proof is made here before its
+    search (and none inferred)."""
 
     def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str, infer_seconds: float | None = None
                  ) -> None:
@@ -306,7 +308,7 @@ class Prover:
         until = None if infer_seconds is None else time.perf_counter() + infer_seconds
         self._receive: Connection | None = None
         self._process: Any = None
-        if "fork" in multiprocessing.get_all_start_methods():
+        if start_context().get_start_method() == "fork":   # a query's overlay lives in this process only
             context = multiprocessing.get_context("fork")
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_prove_counts, args=(prop, counts, spec_name, send, until),
