@@ -65,6 +65,7 @@ def test_check_of_a_users_rules_file_on_workers(method: str, tmp_path: Path) -> 
     assert verdicts == {5: "refuted", 6: "refuted"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_diff_of_a_users_overlay_decides_its_catalogue_on_workers(method: str, tmp_path: Path) -> None:
     (tmp_path / "house.toml").write_text(HOUSE_RULE, encoding="utf-8")
@@ -78,6 +79,7 @@ def test_diff_of_a_users_overlay_decides_its_catalogue_on_workers(method: str, t
     assert verdicts == {"tracks_in_range": ("proved", "proved"), "enactment_resets_tracker": ("proved", "refuted")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_sweep_of_two_custom_games_on_two_workers(method: str, tmp_path: Path) -> None:
     done = shrules(method, "sweep", "-n", "5", "--sample", "2", "--workers", "2", "--time-limit", "60",
@@ -88,6 +90,7 @@ def test_sweep_of_two_custom_games_on_two_workers(method: str, tmp_path: Path) -
     assert atlas["counts"] == {"sound": 1, "broken": 1, "unknown": 0}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_mutate_kills_two_mutants_on_two_workers(method: str, tmp_path: Path) -> None:
     done = shrules(method, "mutate", "-n", "5", "--mutant", "1", "--mutant", "2", "--workers", "2",
