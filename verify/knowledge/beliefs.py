@@ -204,7 +204,7 @@ def search(game: Game, rules: str, time_limit: float | None = None, max_beliefs:
 
     layer: list[int] = []
     for seat, start in starts:
-        key = (seat, (intern(start),))
+        key: tuple[int, tuple[int, ...]] = (seat, (intern(start),))
         if key not in seen:
             leak = add(key, -1, None)
             if leak:
@@ -261,13 +261,18 @@ def _leak(game: Game, keys: list[tuple[int, tuple[int, ...]]], parents: list[tup
     watch = observer(game)
     found = difference(game, watch.view(states[first], seat), watch.view(states[second], seat))
     assert found is not None
-    # Seat 0 from a rotated first state stands for another seat from the real one: rotate back.
-    shift = traces[0].start != game.initial_state()
-    if shift:
-        by = next(k for k in range(game.players) if rotate(game, traces[0].start, k) == game.initial_state())
-        traces = [_rotated_trace(game, trace, by) for trace in traces]
-        seat = (seat + by) % game.players
-    return Leak(seat, traces[0], traces[1], found)
+    first_trace, second_trace, seat = rotated_back(game, traces[0], traces[1], seat)
+    return Leak(seat, first_trace, second_trace, found)
+
+
+def rotated_back(game: Game, first: Trace, second: Trace, seat: int) -> tuple[Trace, Trace, int]:
+    """Seat 0's games from a rotated first state as the games of the seat it stands for,
+    from the first state itself (module docstring)."""
+    init = game.initial_state()
+    if first.start == init:
+        return first, second, seat
+    by = next(k for k in range(game.players) if rotate(game, first.start, k) == init)
+    return _rotated_trace(game, first, by), _rotated_trace(game, second, by), (seat + by) % game.players
 
 
 def _game_to(game: Game, keys: list[tuple[int, tuple[int, ...]]], parents: list[tuple[int, Observation | None]],

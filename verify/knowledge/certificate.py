@@ -63,7 +63,7 @@ class Leak:
             "rule": self.difference.rule_id,
             "first_value": self.difference.first,
             "second_value": self.difference.second,
-            "games": [[{"rule": move.rule, "params": _plain(game.params_of(move))} for move, _ in trace.steps]
+            "games": [[{"rule": move.rule, "params": _params(game, move)} for move, _ in trace.steps]
                       for trace in (self.first, self.second)],
             "text": self.lines(),
         }
@@ -106,6 +106,12 @@ class Certificate:
         if self.leak is not None:
             out += ["  " + line for line in self.leak.lines()]
         return out
+
+
+def _params(game: Game, move: Move) -> dict[str, Any]:
+    """A move's parameters as a person reads them (seats from 1)."""
+    rule = game.by_name[move.rule].rule
+    return {p.name: _plain(seats_shown(p.type.kind, value)) for p, value in zip(rule.params, game.params_of(move).values())}
 
 
 def _plain(value: Any) -> Any:
