@@ -1,0 +1,95 @@
+"""The no-leak certificate (verify/knowledge): the view the engine gives a seat is a function
+of what the seat was shown (R-S5, R-L1-R-L4, R-X3, R-X5). Each seeded leak of
+spec/variants/leaks/ is caught with the shortest pair of games, at the smallest count that
+shows it; a view that only repeats what the seat saw is not called a leak."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.game import Game
+from engine.observe import observer
+from spec.loader import load_spec
+from verify.knowledge.beliefs import roots, search
+from verify.knowledge.run import certify
+
+LEAKS = Path(__file__).resolve().parents[1] / "spec" / "variants" / "leaks"
+
+
+@pytest.mark.parametrize("name, item, moves", [
+    ("hand_to_government", "hand", 6),      # the Chancellor sees the three drawn tiles (R-L1, R-L2)
+    ("discards_to_table", "discards", 7),   # the first discard is shown to all (R-L4)
+])
+def test_a_seeded_leak_is_caught_at_5_players_with_the_shortest_pair(name: str, item: str, moves: int) -> None:
+    certificate = certify(str(LEAKS / f"{name}.toml"), 5, "explicit", time_limit=120)
+    assert certificate.verdict == "leak" and certificate.exit_status == 1
+    leak = certificate.leak
+    assert leak is not None and leak.difference.item == item
+    assert len(leak.first.steps) == len(leak.second.steps) == moves
+    game = leak.first.game
+    watch = observer(game)
+    for trace in (leak.first, leak.second):   # both games replay in the engine
+        state = game.initial_state()
+        for move, after in trace.steps:
+            state = game.apply(state, move)
+            assert state == after
+    seen = [[watch.observation(b, m, a, leak.seat) for b, (m, a) in zip(t.states, t.steps)]
+            for t in (leak.first, leak.second)]
+    assert seen[0] == seen[1]
+    assert watch.view(leak.first.end, leak.seat) != watch.view(leak.second.end, leak.seat)
+    text = "\n".join(leak.lines())
+    assert "Round 1" in text and f"'{item}'" in text and "[R-L" in text
+
+
+def test_the_solver_finds_the_same_shortest_leak_as_the_search() -> None:
+    certificate = certify(str(LEAKS / "hand_to_government.toml"), 5, "smt", time_limit=120, depth=8)
+    assert certificate.verdict == "leak" and certificate.leak is not None
+    assert len(certificate.leak.first.steps) == 6
+    assert certificate.leak.difference.item == "hand"
+
+
+def test_hitler_shown_his_fascists_at_7_is_caught_after_the_deal() -> None:
+    certificate = certify(str(LEAKS / "hitler_knows_fascists_at_7.toml"), 7, "smt", time_limit=120, depth=3)
+    assert certificate.verdict == "leak" and certificate.leak is not None
+    assert certificate.leak.difference.item == "fascists" and certificate.leak.difference.rule_id == "R-S5"
+    assert len(certificate.leak.first.steps) == 1
+    # ... and the same view at 6 players is what R-S5 allows: no leak within the deal.
+    six = certify(str(LEAKS / "hitler_knows_fascists_at_7.toml"), 6, "smt", time_limit=120, depth=2)
+    assert six.verdict != "leak"
+
+
+def test_seat_0_stands_for_every_seat_only_under_rotation(tmp_path: Path) -> None:
+    game = Game(load_spec("standard"), 5)
+    starts, why = roots(game)
+    assert {seat for seat, _ in starts} == {0} and len(starts) == 5 and "rotation" in why
+    path = tmp_path / "seat_literal.toml"
+    path.write_text('extends = "standard"\nname = "seat_literal"\n[add.view.first_seat]\nrule = "R-S5"\n'
+                    'to = "{0}"\nwhat = "hitler"\n')
+    blocked = Game(load_spec(str(path)), 5)
+    starts, why = roots(blocked)
+    assert {seat for seat, _ in starts} == set(range(5)) and "seat literal" in why
+
+
+def test_a_limit_is_unknown_never_proved() -> None:
+    certificate = search(Game(load_spec("standard"), 5), "standard", time_limit=2)
+    assert certificate.verdict == "unknown" and certificate.exit_status == 3
+
+
+def test_the_command_prints_json_and_exits_1_on_a_leak() -> None:
+    done = subprocess.run([sys.executable, "-m", "verify", "knows", "-n", "5", "--json", "--time-limit", "60",
+                           "--rules", str(LEAKS / "hand_to_government.toml")], capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert data[0]["verdict"] == "leak" and data[0]["leak"]["item"] == "hand"
+
+
+@pytest.mark.slow
+def test_the_peeked_top_shown_to_the_table_is_caught_at_5_players() -> None:
+    certificate = certify(str(LEAKS / "known_top_to_table.toml"), 5, "explicit", time_limit=1200)
+    assert certificate.verdict == "leak" and certificate.leak is not None
+    assert certificate.leak.difference.item == "known_top"
