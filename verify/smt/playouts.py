@@ -225,7 +225,9 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     (`allows`, `only`: `_PermissionBreaches`). Seeded like `played_guides`; empty when no
     game played within `seconds` or `games` breaks any.
 
-    A game goes on past a breach (another property may break later in it); once every
+    The initial state is checked once, before any game: a state invariant it breaks is
+    broken by the empty guide (the premise "the game starts" is reached there, and no move
+    comes back to it). A game goes on past a breach (another property may break later in it); once every
     property has a guide, a game stops at the length of the longest one kept, past which
     it can shorten none. Without `shortest`, play stops as soon as every property has a
     guide: a caller that only asks whether a game gets there (a premise reached,
@@ -263,6 +265,10 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
             if fresh >> bit & 1 and (bit not in found or len(rules) < len(found[bit])):
                 found[bit] = rules
 
+    start = game.initial_state()           # every game's first state: a breach there needs no move
+    first_check = state_checks[start[phase_index]]
+    if first_check is not None and first_check(start):
+        keep(first_check(start), ())
     for _ in range(games):
         if time.perf_counter() > stop or (not shortest and len(found) == len(asked)):
             break
