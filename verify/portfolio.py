@@ -211,6 +211,13 @@ class SolverBackend:
         self.check, self.infer, self.hints = check, infer, hints
 
     def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        if self.check is not None and deadline is None and request.properties:
+            # Without a deadline each property gets the request's limits however many come
+            # before it, so all are asked in one call: the premises of the proofs are then
+            # reached by one set of random games for the whole count (verify/smt/vacuity.py),
+            # where one property at a time played two seconds of games for each.
+            return self.check(request.rules.name, request.players, tuple(prop.name for prop in request.properties),
+                              request.limits, infer=self.infer, hints=self.hints)
         out: list[PropertyResult] = []
         for prop in request.properties:
             if self.check is None:
@@ -314,25 +321,28 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
                 if other != name:
                     backends[other].heard(request, found)
     if plan.cross_check and "smt" in backends:
-        for prop in request.properties:
-            if decided_by.get(prop.name) == "explicit" and prop.name in results:
-                results[prop.name] = _cross_check(results[prop.name], prop, request, deadline, backends["smt"])
+        checked = tuple(prop for prop in request.properties if decided_by.get(prop.name) == "explicit"
+                        and prop.name in results and prop.kind in CROSS_CHECKED
+                        and not isinstance(results[prop.name].verdict, Unknown))
+        # All asked of the solver at once (`SolverBackend.decide`: one call, one set of
+        # random games for every premise), each then compared with the search's verdict.
+        again = {other.property: other for other in backends["smt"].decide(replace(request, properties=checked),
+                                                                            deadline)} if checked else {}
+        for prop in checked:
+            results[prop.name] = _cross_check(results[prop.name], again.get(prop.name))
     order = {prop.name: number for number, prop in enumerate(request.properties)}
     return Decision(tuple(sorted(results.values(), key=lambda r: order.get(r.property, len(order)))),
                     frozenset(undecided))
 
 
-def _cross_check(result: PropertyResult, prop: Property, request: Request, deadline: Deadline,
-                 solver: Backend) -> PropertyResult:
-    """The search's verdict, checked by the solver: when both decide and disagree, the
-    result is the one of the two verdicts that is not as expected, naming both."""
-    if prop.kind not in CROSS_CHECKED or isinstance(result.verdict, Unknown):
+def _cross_check(result: PropertyResult, other: PropertyResult | None) -> PropertyResult:
+    """The search's verdict, checked by the solver's (`other`, None when it gave
+    none): when both decide and disagree, the result is the one of the two verdicts that
+    is not as expected, naming both."""
+    if other is None or isinstance(other.verdict, Unknown) or other.verdict.holds == result.verdict.holds:
         return result
-    other = solver.decide(replace(request, properties=(prop,)), deadline)
-    if not other or isinstance(other[0].verdict, Unknown) or other[0].verdict.holds == result.verdict.holds:
-        return result
-    note = f"the backends disagree: explicit {result.verdict.verdict}, smt {other[0].verdict.verdict}"
-    wrong = result if result.as_expected is False else other[0]
+    note = f"the backends disagree: explicit {result.verdict.verdict}, smt {other.verdict.verdict}"
+    wrong = result if result.as_expected is False else other
     verdict: Verdict = wrong.verdict
     if isinstance(verdict, Refuted):
         verdict = replace(verdict, message=f"{note}; {verdict.message}")

@@ -85,9 +85,27 @@ def largest_k(limits: Limits) -> int:
 
 
 def catalogue_of(spec: Spec) -> tuple[Property, ...]:
-    """The property catalogue for `spec`, with a variant's overrides applied."""
-    overrides = getattr(spec, "properties", None) or None
-    return load_properties(spec, overrides=overrides)
+    """The property catalogue for `spec`, with a variant's overrides applied: read once per
+    spec object (`CATALOGUES_KEPT` of the latest). `check_players` is asked one property
+    at a time, and reading the catalogue again each time (the file parsed, every expression
+    type-checked, the order of play's monitored rules loaded again: 0.35 s) took more of
+    the main job's solver time than the solver itself."""
+    key = id(spec)
+    kept = _CATALOGUES.pop(key, None)
+    if kept is None or kept[0] is not spec:
+        overrides = getattr(spec, "properties", None) or None
+        kept = (spec, load_properties(spec, overrides=overrides))
+    _CATALOGUES[key] = kept             # the latest last: the oldest is dropped first
+    while len(_CATALOGUES) > CATALOGUES_KEPT:
+        del _CATALOGUES[next(iter(_CATALOGUES))]
+    return kept[1]
+
+
+CATALOGUES_KEPT = 8
+"""The spec objects whose catalogues `catalogue_of` keeps: the rules and their monitored
+rules at a few counts, not every mutant of a mutation analysis (each loaded once)."""
+
+_CATALOGUES: dict[int, tuple[Spec, tuple[Property, ...]]] = {}
 
 
 class Backend:
@@ -489,6 +507,7 @@ def clear_cache() -> None:
     _BACKENDS.clear()
     _SPECS.clear()
     _BY_SOURCE.clear()
+    _CATALOGUES.clear()
     forget_guides()
 
 

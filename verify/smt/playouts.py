@@ -214,7 +214,7 @@ def _fires(game: Game, prop: Property) -> _Fires | None:
 
 
 def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAYOUT_SECONDS,
-                    games: int = PLAYOUT_GAMES, seed: int = 0) -> dict[str, Guide]:
+                    games: int = PLAYOUT_GAMES, seed: int = 0, shortest: bool = True) -> dict[str, Guide]:
     """For each property among `props` that a random game breaks, the rule sequence of the
     shortest such game up to its first breach, by name: one set of games checks every
     property at once, where `played_guides` plays for one. The kinds: a state or move
@@ -225,9 +225,13 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
     (`allows`, `only`: `_PermissionBreaches`). Seeded like `played_guides`; empty when no
     game played within `seconds` or `games` breaks any.
 
-    A game goes on past a breach (another property may break later in it); once every
+    The initial state is checked once, before any game: a state invariant it breaks is
+    broken by the empty guide (the premise "the game starts" is reached there, and no move
+    comes back to it). A game goes on past a breach (another property may break later in it); once every
     property has a guide, a game stops at the length of the longest one kept, past which
-    it can shorten none."""
+    it can shorten none. Without `shortest`, play stops as soon as every property has a
+    guide: a caller that only asks whether a game gets there (a premise reached,
+    verify/smt/vacuity.py) does not spend the whole `seconds` shortening guides."""
     props = own_properties(game.spec, props)      # none over other rules' fields (spec/order.py)
     checked = tuple(prop for prop in props if prop.kind in ("always", "never", "shows")
                     and (prop.state is not None or prop.move is not None))
@@ -261,8 +265,12 @@ def played_breaches(game: Game, props: Sequence[Property], seconds: float = PLAY
             if fresh >> bit & 1 and (bit not in found or len(rules) < len(found[bit])):
                 found[bit] = rules
 
+    start = game.initial_state()           # every game's first state: a breach there needs no move
+    first_check = state_checks[start[phase_index]]
+    if first_check is not None and first_check(start):
+        keep(first_check(start), ())
     for _ in range(games):
-        if time.perf_counter() > stop:
+        if time.perf_counter() > stop or (not shortest and len(found) == len(asked)):
             break
         made.clear()
         state = game.initial_state()

@@ -3,9 +3,10 @@
 The explicit search asks each property's premise (spec/premises.py) in the same search
 as the property; the solver proves a property by induction, which says nothing of
 whether its premise is ever reached. So each proved property's premise is asked here,
-cheapest first: random games of the engine, one set of games for every premise at once
-(playouts.py `played_breaches`, each premise as the `never` a game that reaches it
-breaks); a premise no game reached goes to the solver as the `sometimes` it is (its
+cheapest first: random games of the engine, one set of games for every premise at once,
+ended as soon as each premise is reached (playouts.py `played_breaches`, each premise as
+the `never` a game that reaches it breaks; `check_players` asks every property of a
+count together, so that is one set of games per count); a premise no game reached goes to the solver as the `sometimes` it is (its
 shortest witness by BMC, guided by random games, or a proof that it never happens).
 
 The verdict is then: proved (the premise is reached), `Vacuous` (the solver proved the
@@ -35,7 +36,8 @@ def judge_premises(spec: Spec, players: int, results: list[tuple[Property, Prope
     questions = premises(tuple(prop for prop, result in results if isinstance(result.verdict, Proved)))
     if not questions:
         return [result for _, result in results]
-    reached = played_breaches(Game(spec, players), [replace(q, kind="never") for q in questions.values()])
+    reached = played_breaches(Game(spec, players), [replace(q, kind="never") for q in questions.values()],
+                              shortest=False)
     out = []
     for prop, result in results:
         question = questions.get(prop.name)
