@@ -47,6 +47,7 @@ from spec.errors import SpecError
 from spec.identity import content_hash
 from spec.loader import load_rulebook, load_spec
 from spec.model import Rule, Spec
+from spec.order import with_monitor
 from spec.properties import Property, load_properties
 
 from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
@@ -159,6 +160,17 @@ class Outcome:
         return {"property": name, "verdict": verdict, "moves": [[rule, list(args)] for rule, args in moves]}
 
 
+def monitored(spec: Spec) -> Spec:
+    """The rules a mutant's catalogue is checked on: the mutant with the order-of-play
+    monitor compiled into its own rules (spec/order.py `with_monitor`), as the rules
+    themselves are checked with it, so the `order_after_*` and `order_goes_on_after_*`
+    properties are decided under the mutant like every other, not left unknown for rules
+    built in memory. The monitor reads only which rule fired: it changes no legal move,
+    so the comparisons of the two rule sets (signatures, relations, the product search)
+    are made without it."""
+    return with_monitor(spec)
+
+
 def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
     """The catalogue's properties for `players` under `spec` (optionally only those named)."""
     props = tuple(p for p in load_properties(spec) if players in p.players)
@@ -229,7 +241,8 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     if mutant.counts is not None and players not in mutant.counts:
         return done("equivalent", f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
     try:
-        game = Game(mutant.spec, players)
+        watched = monitored(mutant.spec)
+        game = Game(watched, players)
     except (SpecError, ValueError, KeyError, IndexError) as error:
         return done("invalid", f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
@@ -249,9 +262,9 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
                                       f"the game then makes, at {players} players (proved): the same games")
-    props = catalogue(mutant.spec, players, tuple(verdicts))
+    props = catalogue(watched, players, tuple(verdicts))
     if solver_only:
-        return _by_the_solver(base, mutant, players, props, verdicts, limits, done, until_killed)
+        return _by_the_solver(base, mutant, watched, players, props, verdicts, limits, done, until_killed)
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
     if killer is None and not complete:
@@ -265,7 +278,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         differ = relation.fields_that_differ()
         return done("equivalent", f"the same games at {players} players, proved by a relational inductive "
                                   f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
-    killed = _solver_killer(mutant, players, props, verdicts)
+    killed = _solver_killer(mutant, watched, players, props, verdicts)
     if killed is not None:
         name, before, after, moves, played = killed
         outcome = done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
@@ -304,17 +317,19 @@ def _asking_order(mutant: Mutant, prop: Property) -> int:
     return 2 if prop.kind == "sometimes" else 1
 
 
-def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], verdicts: dict[str, str]
+def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
+                   verdicts: dict[str, str]
                    ) -> tuple[str, str, str, list[str], tuple[tuple[str, tuple[int, ...]], ...]] | None:
     """The first property whose verdict the solver finds different under the mutant (a
     counterexample or witness as a game from the start, or a proof where the rules had
     none), within SOLVER_SECONDS: the properties about the changed rule's moves first,
-    then the state properties, the witnesses last (each a bounded model check)."""
+    then the state properties, the witnesses last (each a bounded model check), asked
+    of the mutant with the order-of-play monitor (`watched`)."""
     from ..smt.check import verdicts_under
 
     decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
                      key=lambda prop: _asking_order(mutant, prop))
-    for prop, verdict in verdicts_under(mutant.spec, players, decided, SOLVER_SECONDS):
+    for prop, verdict in verdicts_under(watched, players, decided, SOLVER_SECONDS):
         if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
             continue
         trace = getattr(verdict, "trace", None)
@@ -324,7 +339,7 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
     return None
 
 
-def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Property, ...],
+def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
                    verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome],
                    until_killed: bool = False) -> Outcome:
     """A mutant decided by the solver alone, with no strengthening invariant written by
@@ -342,7 +357,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     checked = sorted(props, key=lambda prop: _asking_order(mutant, prop))
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
-    for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
+    for prop, verdict in verdicts_under(watched, players, checked, seconds, hints=False, any_guide=True,
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
                                         shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
