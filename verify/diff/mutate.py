@@ -3,8 +3,10 @@
 Each mutant (operators.py: one small change to the typed tree of the rules) is decided
 for one player count:
 
-1. its rules are compiled (`Game`); a mutant whose numbers break the state's declared
-   ranges is `invalid` (not counted);
+1. its rules are compiled (`Game`), with the order of play's monitor compiled into them
+   (`monitored`), so the whole catalogue is asked of the mutant, the order of play
+   included; a mutant whose numbers break the state's declared ranges is `invalid` (not
+   counted);
 2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
    count: `equivalent`; so does a change to one rule that the solver proves can never
    fire at the count, as written or mutated (`only_rule_changed`, smt `rules_never_fire`:
@@ -262,6 +264,23 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
                                       f"the game then makes, at {players} players (proved): the same games")
+    changed = rules_changed(base, mutant.spec)
+    if changed is not None and len(changed) > 1:
+        # An effect moved from one rule to another (shapes.py `move_effect`) changes two.
+        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
+        support = "strengthening invariants" if hints else "inferred invariants"
+        said = []
+        for name in changed:
+            written, mutated = base.rule(name), mutant.spec.rule(name)
+            if rules_never_fire(base, players, [written, mutated], hints):
+                said.append(f"'{name}' never fires")
+            elif same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated, hints):
+                said.append(f"'{name}' makes the same moves")
+            else:
+                break
+        else:
+            return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
+                                      f"state the rules' {support} allow (proved)")
     props = catalogue(watched, players, tuple(verdicts))
     if solver_only:
         return _by_the_solver(base, mutant, watched, players, props, verdicts, limits, done, until_killed)
@@ -437,6 +456,21 @@ def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
     if not same or rule not in names or [r.name for r in spec.rules] != names:
         return False
     return all(mine == theirs for mine, theirs in zip(spec.rules, base.rules) if mine.name != rule)
+
+
+def rules_changed(base: Spec, spec: Spec) -> tuple[str, ...] | None:
+    """The rules `spec` changes of `base` when it changes nothing else (the same numbers,
+    fields, definitions and rule names in the same order), else None. If every one of them,
+    in every state the rules' strengthening invariants allow, never fires as written or
+    mutated, or makes the same moves either way, the two have the same moves in every
+    such state: the invariants are inductive for the rules, so every state the mutant
+    reaches satisfies them too, and the two play the same games (`only_rule_changed`'s
+    argument, for each changed rule at once)."""
+    same = (spec.constants, spec.tables, spec.enums, spec.fields, spec.definitions) == (
+        base.constants, base.tables, base.enums, base.fields, base.definitions)
+    if not same or [r.name for r in spec.rules] != [r.name for r in base.rules]:
+        return None
+    return tuple(mine.name for mine, theirs in zip(spec.rules, base.rules) if mine != theirs)
 
 
 def same_shape(written: Rule, mutated: Rule) -> bool:
