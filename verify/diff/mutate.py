@@ -264,23 +264,6 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
                                       f"the game then makes, at {players} players (proved): the same games")
-    changed = rules_changed(base, mutant.spec)
-    if changed is not None and len(changed) > 1:
-        # An effect moved from one rule to another (shapes.py `move_effect`) changes two.
-        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
-        support = "strengthening invariants" if hints else "inferred invariants"
-        said = []
-        for name in changed:
-            written, mutated = base.rule(name), mutant.spec.rule(name)
-            if rules_never_fire(base, players, [written, mutated], hints):
-                said.append(f"'{name}' never fires")
-            elif same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated, hints):
-                said.append(f"'{name}' makes the same moves")
-            else:
-                break
-        else:
-            return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
-                                      f"state the rules' {support} allow (proved)")
     props = catalogue(watched, players, tuple(verdicts))
     if solver_only:
         return _by_the_solver(base, mutant, watched, players, props, verdicts, limits, done, until_killed)
@@ -291,6 +274,26 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
                                     stop_on=stop_on), verdicts)
     if killer is not None:
         return _killed(done, *killer, "a random game")
+    # An effect moved from one rule to another (shapes.py `move_effect`) changes two rules:
+    # asked after the catalogue had its chance to kill it (a frame sees stale bookkeeping
+    # the same games leave behind).
+    changed = rules_changed(base, mutant.spec)
+    if changed is not None and len(changed) > 1:
+        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
+        support = "strengthening invariants" if hints else "inferred invariants"
+        said = []
+        for name in changed:
+            written, mutated = base.rule(name), mutant.spec.rule(name)
+            if rules_never_fire(base, players, [written, mutated], hints):
+                said.append(f"'{name}' never fires")
+            elif same_shape(written, mutated) and rule_makes_the_same_moves(
+                    base, players, written, mutated, hints, [mutant.spec.rule(other) for other in changed]):
+                said.append(f"'{name}' makes the same moves")
+            else:
+                break
+        else:
+            return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
+                                      f"state the rules' {support} allow (proved)")
     from ..smt.check import rule_sets_play_the_same_games
     relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
     if relation.proved:
