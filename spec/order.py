@@ -29,12 +29,16 @@ variant; the order properties carry that name as their `rules`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from .errors import Location, SpecError
+from .errors import Location, SpecError, read_toml
+from .lang import nodes as n
+from .lang.check import Scope, parse
+from .lang.types import INT
 from .loader import register_overlay
-from .model import Spec
+from .model import Field, Spec
 from .moves import table_words
 
 FIELD = "order_of_play"
@@ -165,6 +169,34 @@ def stage_value(automaton: Automaton, stage: str, left: bool = False) -> int:
 def monitored_rules(spec: Spec, base: str, automaton: Automaton, where: Location) -> str:
     """The name under which `load_spec` loads `spec` (loaded as `base`) with the monitor."""
     return register_overlay(base, overlay(spec, automaton, where), LABEL)
+
+
+def with_monitor(spec: Spec, path: Path | None = None) -> Spec:
+    """`spec`, rules built in memory (a mutant, verify/diff/mutate.py), with the monitor of
+    the catalogue's order of play (`path`: spec/properties.toml) compiled into them: the
+    same field and, for each of *its* rules, the same assignment `overlay` gives a variant
+    loaded by name, type-checked as the loader checks an overlay's (it reads the field
+    alone). Its catalogue (spec/properties.py `load_properties`) then asks the order
+    properties of `spec` itself, so a rule set that skips, repeats or goes back a step
+    is held to the rulebook's order like the rules (R-E1...R-W5, as each step cites).
+    `spec` as it is when it has the monitor already, or the file has no order of play."""
+    if is_monitored(spec):
+        return spec
+    from .properties import PROPERTIES_FILE     # properties imports this module inside a function
+    file = path or PROPERTIES_FILE
+    where = Location(str(file), None, "order_of_play")
+    data, _ = read_toml(file)
+    automaton = load_automaton(data, spec, where)
+    if automaton is None:
+        return spec
+    written = overlay(spec, automaton, where)
+    (entry,) = written["add"]["state"].values()
+    low, high = (n.Lit(INT, int(bound)) for bound in str(entry["range"]).split(".."))
+    field = Field(FIELD, INT, low, high, n.Lit(INT, int(entry["init"])), Location(where.file, None, f"state.{FIELD}"))
+    scope = Scope({FIELD: ("field", INT)}, spec.enums)
+    updates = {item["name"]: parse(str(item["effect"][FIELD]), scope, where, INT) for item in written["rule"]}
+    rules = tuple(replace(rule, effect=(*rule.effect, (FIELD, updates[rule.name]))) for rule in spec.rules)
+    return replace(spec, fields=(*spec.fields, field), rules=rules)
 
 
 def is_monitored(spec: Spec) -> bool:

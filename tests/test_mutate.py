@@ -17,7 +17,7 @@ from spec.loader import load_spec
 from spec.properties import Property, load_properties
 from verify.cli import main
 from verify.diff.gate import load_record, names
-from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, same_shape
+from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, rules_changed, same_shape
 from verify.diff.operators import OPERATORS, mutants
 from verify.smt.check import (rule_makes_the_same_moves, rule_sets_play_the_same_games, rule_stops_a_quiet_step_short,
                                rules_never_fire)
@@ -406,3 +406,33 @@ def test_what_the_solver_alone_leaves_undecided_is_named_and_never_survives(monk
 def test_solver_only_refuses_random_only() -> None:
     result = CliRunner().invoke(main, ["mutate", "-n", "5", "--solver-only", "--random-only"])
     assert result.exit_code == 2 and "--solver-only" in result.output
+
+
+def test_an_effect_moved_to_another_rule_changes_those_two_rules_only() -> None:
+    """`move_effect` (shapes.py) changes two rules: `rules_changed` names both, in file
+    order, so each can be proved to make the same moves or never fire; a change to a
+    number or a definition is not a change of rules alone."""
+    base = load_spec("standard")
+    (mutant,) = [m for m in mutants(base, ("move_effect",), ("policy_peek",))
+                 if m.description == "effect power = 0 moved to pass_candidacy"]
+    assert rules_changed(base, mutant.spec) == ("policy_peek", "pass_candidacy")
+    assert rules_changed(base, base) == ()
+    constant = next(m for m in mutants(base, ("constant",)) if m.rule.startswith("constant"))
+    assert rules_changed(base, constant.spec) is None
+
+
+@pytest.mark.slow
+def test_two_changed_rules_each_proved_harmless_make_an_equivalent_mutant() -> None:
+    """At 7 players the Policy Peek never fires (R-X7) and no power is left granted when
+    candidacy passes (R-X2): the peek's power reset moved to `pass_candidacy` plays the same
+    games, proved rule by rule by the solver (20-40 s), where the relational search found
+    no relation in its 120 s and the product search is too large to finish."""
+    base = load_spec("standard")
+    (mutant,) = [m for m in mutants(base, ("move_effect",), ("policy_peek",))
+                 if m.description == "effect power = 0 moved to pass_candidacy"]
+    entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
+    assert entries is not None
+    verdicts = baseline_verdicts(entries, base, (7,))[7]
+    outcome = decide(base, mutant, 7, verdicts, Limits(time_limit=300), complete=False)
+    assert outcome.status == "equivalent", outcome.detail
+    assert "'policy_peek' never fires" in outcome.detail and "'pass_candidacy' makes the same moves" in outcome.detail

@@ -160,8 +160,48 @@ def test_the_measured_outcomes_name_todays_mutants() -> None:
         assert row["mutants"] == per_operator[row["operator"]], row["operator"]
         assert row["run"] == sum(row[s] for s in ("killed", "equivalent", "survived", "unknown", "invalid"))
         assert row["run"] <= row["mutants"] and (row["run"] == row["mutants"]) == ("sample" not in row)
-    for entry in data["not_killed"]:
+    for entry in data["not_killed"] + data["rerun_unknown"]["mutants"]:
         mutant = made[entry["number"]]
         assert (mutant.operator, mutant.rule, mutant.description) == \
             (entry["operator"], entry["rule"], entry["description"])
         assert entry["rule_id"] in BASE.rulebook and entry["breaks"]
+
+
+def _formerly_unknown() -> list[dict[str, object]]:
+    data = json.loads(ESCAPED_SHAPES.read_text(encoding="utf-8"))
+    return list(data["rerun_unknown"]["mutants"])
+
+
+def _killed_by_the_catalogue(number: int, killer: str) -> None:
+    from verify.diff.mutate import baseline_verdicts
+    from verify.report.baseline import baseline_path, load_baseline
+
+    entries = load_baseline(baseline_path(RECORD.parent.parent, "standard"))
+    assert entries is not None
+    verdicts = baseline_verdicts(entries, BASE, (5,))[5]
+    (mutant,) = [m for m in mutants(BASE, ("escaped",)) if m.number == number]
+    outcome = decide(BASE, mutant, 5, verdicts, Limits(time_limit=300), complete=False)
+    assert outcome.status == "killed" and outcome.detail.startswith(f"{killer}:"), outcome.detail
+
+
+@pytest.mark.parametrize("number, killer", [
+    (637, "order_after_dealt"),                      # the first candidate's draw skipped (R-S6)
+    (862, "nobody_has_won_while_play_goes_on"),      # a Fascist winner recorded at every election (R-W5)
+    (881, "a_proposed_veto_is_not_yet_refused"),     # the refusal recorded at the proposal (R-V3)
+    (947, "frame_peek"),                             # the Policy Peek shows two tiles (R-X5)
+])
+def test_the_catalogue_kills_what_the_escaped_shapes_left_unknown(number: int, killer: str) -> None:
+    """A mutant of each kind the earlier catalogue left unknown is killed by random games
+    under the property that states the rulebook's fact it breaks, with the order of play's
+    monitor compiled into the mutant (seconds each)."""
+    _killed_by_the_catalogue(number, killer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", _formerly_unknown(), ids=lambda entry: f"#{entry['number']}")
+def test_every_mutant_the_escaped_shapes_left_unknown_is_killed(entry: dict[str, object]) -> None:
+    """Every one of the 26 (tests/mutants/escaped_shapes.json `rerun_unknown`), by the
+    property recorded there."""
+    number, killer = entry["number"], entry["killed_by"]
+    assert isinstance(number, int) and isinstance(killer, str)
+    _killed_by_the_catalogue(number, killer)

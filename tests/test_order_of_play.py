@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from engine.game import compiled_game
-from spec.errors import SpecError
+from spec.errors import Location, SpecError
+from spec.lang.nodes import Lit
+from spec.model import Spec
 from spec.loader import load_spec
-from spec.order import FIELD, is_monitored
+from spec.order import FIELD, is_monitored, with_monitor
 from spec.properties import load_properties
 from verify.checker import check
 from verify.explicit.check import check_game
@@ -129,6 +131,49 @@ def test_rules_built_in_memory_leave_the_order_unknown() -> None:
     game = type(game)(changed, PLAYERS)
     (raw,) = check_game(game, props, Limits())
     assert raw.verdict == "unknown"
+
+
+def _without_places(spec: Spec) -> object:
+    """A spec's rules and fields with where each was written put to one place (a rule set
+    built in memory has no file line)."""
+    import dataclasses
+
+    nowhere = Location()
+    return ([dataclasses.replace(f, where=nowhere) for f in spec.fields],
+            [dataclasses.replace(r, where=nowhere) for r in spec.rules])
+
+
+def test_rules_built_in_memory_get_the_same_monitor_as_rules_loaded_by_name() -> None:
+    """The mutation analysis compiles the monitor into rules built in memory (a mutant):
+    the same field and the same assignment in every rule as the overlay loaded by name."""
+    spec = load_spec("standard")
+    prop = next(p for p in load_properties(spec) if p.name == "order_after_start")
+    assert _without_places(with_monitor(spec)) == _without_places(load_spec(prop.rules))
+    assert with_monitor(with_monitor(spec)) == with_monitor(spec)
+
+
+def test_rules_built_in_memory_with_the_monitor_decide_the_order() -> None:
+    """With the monitor compiled in, the order properties of a rule set built in memory are
+    its own and decided: the standard rules' proved, a skipped vote's refuted (R-E6) by the
+    game whose last move is the one that came instead."""
+    import dataclasses
+
+    spec = dataclasses.replace(load_spec("standard"), description="built in memory")
+    watched = with_monitor(spec)
+    props = tuple(p for p in load_properties(watched) if p.name == "order_after_nominated")
+    assert props and not props[0].rules
+    (raw,) = check_game(type(compiled_game(PLAYERS, "standard"))(watched, PLAYERS), props, Limits())
+    assert raw.verdict == "proved"
+    nominate = spec.rule("nominate")
+    phase = next(index for index, (target, _) in enumerate(nominate.effect) if target == "phase")
+    elected = spec.enums["phase"].index("elected")
+    skipped = dataclasses.replace(nominate, effect=tuple(
+        (target, Lit(node.type, elected) if index == phase else node)
+        for index, (target, node) in enumerate(nominate.effect)))
+    bug = with_monitor(dataclasses.replace(spec, rules=tuple(skipped if r.name == "nominate" else r
+                                                             for r in spec.rules)))
+    (raw,) = check_game(type(compiled_game(PLAYERS, "standard"))(bug, PLAYERS), props, Limits())
+    assert raw.verdict == "refuted" and raw.moves and raw.moves[-1][0] != "vote"
 
 
 def test_a_step_citing_no_rule_id_is_refused(tmp_path: Path) -> None:

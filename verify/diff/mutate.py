@@ -3,8 +3,10 @@
 Each mutant (operators.py: one small change to the typed tree of the rules) is decided
 for one player count:
 
-1. its rules are compiled (`Game`); a mutant whose numbers break the state's declared
-   ranges is `invalid` (not counted);
+1. its rules are compiled (`Game`), with the order of play's monitor compiled into them
+   (`monitored`), so the whole catalogue is asked of the mutant, the order of play
+   included; a mutant whose numbers break the state's declared ranges is `invalid` (not
+   counted);
 2. equal semantic signatures (diff/reductions.py) mean the change cannot matter for the
    count: `equivalent`; so does a change to one rule that the solver proves can never
    fire at the count, as written or mutated (`only_rule_changed`, smt `rules_never_fire`:
@@ -47,6 +49,7 @@ from spec.errors import SpecError
 from spec.identity import content_hash
 from spec.loader import load_rulebook, load_spec
 from spec.model import Rule, Spec
+from spec.order import with_monitor
 from spec.properties import Property, load_properties
 
 from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
@@ -159,6 +162,17 @@ class Outcome:
         return {"property": name, "verdict": verdict, "moves": [[rule, list(args)] for rule, args in moves]}
 
 
+def monitored(spec: Spec) -> Spec:
+    """The rules a mutant's catalogue is checked on: the mutant with the order-of-play
+    monitor compiled into its own rules (spec/order.py `with_monitor`), as the rules
+    themselves are checked with it, so the `order_after_*` and `order_goes_on_after_*`
+    properties are decided under the mutant like every other, not left unknown for rules
+    built in memory. The monitor reads only which rule fired: it changes no legal move,
+    so the comparisons of the two rule sets (signatures, relations, the product search)
+    are made without it."""
+    return with_monitor(spec)
+
+
 def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
     """The catalogue's properties for `players` under `spec` (optionally only those named)."""
     props = tuple(p for p in load_properties(spec) if players in p.players)
@@ -229,7 +243,8 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     if mutant.counts is not None and players not in mutant.counts:
         return done("equivalent", f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
     try:
-        game = Game(mutant.spec, players)
+        watched = monitored(mutant.spec)
+        game = Game(watched, players)
     except (SpecError, ValueError, KeyError, IndexError) as error:
         return done("invalid", f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
@@ -249,9 +264,9 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
             return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
                                       f"the game then makes, at {players} players (proved): the same games")
-    props = catalogue(mutant.spec, players, tuple(verdicts))
+    props = catalogue(watched, players, tuple(verdicts))
     if solver_only:
-        return _by_the_solver(base, mutant, players, props, verdicts, limits, done, until_killed)
+        return _by_the_solver(base, mutant, watched, players, props, verdicts, limits, done, until_killed)
     stop_on = frozenset(name for name, verdict in verdicts.items() if verdict in DECISIVE)
     killer = _killer(probe_game(game, props, PROBE_GAMES, PROBE_SECONDS, mutant.number, stop_on=stop_on), verdicts)
     if killer is None and not complete:
@@ -259,13 +274,33 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
                                     stop_on=stop_on), verdicts)
     if killer is not None:
         return _killed(done, *killer, "a random game")
+    # An effect moved from one rule to another (shapes.py `move_effect`) changes two rules:
+    # asked after the catalogue had its chance to kill it (a frame sees stale bookkeeping
+    # the same games leave behind).
+    changed = rules_changed(base, mutant.spec)
+    if changed is not None and len(changed) > 1:
+        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
+        support = "strengthening invariants" if hints else "inferred invariants"
+        said = []
+        for name in changed:
+            written, mutated = base.rule(name), mutant.spec.rule(name)
+            if rules_never_fire(base, players, [written, mutated], hints):
+                said.append(f"'{name}' never fires")
+            elif same_shape(written, mutated) and rule_makes_the_same_moves(
+                    base, players, written, mutated, hints, [mutant.spec.rule(other) for other in changed]):
+                said.append(f"'{name}' makes the same moves")
+            else:
+                break
+        else:
+            return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
+                                      f"state the rules' {support} allow (proved)")
     from ..smt.check import rule_sets_play_the_same_games
     relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
     if relation.proved:
         differ = relation.fields_that_differ()
         return done("equivalent", f"the same games at {players} players, proved by a relational inductive "
                                   f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
-    killed = _solver_killer(mutant, players, props, verdicts)
+    killed = _solver_killer(mutant, watched, players, props, verdicts)
     if killed is not None:
         name, before, after, moves, played = killed
         outcome = done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
@@ -304,17 +339,19 @@ def _asking_order(mutant: Mutant, prop: Property) -> int:
     return 2 if prop.kind == "sometimes" else 1
 
 
-def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], verdicts: dict[str, str]
+def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
+                   verdicts: dict[str, str]
                    ) -> tuple[str, str, str, list[str], tuple[tuple[str, tuple[int, ...]], ...]] | None:
     """The first property whose verdict the solver finds different under the mutant (a
     counterexample or witness as a game from the start, or a proof where the rules had
     none), within SOLVER_SECONDS: the properties about the changed rule's moves first,
-    then the state properties, the witnesses last (each a bounded model check)."""
+    then the state properties, the witnesses last (each a bounded model check), asked
+    of the mutant with the order-of-play monitor (`watched`)."""
     from ..smt.check import verdicts_under
 
     decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
                      key=lambda prop: _asking_order(mutant, prop))
-    for prop, verdict in verdicts_under(mutant.spec, players, decided, SOLVER_SECONDS):
+    for prop, verdict in verdicts_under(watched, players, decided, SOLVER_SECONDS):
         if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
             continue
         trace = getattr(verdict, "trace", None)
@@ -324,7 +361,7 @@ def _solver_killer(mutant: Mutant, players: int, props: tuple[Property, ...], ve
     return None
 
 
-def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Property, ...],
+def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
                    verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome],
                    until_killed: bool = False) -> Outcome:
     """A mutant decided by the solver alone, with no strengthening invariant written by
@@ -342,7 +379,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, players: int, props: tuple[Proper
     checked = sorted(props, key=lambda prop: _asking_order(mutant, prop))
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
-    for prop, verdict in verdicts_under(mutant.spec, players, checked, seconds, hints=False, any_guide=True,
+    for prop, verdict in verdicts_under(watched, players, checked, seconds, hints=False, any_guide=True,
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
                                         shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
@@ -422,6 +459,21 @@ def only_rule_changed(base: Spec, spec: Spec, rule: str) -> bool:
     if not same or rule not in names or [r.name for r in spec.rules] != names:
         return False
     return all(mine == theirs for mine, theirs in zip(spec.rules, base.rules) if mine.name != rule)
+
+
+def rules_changed(base: Spec, spec: Spec) -> tuple[str, ...] | None:
+    """The rules `spec` changes of `base` when it changes nothing else (the same numbers,
+    fields, definitions and rule names in the same order), else None. If every one of them,
+    in every state the rules' strengthening invariants allow, never fires as written or
+    mutated, or makes the same moves either way, the two have the same moves in every
+    such state: the invariants are inductive for the rules, so every state the mutant
+    reaches satisfies them too, and the two play the same games (`only_rule_changed`'s
+    argument, for each changed rule at once)."""
+    same = (spec.constants, spec.tables, spec.enums, spec.fields, spec.definitions) == (
+        base.constants, base.tables, base.enums, base.fields, base.definitions)
+    if not same or [r.name for r in spec.rules] != [r.name for r in base.rules]:
+        return None
+    return tuple(mine.name for mine, theirs in zip(spec.rules, base.rules) if mine != theirs)
 
 
 def same_shape(written: Rule, mutated: Rule) -> bool:

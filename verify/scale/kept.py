@@ -28,7 +28,7 @@ from engine.game import Game
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
 
-from ..diff.mutate import Outcome, Spread, _decide_numbered, catalogue
+from ..diff.mutate import Outcome, Spread, _decide_numbered, catalogue, monitored
 from ..diff.operators import Mutant, mutants
 from .cache import Cache
 from .tasks import KEY_VERSION, code_digest, rules_digest, stamp
@@ -80,11 +80,12 @@ def believed(outcome: Outcome, arguments: tuple[Any, ...], kill: Any, untrusted:
             raise NotBelieved("killed with no game to replay: decided again", "stale")
         name, verdict = kill["property"], kill["verdict"]
         before = verdicts.get(name) if isinstance(name, str) else None
-        props = {prop.name: prop for prop in catalogue(mutant.spec, players, tuple(verdicts))}
+        watched = monitored(mutant.spec)        # the order of play's monitor, as the mutant was checked
+        props = {prop.name: prop for prop in catalogue(watched, players, tuple(verdicts))}
         if before in (None, "unknown") or name not in props or verdict == before \
                 or not can_show(props[name], verdict):
             raise NotBelieved(f"its kill ({shown(name)}: {shown(before)} -> {shown(verdict)}) is no kill")
-        trace = replayed(Game(mutant.spec, players), kill["moves"])
+        trace = replayed(Game(watched, players), kill["moves"])
         if not shows(trace, props[name], verdict):
             raise NotBelieved(f"its game does not show {name} {verdict}")
         outcome.game = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps]

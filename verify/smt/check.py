@@ -445,15 +445,18 @@ def rules_never_fire(spec: Spec, players: int, rules: Sequence[Rule], hints: boo
     return _backend_of_source(spec, players, hints).induction.never_fires(rules)
 
 
-def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule, hints: bool = True) -> bool:
+def rule_makes_the_same_moves(spec: Spec, players: int, base: Rule, mutant: Rule, hints: bool = True,
+                              also: Sequence[Rule] = ()) -> bool:
     """Whether rule `base` of `spec` and a change of it (`mutant`, same name and
     parameters) make the same moves, with the same odds and effects, in every state
     satisfying the rules' proved strengthening invariants at `players` (a requirement the
     others imply, a bound no reachable state meets). Effects are compared on the fields
-    live where the move goes, for both rule sets (spec/liveness.py): a change that only
-    leaves a different value in stale bookkeeping changes no game. The backend is kept
-    as for `rules_never_fire`."""
-    return _backend_of_source(spec, players, hints).induction.same_moves(base, mutant, live_fields(spec, [mutant]))
+    live where the move goes, for both rule sets (spec/liveness.py; `also`: the other
+    rules the same mutant changes, whose reads count too): a change that only leaves a
+    different value in stale bookkeeping changes no game. The backend is kept as for
+    `rules_never_fire`."""
+    return _backend_of_source(spec, players, hints).induction.same_moves(
+        base, mutant, live_fields(spec, [mutant, *also]))
 
 
 def rule_stops_a_quiet_step_short(spec: Spec, players: int, base: Rule, mutant: Rule, hints: bool = True) -> bool:
