@@ -47,6 +47,7 @@ effect = { phase = "'chaos' if election_tracker + 1 >= tracker_limit else 'nomin
 [[rule]]
 name = "enact"
 effect = { discard_fascist = "discard_fascist", discard_liberal = "discard_liberal", draw_fascist = "draw_fascist + chancellor_hand - (1 if tile == 'fascist' else 0)", draw_liberal = "draw_liberal + (chancellor_hand_size - chancellor_hand) - (1 if tile == 'liberal' else 0)" }
+hidden = ["discard_fascist", "discard_liberal", "chancellor_hand", "draw_fascist", "draw_liberal"]
 """, "frame_enactment", "enact"),
     "peek_forgotten": ("""
 # The Policy Peek is not recorded: the top of the pile stays unknown after it.

@@ -233,8 +233,9 @@ def _candidates(spec: Spec) -> Iterator[Candidate]:
             yield (operator, f"definition {name}", users.get(name, ()), what,
                    partial(_with_definition, spec, name, new_tree), None)
     cited = _source_rule_ids(spec)
+    seen_only = _read_only_by_observations(spec)
     for name, value in spec.constants.items():
-        if name in FIXED_CONSTANTS:
+        if name in FIXED_CONSTANTS or name in seen_only:
             continue
         for delta in (1, -1):
             yield ("constant", f"constant {name}", (cited[name],) if name in cited else (),
@@ -256,6 +257,30 @@ def _candidates(spec: Spec) -> Iterator[Candidate]:
                     yield ("constant", f"table {name}", ids,
                            f"{name}[{_counts_text(counts)}] = {entry} -> {int(entry) + delta}",
                            partial(_with_table, spec, name, counts, int(entry) + delta), counts)
+
+
+def _read_only_by_observations(spec: Spec) -> frozenset[str]:
+    """The constants only who-sees-what reads (a rule's `shows`, `[view]`, `[public]`): a
+    change to one changes no move, so the catalogue of moves cannot tell it apart and the
+    product search would only prove it equivalent. What a seat is shown is judged by the
+    no-leak certificate (`shrules knows`) and the knowledge disputes instead."""
+    def names(roots: list[n.Node | None]) -> set[str]:
+        return {item.name for root in roots if root is not None for item in n.walk(root)
+                if isinstance(item, n.Name) and item.kind == "constant"}
+    observed = names([node for rule in spec.rules for show in rule.shows for node in (show.to, show.what)]
+                     + [node for item in spec.view for node in (item.to, item.what)] + list(spec.public.values()))
+    played: list[n.Node | None] = [*spec.definitions.values()]
+    for field in spec.fields:
+        played += [field.low, field.high, field.init]
+    for rule in spec.rules:
+        played += [req.when for req in rule.requires] + [node for _, node in rule.effect]
+        played += [node for _, node in rule.lets] + [node for _, node in rule.reveals]
+        played += [rule.weight, rule.actor_seat, rule.draws]
+        played += [node for param in rule.params for node in (param.domain.of, param.domain.low,
+                                                               param.domain.high, param.domain.length)]
+        played += [node for req in rule.requires for _, node in req.why.holes]
+        played += [node for _, node in rule.says.holes] if rule.says else []
+    return frozenset(observed - names(played))
 
 
 def _with_definition(spec: Spec, name: str, tree: n.Node) -> Spec:
