@@ -37,7 +37,7 @@ decides what is possible, not how likely, so such a mutant could not be killed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -264,7 +264,7 @@ def _read_only_by_observations(spec: Spec) -> frozenset[str]:
     change to one changes no move, so the catalogue of moves cannot tell it apart and the
     product search would only prove it equivalent. What a seat is shown is judged by the
     no-leak certificate (`shrules knows`) and the knowledge disputes instead."""
-    def names(roots: list[n.Node | None]) -> set[str]:
+    def names(roots: Sequence[n.Node | None]) -> set[str]:
         return {item.name for root in roots if root is not None for item in n.walk(root)
                 if isinstance(item, n.Name) and item.kind == "constant"}
     observed = names([node for rule in spec.rules for show in rule.shows for node in (show.to, show.what)]
