@@ -76,7 +76,7 @@ def test_catalogue_covers_the_seeds() -> None:
 
 
 def test_hidden_information_is_marked_as_rule_text() -> None:
-    for ident in ("hitler-knows-fascists-large", "discards-revealed", "execution-reveals-role", "lying-allowed"):
+    for ident in ("hitler-knows-you-large", "discards-revealed", "execution-reveals-role", "lying-allowed"):
         answer = answer_dispute(BY_ID[ident])
         assert isinstance(answer, TextAnswer)
         text = render(answer)

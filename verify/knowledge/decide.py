@@ -8,8 +8,9 @@ Two ways, both exact:
   to know E at a belief exactly when a state of its belief has not E; every state of a
   belief is reached by a game the seat cannot tell from the real one, and C and X read the
   same in all of them. So the question is the state question `C and not E and count(X) > 0`,
-  which the checkers decide (completely at 5 players, and by the solver at every count),
-  its shortest game the same game. R-E10's "known by all not to be Hitler" is of this kind.
+  (in a phase where someone moves) which the checkers decide (completely at 5 players, and by the solver at every count),
+  its shortest game the same game. The state question is asked only where a belief can be:
+  not in a phase of the game's forced moves, which follow the move before at once. R-E10's "known by all not to be Hitler" is of this kind.
 - *the beliefs* (`search.py`): every other question, over the beliefs of the knower.
 
 Verdicts as for any query (verify/results.py): for `sometimes`, a witness game or none;
@@ -24,7 +25,7 @@ from engine.game import compiled_game
 from spec.knowledge import atoms
 from spec.lang import nodes as n
 from spec.lang.check import KNOWER
-from spec.lang.types import BOOL, INT
+from spec.lang.types import BOOL, INT, Type
 from spec.model import Spec
 from spec.properties import Property
 
@@ -68,9 +69,24 @@ def reduced(prop: Property, spec: Spec) -> Property | None:
     if not n.fields_read([*plain, seats], spec.definitions) <= public:
         return None
     someone = n.Compare(BOOL, ">", n.Call(INT, "count", (seats,)), n.Lit(INT, 0))
-    state = n.BoolOp(BOOL, "and", (*plain, n.Unary(BOOL, "not", what), someone))
+    state = n.BoolOp(BOOL, "and", (*plain, n.Unary(BOOL, "not", what), someone, _at_a_choice(spec)))
     return Property(prop.name, prop.kind, prop.description, prop.rule_ids, prop.players, prop.expect, state, None,
                     (), prop.text, prop.where, rules=prop.rules)
+
+
+def _at_a_choice(spec: Spec) -> n.Node:
+    """`phase in [...]`, the phases where a seat, the table or chance moves, the deal's
+    aside: a belief is never in a phase of the game's forced moves, which happen at once
+    (beliefs.py fuses them), and no question is asked before the deal (search.py)."""
+    phases = spec.enums["phase"]
+    forced = {rule.phase for rule in spec.rules if rule.actor == "game"}
+    chosen = {rule.phase for rule in spec.rules if rule.actor != "game"}
+    dealing = {rule.phase for rule in spec.rules if "deal" in rule.roles}
+    chosen -= dealing
+    forced |= dealing
+    kind = Type("enum", "phase")
+    items = tuple(n.Lit(kind, index) for index, name in enumerate(phases) if name in chosen or name not in forced)
+    return n.Compare(BOOL, "in", n.Name(kind, "phase", "field"), n.ListLit(Type("list", elem=kind), items))
 
 
 def decide_count(prop: Property, players: int, seconds: float = KNOWLEDGE_SECONDS, spec_name: str = "standard",

@@ -716,6 +716,14 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     and a search that must finish for one does so for all), what stays unknown by the Z3
     backend (`_after_search`); rule-text and position entries one by one."""
     started = time.perf_counter()
+    knowing = {d.id: d for d in disputes if d.query is not None and uses_knows(d.query.state)}
+    if knowing:
+        # knowledge entries are decided over beliefs (verify/knowledge), each on its own
+        rest_of = tuple(d for d in disputes if d.id not in knowing)
+        out_first = {ident: _decide_knowledge(d.query, (players,), budget, players, spec_name, d.rule_ids, d, None)
+                     for ident, d in knowing.items() if d.query is not None}
+        out_rest = answer_many(rest_of, players, budget, spec_name) if rest_of else {}
+        return {d.id: (out_first[d.id] if d.id in out_first else out_rest[d.id]) for d in disputes}
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
     within = _infer_within(budget)
