@@ -22,7 +22,7 @@ KNOWLEDGE_SECONDS = 60.0
 """Time for one knowledge question per player count (`shrules ask` with knows(), over a
 seat's beliefs, verify/knowledge): the goal that a 5-player question is answered within a
 minute on a two-core machine. A search that has not finished by then is "unknown", never
-"no"."""
+"no". A question time asked for (`shrules ask --seconds`) replaces it."""
 
 KNOWLEDGE_BELIEFS = 3_000_000
 """Beliefs a knowledge search stores before it stops with "unknown": about 2 GiB at 5

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from engine.game import Game, Move
 from engine.observe import Observation, Observer, observer
+from engine.pycompile import load_source
 
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
@@ -83,8 +84,10 @@ class Beliefs:
         slots = {index: f"p[{k}]" for k, index in enumerate(self.public_index)}
         slots.update({index: f"h[{k}]" for k, index in enumerate(self.hidden_index)})
         # one tuple built per state: the fields in schema order, from the two parts
-        source = f"lambda p, h: new(State, ({', '.join(slots[i] for i in range(len(game.field_names)))},))"
-        self._merge = eval(source, {"new": tuple.__new__, "State": game.State})  # noqa: S307 (our own text)
+        source = (f"def merge(p, h):\n"
+                  f"    return new(State, ({', '.join(slots[i] for i in range(len(game.field_names)))},))\n")
+        namespace = load_source(source, "belief merge", {"new": tuple.__new__, "State": game.State})
+        self._merge: Callable[[tuple[int, ...], tuple[int, ...]], Any] = namespace["merge"]
         self._hidden_of = _getter(self.hidden_index)
         self._public_of = _getter(self.public_index)
         self.expanded = 0               # beliefs whose successors were computed

@@ -464,9 +464,12 @@ def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, d
         if left < 1:
             skipped[count] = "not searched: no time was left"
             continue
+        # the default question time gives each count `KNOWLEDGE_SECONDS`; a time asked for
+        # (--seconds) is the search's to use
+        seconds = min(left, KNOWLEDGE_SECONDS) if budget.seconds == QUESTION_SECONDS else left
         if progress:
-            progress(f"{count} players: searching the beliefs (up to {min(left, KNOWLEDGE_SECONDS):.0f} s)")
-        result = decide_count(prop, count, min(left, KNOWLEDGE_SECONDS), spec_name)
+            progress(f"{count} players: searching the beliefs (up to {seconds:.0f} s)")
+        result = decide_count(prop, count, seconds, spec_name)
         results.append(result)
         if isinstance(result.verdict, Unknown):
             limit_hit = count if limit_hit is None else min(limit_hit, count)
