@@ -15,6 +15,7 @@ Values stay encoded (ints, seat bit masks) so observations hash fast in the sear
 from __future__ import annotations
 
 import weakref
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
@@ -59,6 +60,7 @@ class Observer:
         spec, players = game.spec, game.players
         self.public_fields = spec.seen_fields("public")
         self.public_index = tuple(game.field_names.index(name) for name in self.public_fields)
+        self._public_fields = itemgetter(*self.public_index) if self.public_index else (lambda state: ())
         self.count_names = tuple(spec.public)
         self.counts = tuple(compile_expression(spec, players, node) for node in spec.public.values())
         self.shows: dict[str, tuple[_CompiledShow, ...]] = {
@@ -89,7 +91,8 @@ class Observer:
 
     def public(self, state: State) -> tuple[int, ...]:
         """The public part of a state: the public fields, then the `[public]` counts."""
-        return tuple(state[index] for index in self.public_index) + tuple(count(state) for count in self.counts)
+        fields = self._public_fields(state)
+        return (fields if isinstance(fields, tuple) else (fields,)) + tuple(count(state) for count in self.counts)
 
     def observation(self, before: State, move: Move, after: State, seat: int) -> Observation:
         """What `seat` is shown of `move` from `before` to `after`."""

@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spec.errors import Location
+from spec.errors import Location, SpecError
+from spec.lang.check import KNOWS_REFUSED
+from spec.temporal import KNOWLEDGE_CALLS
 from spec.lang import nodes as n
 from spec.lang.limits import check_combinatoric, check_domain_size, check_tiles_length
 from spec.lang.types import Type
@@ -234,6 +236,8 @@ class Emitter:
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
 
     def _Call(self, node: n.Call) -> str:
+        if node.function in KNOWLEDGE_CALLS:
+            raise SpecError(KNOWS_REFUSED)        # decided over beliefs (verify/knowledge), not compiled
         args = [self.emit(arg) for arg in node.args]
         simple = {
             "count": f"({args[0]}).bit_count()" if args else "",

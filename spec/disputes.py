@@ -48,7 +48,8 @@ from .lang.types import BOOL
 from .loader import load_spec
 from .model import Spec
 from .properties import Property, move_scope, parse_players, state_scope
-from .temporal import base_name, monitor, uses_temporal
+from .knowledge import check_question
+from .temporal import KNOWLEDGE_CALLS, base_name, calls, monitor, uses_temporal
 
 DISPUTES_FILE = Path(__file__).parent / "disputes.toml"
 KINDS = ("sometimes", "never", "position", "rule_text")
@@ -150,6 +151,13 @@ def query(spec: Spec, name: str, kind: str, text: str, on: tuple[str, ...] = (),
     if not isinstance(text, str) or not text.strip():
         raise SpecError("expected an expression, e.g. \"phase == 'vote'\"", where)
     checked, rules = text, ""
+    knowing = calls(text, KNOWLEDGE_CALLS)
+    if knowing and on:
+        raise SpecError("knows() belongs to a question over states, not over moves (--on); ask about the state "
+                        "after the move, e.g. phase == 'chancellor_enact' and knows(nominee, ...)", where)
+    if knowing and uses_temporal(text):
+        raise SpecError("knows() and the temporal functions (previous, times, in_a_row, then) are not decided in "
+                        "one question: the beliefs are searched over the rules without monitors", where)
     if uses_temporal(text):
         # The query's history is kept by monitors added to the rules (spec/temporal.py): the
         # property is stated over the monitored rules, and checked under them.
@@ -157,7 +165,10 @@ def query(spec: Spec, name: str, kind: str, text: str, on: tuple[str, ...] = (),
         checked, rules = monitored.text, monitored.rules
         spec = load_spec(rules)
     scope, reveals = query_scope(spec, on, where)
+    scope.knows = knowing
     node = parse(checked, scope, where, BOOL, show_caret=show_caret)
+    if knowing:
+        check_question(node, where)
     node = substitute(node, reveals) if reveals else node
     counts = tuple(spec.player_counts) if players is None else players
     state, move = (None, node) if on else (node, None)

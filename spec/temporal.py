@@ -35,7 +35,7 @@ from typing import Any
 
 from .errors import Location, SpecError
 from .lang import nodes as n
-from .lang.check import BUILTINS, Scope, caret_lines, check_tree
+from .lang.check import BUILTINS, KNOWS, QUANTIFIERS, Scope, caret_lines, check_tree
 from .lang.limits import MAX_EXPRESSION_CHARS, MAX_TEMPORAL_CALLS, MAX_TEMPORAL_COUNT
 from .lang.types import BOOL, INT, Type
 from .loader import RESERVED, register_overlay
@@ -64,6 +64,20 @@ FUNCTIONS: dict[str, Signature] = {
 COUNTERS = ("times", "in_a_row")
 """Functions whose value is a count: saturated, so each must be compared with a number."""
 PREFIX = "monitor"
+KNOWLEDGE_CALLS = (KNOWS, *QUANTIFIERS)
+"""Calls of the knowledge questions (spec/knowledge.py), which are not temporal."""
+
+
+def calls(text: str, names: tuple[str, ...]) -> bool:
+    """Whether an expression calls one of `names` (a syntax error is left to the parser)."""
+    if not isinstance(text, str) or len(text) > MAX_EXPRESSION_CHARS:
+        return False
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names
+               for node in ast.walk(tree))
 
 
 def uses_temporal(text: str) -> bool:
@@ -74,7 +88,7 @@ def uses_temporal(text: str) -> bool:
     try:
         tree = ast.parse(text.strip(), mode="eval")
         return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in BUILTINS
-                   for node in ast.walk(tree))
+                   and node.func.id not in KNOWLEDGE_CALLS for node in ast.walk(tree))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
 

@@ -25,9 +25,9 @@ ROOMS: dict[str, set[str]] = {
     "smt":      {"results", "workers"},                     # the Z3 backend
     "portfolio": {"results", "workers", "explicit", "smt"},  # which backend decides, in what order
     "checker":  {"results", "workers", "explicit", "smt", "portfolio"},  # the catalogue, by either backend
-    "lawyer":   {"results", "workers", "explicit", "smt", "portfolio"},  # shrules ask (--solver: worker processes)
+    "lawyer":   {"results", "workers", "explicit", "smt", "portfolio", "knowledge"},  # shrules ask (--solver: worker processes)
     "diff":     {"results", "workers", "explicit", "smt", "checker", "portfolio"},  # shrules diff, mutation score
-    "knowledge": {"results", "explicit", "smt"},              # the no-leak certificate (shrules knows)
+    "knowledge": {"results", "explicit", "smt"},              # what a seat can know; the no-leak certificate
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages

@@ -18,6 +18,16 @@ QUESTION_SECONDS = 120.0
 """Time for one question (`shrules ask`, and each question of `bench --questions`): 5
 players are searched completely well within it, 7 are not."""
 
+KNOWLEDGE_SECONDS = 60.0
+"""Time for one knowledge question per player count (`shrules ask` with knows(), over a
+seat's beliefs, verify/knowledge): the goal that a 5-player question is answered within a
+minute on a two-core machine. A search that has not finished by then is "unknown", never
+"no". A question time asked for (`shrules ask --seconds`) replaces it."""
+
+KNOWLEDGE_BELIEFS = 3_000_000
+"""Beliefs a knowledge search stores before it stops with "unknown": about 2 GiB at 5
+players (a belief holds a few hidden parts besides its public part)."""
+
 ALL_SECONDS = 900.0
 """Time per player count for `ask --all`, whose 5- and 6-player searches are complete ones."""
 

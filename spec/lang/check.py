@@ -48,6 +48,19 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 
+KNOWS = "knows"
+QUANTIFIERS = ("some", "every")
+KNOWER = "knower"
+"""Inside knows(WHO, WHAT), the seat that knows, e.g. knows(some('fascist'), hitler != knower)."""
+ROLE_ENUM = "role"
+"""The enum a role in some('liberal') belongs to; a seat's role is its `[view.role]`."""
+KNOWS_USAGE = ("knows(WHO, WHAT), WHO a seat (president), some(SEATS) or every(SEATS) (a seat set, or a role: "
+               "some('liberal')), WHAT a bool (hitler != nominee) or a value the seat knows (hitler)")
+KNOWS_REFUSED = ("knows() asks what a seat knows, which only `shrules ask --can/--never` and the knowledge "
+                 "disputes decide, over the seat's beliefs; it has no value in a rule, a property, an "
+                 "invariant, a move query or the Z3 backend")
+
+
 def _instead(name: str, builtin: Builtin, given: Type) -> str:
     """For a one-argument builtin given the wrong type, the builtins of one argument that
     take `given` and give the same type of result ("for seats, use count()"), or ""."""
@@ -69,10 +82,13 @@ class Scope:
     """Everyday words for names of the scope (spec/vocabulary.toml `also`), lower-cased:
     each with the names it stands for and their meaning, so that an unknown name is
     answered by meaning ("the sitting Chancellor is `nominee`"), not only by spelling."""
+    knows: bool = False
+    """Whether `knows(SEAT, EXPR)` may be used: only in a question, which is decided over
+    a seat's beliefs (verify/knowledge); everywhere else it is refused with why."""
 
     def child(self) -> "Scope":
         """A scope that adds names (params, lets) on top of this one."""
-        return Scope(dict(self.names), self.enums, self.definitions, self.synonyms)
+        return Scope(dict(self.names), self.enums, self.definitions, self.synonyms, self.knows)
 
     def add(self, name: str, kind: str, type_: Type) -> None:
         """Declare a name."""
@@ -104,6 +120,7 @@ class _Checker:
         self.scope = scope
         self.where = where
         self.show_caret = show_caret
+        self.inside_knows = False
 
     def fail(self, message: str, node: ast.AST | None = None) -> SpecError:
         caret = None
@@ -297,6 +314,11 @@ class _Checker:
             raise self.fail("only the documented builtins can be called "
                             f"({', '.join(sorted(BUILTINS))})", tree)
         name = tree.func.id
+        if name == KNOWS:
+            return self._knows(tree, depth)
+        if name in QUANTIFIERS:
+            raise self.fail(f"{name}(...) says who knows, as the first argument of knows(): "
+                            f"knows({name}('liberal'), hitler)", tree)
         builtin = BUILTINS.get(name)
         if builtin is None:
             raise self.fail(f"'{name}' is not a builtin{_did_you_mean(name, list(BUILTINS))}; "
@@ -323,6 +345,51 @@ class _Checker:
             except SpecError as error:
                 raise self.fail(error.message, tree) from None
         return n.Call(builtin.result, name, tuple(args))
+
+    def _knows(self, tree: ast.Call, depth: int) -> n.Node:
+        """`knows(WHO, WHAT)` (spec/LANGUAGE.md, "Knowledge"): WHO is a seat, or some(...) /
+        every(...) of a seat set or a role; WHAT a bool the seat holds true in every state it
+        thinks possible, or a value it knows (the same in all of them)."""
+        if not self.scope.knows:
+            raise self.fail(KNOWS_REFUSED, tree)
+        if self.inside_knows:
+            raise self.fail("knows() inside knows() is not decided: ask what one seat knows of the game", tree)
+        if tree.keywords or len(tree.args) != 2 or any(isinstance(a, ast.Starred) for a in tree.args):
+            raise self.fail(f"knows() takes two arguments: {KNOWS_USAGE}", tree)
+        who_tree, what_tree = tree.args
+        who = self._knower(who_tree, depth)
+        inner = self.scope.child()
+        inner.add(KNOWER, "param", SEAT)
+        checker = _Checker(self.text, inner, self.where, self.show_caret)
+        checker.inside_knows = True
+        what = checker.check(what_tree, None, depth + 1)
+        if what.type.kind in ("none", "list"):
+            raise self.fail(f"knows() is about a bool or a value, got {what.type}", what_tree)
+        return n.Call(BOOL, KNOWS, (who, what))
+
+    def _knower(self, tree: ast.expr, depth: int) -> n.Node:
+        """Who knows: `some(X)` / `every(X)` with X a seat set or a member of the role enum,
+        or a seat (`seat?` too: nobody when it is none), kept as some(seat)."""
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in QUANTIFIERS:
+            quantifier = tree.func.id
+            if tree.keywords or len(tree.args) != 1:
+                raise self.fail(f"{quantifier}() takes one argument: a seat set (fascists, alive - {{president}}) "
+                                f"or a role ({', '.join(repr(m) for m in self.scope.enums.get(ROLE_ENUM, ()))})",
+                                tree)
+            arg_tree = tree.args[0]
+            if isinstance(arg_tree, ast.Constant) and isinstance(arg_tree.value, str):
+                if ROLE_ENUM not in self.scope.enums:
+                    raise self.fail(f"a role in {quantifier}() needs the enum '{ROLE_ENUM}'", arg_tree)
+                role = self._string(arg_tree.value, Type("enum", ROLE_ENUM), arg_tree)
+                return n.Call(SEATS, quantifier, (role,))
+            seats = self.check(arg_tree, SEATS, depth)
+            self.expect(seats, SEATS, arg_tree, f"argument of {quantifier}()")
+            return n.Call(SEATS, quantifier, (seats,))
+        seat = self.check(tree, SEAT, depth)
+        if seat.type.kind != "seat":
+            raise self.fail(f"who knows is a seat, some(SEATS) or every(SEATS), got {seat.type}: {KNOWS_USAGE}",
+                            tree)
+        return n.Call(SEATS, "some", (seat,))       # the seat, or nobody when it is none
 
     def _Set(self, tree: ast.Set, expected: Type | None, depth: int) -> n.Node:
         items = []

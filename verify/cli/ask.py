@@ -29,6 +29,7 @@ from typing import Any
 import click
 
 from spec.disputes import Dispute
+from spec.knowledge import uses_knows
 from spec.errors import SpecError
 from spec.properties import Property
 from spec.loader import load_spec
@@ -177,6 +178,9 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
             option = "--can" if can_text else "--never"
             asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
             prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
+            if uses_knows(prop.state):
+                raise SpecError(f"{option} expression: --solver does not decide knows(): it is decided over the "
+                                "seat's beliefs; ask without --solver")
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
                                 spec_name, lang, as_json, changes, verbose, first_game=first_game))
         answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
@@ -187,6 +191,10 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
     if solver_only and (check_all or ident is not None):
         chosen = disputes if check_all else (find(disputes, ident or ""),)
         formal = [d for d in chosen if d.query is not None]
+        if ident is not None and formal and formal[0].query is not None and uses_knows(formal[0].query.state):
+            raise SpecError(f"'{ident}' asks what a player knows, decided over the player's beliefs, not by the "
+                            "solver: ask without --solver")
+        formal = [d for d in formal if d.query is not None and not uses_knows(d.query.state)]
         if ident is not None and not formal:
             raise click.UsageError(f"'{ident}' is answered from the rule text or a position, not by the solver")
         if ident is not None and players and not set(players) <= set(formal[0].players):

@@ -8,4 +8,9 @@ something no rule showed it: a leak. `beliefs` decides this by a complete search
 seat's belief sets (5 and 6 players), the Z3 backend by self-composition (verify/smt/
 selfcompose.py: BMC to a depth, induction where it closes, "unknown" beyond);
 `certificate` holds the verdicts, the shortest pair of games and their words.
+
+The same belief sets answer questions about knowledge (`knows(WHO, WHAT)` in `shrules ask`,
+spec/LANGUAGE.md "Knowledge"): `belief_sets` stores them compactly (a public part and the
+hidden parts it allows), `search` looks for the shortest game in which the knowledge
+arises, `question` and `decide` turn a question into that search.
 """

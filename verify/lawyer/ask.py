@@ -40,7 +40,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +50,17 @@ from spec.errors import Location, SpecError, shown
 from spec.loader import RULE_ID, load_rulebook, load_spec
 from spec.model import Spec
 from spec.lang.nodes import Lit
+from spec.knowledge import uses_knows
 from spec.properties import Property
 
-from ..budgets import (CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
+from ..budgets import (KNOWLEDGE_SECONDS, CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
                        INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SEARCH_FIRST_STATES,
                        SMT_FIRST_SECONDS)
 from ..explicit.explore import Exploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
+from ..knowledge.decide import decide_count, reduced
 from ..portfolio import explore
 from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from ..workers import start_context
@@ -406,6 +408,8 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     whatever the phrasing: for a `never` query before each count's search, for a
     `sometimes` query beside it (`Prover`); each count gets the solver's full check (with
     its slower search for a witness) at most once, after an undecided search."""
+    if uses_knows(prop.state):
+        return _decide_knowledge(prop, counts, budget, decides, spec_name, rule_ids, dispute, progress)
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
     prover = Prover(prop, chosen, spec_name, _infer_within(budget)) \
@@ -432,6 +436,68 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
                      inferred_seconds=max(CORE_SECONDS, min(INFERRED_CORES_SECONDS, budget.left(started))))
     ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
     return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
+
+
+def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, decides: int | None, spec_name: str,
+                      rule_ids: tuple[str, ...], dispute: Dispute | None,
+                      progress: Callable[[str], None] | None) -> FormalAnswer:
+    """A question with knows() (verify/knowledge): a fact known to all as the state question
+    it is equivalent to, decided as any; every other one over the knower's beliefs, count by
+    count, each within `KNOWLEDGE_SECONDS` of what is left, until a game is found."""
+    spec = load_spec(spec_name)
+    as_state = reduced(prop, spec)
+    if as_state is not None:
+        answer = decide(as_state, counts, budget, decides=decides, spec_name=spec_name, rule_ids=rule_ids,
+                        dispute=dispute, progress=progress)
+        noted = tuple(replace(result, verdict=_noted(result.verdict, KNOWN_TO_ALL)) for result in answer.results)
+        return FormalAnswer(prop, answer.rule_ids, noted, answer.not_searched, dispute, answer.grounds)
+    started = time.perf_counter()
+    results: list[PropertyResult] = []
+    skipped: dict[int, str] = {}
+    limit_hit: int | None = None
+    for count in order(prop, counts, decides):
+        if any(happens(r.verdict) for r in results):
+            skipped[count] = "not needed: a game where it happens was found"
+            continue
+        if limit_hit is not None and count > limit_hit:
+            skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
+            continue
+        left = budget.left(started)
+        if left < 1:
+            skipped[count] = "not searched: no time was left"
+            continue
+        # the default question time gives each count `KNOWLEDGE_SECONDS`; a time asked for
+        # (--seconds) is the search's to use
+        seconds = min(left, KNOWLEDGE_SECONDS) if budget.seconds == QUESTION_SECONDS else left
+        if progress:
+            progress(f"{count} players: searching the beliefs (up to {seconds:.0f} s)")
+        result = decide_count(prop, count, seconds, spec_name)
+        results.append(result)
+        if isinstance(result.verdict, Unknown):
+            limit_hit = count if limit_hit is None else min(limit_hit, count)
+    ids = rule_ids or knowledge_rules(spec, prop)
+    return FormalAnswer(prop, ids, tuple(results), skipped, dispute, "" if rule_ids else FIELDS)
+
+
+KNOWN_TO_ALL = "a fact known to all: decided as the state question it is equivalent to (verify/knowledge/decide.py)"
+
+
+def _noted(verdict: Verdict, note: str) -> Verdict:
+    """The verdict with `note` added to its evidence."""
+    evidence = verdict.evidence
+    return replace(verdict, evidence=replace(evidence, note=f"{evidence.note}; {note}" if evidence.note else note))
+
+
+def knowledge_rules(spec: Spec, prop: Property) -> tuple[str, ...]:
+    """The rule IDs an ad-hoc knowledge question rests on: those of `rules_of`, and those
+    by which the rules changing the fields it reads show what they do."""
+    read = fields_read(prop.state, spec) - {"phase"}
+    ids = dict.fromkeys(rules_of(spec, prop))
+    for rule in spec.rules:
+        if {name for name, _ in rule.effect} & read:
+            for show in rule.shows:
+                ids.setdefault(show.rule_id, None)
+    return tuple(sorted(ids, key=rule_order))
 
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
@@ -655,6 +721,14 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     and a search that must finish for one does so for all), what stays unknown by the Z3
     backend (`_after_search`); rule-text and position entries one by one."""
     started = time.perf_counter()
+    knowing = {d.id: d for d in disputes if d.query is not None and uses_knows(d.query.state)}
+    if knowing:
+        # knowledge entries are decided over beliefs (verify/knowledge), each on its own
+        rest_of = tuple(d for d in disputes if d.id not in knowing)
+        out_first = {ident: _decide_knowledge(d.query, (players,), budget, players, spec_name, d.rule_ids, d, None)
+                     for ident, d in knowing.items() if d.query is not None}
+        out_rest = answer_many(rest_of, players, budget, spec_name) if rest_of else {}
+        return {d.id: (out_first[d.id] if d.id in out_first else out_rest[d.id]) for d in disputes}
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
     within = _infer_within(budget)

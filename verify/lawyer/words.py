@@ -167,7 +167,8 @@ WORDS: dict[str, dict[str, str]] = {
 
 METHODS = {"explicit": {"en": "explicit search", "de": "explizite Suche"},
            "k-induction": {"en": "k-induction", "de": "k-Induktion"},
-           "bmc": {"en": "bounded model checking", "de": "beschränkte Modellprüfung"}}
+           "bmc": {"en": "bounded model checking", "de": "beschränkte Modellprüfung"},
+           "beliefs": {"en": "a search of what the player can know", "de": "Suche über das, was die Person wissen kann"}}
 
 
 def counts_text(counts: tuple[int, ...] | list[int], lang: str = "en") -> str:
@@ -197,6 +198,8 @@ def _method(result: PropertyResult, lang: str) -> str:
             text += _say(lang, "symmetry")
         return text
     text = METHODS.get(evidence.method, {}).get(lang, evidence.method)
+    if evidence.method == "beliefs" and evidence.note:      # how many beliefs, to what depth
+        text += f" ({_english(evidence.note, lang)})"
     if evidence.method == "k-induction" and "inferred" in evidence.note:   # the solver's note says so
         text += _say(lang, "inferred")
     return text

@@ -25,7 +25,10 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from spec.errors import SpecError
 from spec.lang import nodes as n
+from spec.lang.check import KNOWS_REFUSED
+from spec.temporal import KNOWLEDGE_CALLS
 from spec.model import Spec
 
 from .bounds import Range, Ranges, positivity_operand, table_values
@@ -258,6 +261,8 @@ class Translator:
 
     def _call(self, node: n.Call, env: Env) -> Term:
         function = node.function
+        if function in KNOWLEDGE_CALLS:
+            raise SpecError(f"the Z3 backend does not decide knows(): {KNOWS_REFUSED}")
         if function in ("choose", "perm"):
             return self._table(function, node, env)
         if function == "next_in":
