@@ -122,7 +122,10 @@ def test_each_knowledge_dispute_is_answered_as_the_rulebook_says(dispute: object
     count = 5 if 5 in dispute.players else min(dispute.players)
     started = time.perf_counter()
     answer = answer_dispute(dispute, Budget(seconds=120), (count,))
-    assert as_expected(answer) is True, (dispute.id, answer.verdict)
+    # At 5 players too the rulebook gives each of these its catalogue answer (an entry that
+    # `decides` at 7 is not held to it at 5 by `as_expected`, so the answer is compared here).
+    assert answer.verdict == dispute.answer, (dispute.id, answer.verdict)
+    assert as_expected(answer) in (True, None), (dispute.id, answer.verdict)
     assert time.perf_counter() - started < 60, f"{dispute.id} took over a minute at {count} players"
 
 
