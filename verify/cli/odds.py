@@ -27,7 +27,7 @@ exact at 5 players); larger ones in floats with a stated error bound."""
               help=f"The strategy profile: {', '.join(shipped())}, or a .toml file (spec/STRATEGIES.md).")
 @click.option("--given", metavar="EXPR",
               help="Also the odds given that this state expression holds at some point of the game, e.g. "
-                   "\"phase == 'president_discard' and president_hand == 3\" (the first three-Fascist draw).")
+                   "\"phase == 'president_discard' and president_hand == 3\" (a draw of three Fascist tiles).")
 @click.option("--exact/--float", "exact", default=None,
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
 @time_limit_option(600.0, "Seconds before the computation stops with the odds unknown (exit 3).")
@@ -85,7 +85,8 @@ def as_data(result: Odds) -> dict[str, Any]:
                              "outcomes": [_outcome(winner, how, share)
                                           for (winner, how), share in _sorted(result.conditional())]}
     data.update({"error_bound": result.error_bound, "states": result.states, "layers": result.layers,
-                 "seconds": round(result.seconds, 2), "peak_mib": round(result.peak_mib, 1),
+                 "seconds": round(result.seconds, 2), "cpu_seconds": round(result.cpu_seconds, 2),
+                 "peak_mib": round(result.peak_mib, 1),
                  "rotation": result.rotation, "rotation_blocked": list(result.rotation_blocked)})
     return data
 
@@ -128,8 +129,8 @@ def text(result: Odds) -> str:
                 lines.append(f"    {winner} win by {how}: {100 * _share(share):.3f}%")
     merged = "merged by seat rotation" if result.rotation else \
         f"not merged by rotation ({'; '.join(result.rotation_blocked[:2])})"
-    lines.append(f"  {result.states:,} states in {result.layers:,} layers, {result.seconds:.1f} s, "
-                 f"peak {result.peak_mib:.0f} MiB; {merged}")
+    lines.append(f"  {result.states:,} states in {result.layers:,} layers, {result.seconds:.1f} s "
+                 f"({result.cpu_seconds:.1f} s CPU), peak {result.peak_mib:.0f} MiB; {merged}")
     return "\n".join(lines)
 
 

@@ -93,6 +93,7 @@ class Odds:
     states: int = 0
     layers: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     peak_mib: float = 0.0
     rotation: bool = False
     rotation_blocked: tuple[str, ...] = ()
@@ -161,7 +162,7 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
          rotation: bool = True) -> Odds:
     """The odds of `game` under `strategy` (module docstring); `seconds` and `max_states`
     bound the pass (a bound hit leaves the result incomplete)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     spec = game.spec
     result = Odds(game.players, spec.name, strategy.name, exact, given)
     condition = None if given is None else given_expression(game, given)
@@ -182,6 +183,7 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
     policy = Policy(game, strategy)
     _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
     result.seconds = time.perf_counter() - started
+    result.cpu_seconds = time.process_time() - cpu
     return result
 
 
