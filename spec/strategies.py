@@ -122,7 +122,7 @@ def load_strategy(spec: Spec, name: str) -> Strategy:
             raise SpecError(f"parameter '{key}' is a whole number >= 0 (a weight), got {value!r}",
                             where(f"{key} =", f"parameters.{key}"))
         parameters[key] = value
-    scope = _scope(spec, parameters)
+    scope = _scope(spec, parameters, where)
     definitions = dict(spec.definitions)
     for key, value in _table(data, "definitions", where).items():
         place = where(f"{key} =", f"definitions.{key}")
@@ -168,7 +168,7 @@ def profile_names(spec: Spec) -> tuple[str, ...]:
             *spec.public)
 
 
-def _scope(spec: Spec, parameters: dict[str, int]) -> Scope:
+def _scope(spec: Spec, parameters: dict[str, int], where: Any) -> Scope:
     """What a profile may read (module docstring): the state scope with the hidden fields
     left in (so a read of one is found and refused by name) and the view items over them."""
     scope = state_scope(spec).child()
@@ -180,7 +180,7 @@ def _scope(spec: Spec, parameters: dict[str, int]) -> Scope:
         scope.add(name, "param", node.type)
     for name in parameters:
         if name in scope.names:
-            raise SpecError(f"parameter '{name}' hides a name of the rules")
+            raise SpecError(f"parameter '{name}' hides a name of the rules", where(f"{name} =", f"parameters.{name}"))
         scope.add(name, "param", INT)
     return scope
 
