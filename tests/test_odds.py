@@ -66,16 +66,16 @@ def test_exact_odds_inside_monte_carlo_interval(uniform5: Odds) -> None:
 @pytest.mark.slow
 def test_three_fascist_first_draw_favours_the_fascists(uniform5: Odds) -> None:
     """R-L1-R-L3: a hand of three Fascist tiles can only pass Fascist tiles, so the first
-    elected government enacts a Fascist policy and the Liberals' fifth policy is further
-    away: given that draw, the Fascists win more often, and by policies more often."""
+    elected government enacts a Fascist policy: given that draw, the Fascists win more
+    often. (Not by policies: at 5 players under `uniform` that share falls, from 22.1% to
+    21.1%, as the third Fascist policy comes sooner and with it a Hitler Chancellor's
+    win, R-E10, which takes most of the gain.)"""
     held = uniform5.given_probability()
     assert 0 < held < 1
     given = uniform5.conditional()
-    sides = uniform5.sides()
     given_fascist = sum(share for (winner, _), share in given.items() if winner == "fascist")
-    assert given_fascist > sides["fascist"]
-    assert given[("fascist", "policies")] > uniform5.outcomes[("fascist", "policies")]
-    assert given.get(("liberal", "policies"), 0) < uniform5.outcomes[("liberal", "policies")]
+    assert given_fascist > uniform5.sides()["fascist"]
+    assert given[("fascist", "hitler_chancellor")] > uniform5.outcomes[("fascist", "hitler_chancellor")]
 
 
 @pytest.mark.slow
