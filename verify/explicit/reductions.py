@@ -209,11 +209,13 @@ def representatives(rule: Rule, properties: tuple[Property, ...] = ()) -> dict[i
 # ---------------------------------------------------------------- (c) cone of influence
 
 
-def cone(spec: Spec, properties: tuple[Property, ...], dealt: frozenset[str] = frozenset()) -> frozenset[str]:
+def cone(spec: Spec, properties: tuple[Property, ...], dealt: frozenset[str] = frozenset(),
+         also: frozenset[str] = frozenset()) -> frozenset[str]:
     """The fields that can influence the properties: read by a property or by any
     guard, weight, let, actor or domain, closed under the effects that assign them.
-    `dealt`: fields an enumerable property's reads of are not counted ((e) above)."""
-    kept = {"phase"}
+    `dealt`: fields an enumerable property's reads of are not counted ((e) above); `also`:
+    fields some other reader needs kept (a strategy's weights, the odds' outcome)."""
+    kept = {"phase"} | set(also)
     for prop in properties:
         reads = fields_read(prop.state, spec) | _move_reads(prop, spec)
         kept |= reads - dealt if enumerable(prop) else reads

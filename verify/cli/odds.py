@@ -1,0 +1,137 @@
+"""`shrules odds`: the exact odds of each way of winning under a strategy profile."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from engine.game import compiled_game
+from spec.strategies import load_strategy, shipped
+from verify.explicit.odds import Odds, odds as compute_odds
+
+from ..results import EXIT_LIMIT
+from .options import max_states_option, players_option, rules_option, time_limit_option
+
+EXACT_UP_TO = 5
+"""Player counts up to this are computed in exact fractions by default (the issue's ask:
+exact at 5 players); larger ones in floats with a stated error bound."""
+
+
+@click.command()
+@players_option(default=5)
+@rules_option()
+@click.option("--strategy", default="uniform", show_default=True, metavar="NAME|FILE",
+              help=f"The strategy profile: {', '.join(shipped())}, or a .toml file (spec/STRATEGIES.md).")
+@click.option("--given", metavar="EXPR",
+              help="Also the odds given that this state expression holds at some point of the game, e.g. "
+                   "\"phase == 'president_discard' and president_hand == 3\" (a draw of three Fascist tiles).")
+@click.option("--exact/--float", "exact", default=None,
+              help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
+@time_limit_option(3600.0, "Seconds before the computation stops with the odds unknown (exit 3).")
+@max_states_option(None)
+@click.option("--json", "as_json", is_flag=True,
+              help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
+                   "winner, how, share).")
+def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, time_limit: float,
+         max_states: int | None, as_json: bool) -> None:
+    """The probability of each way of winning when every seat plays by a strategy profile.
+
+    The game under the profile is a Markov chain: chance moves have the rules' own odds,
+    choices the profile's. Its probability mass is pushed through the complete state graph
+    in the order of the proved ranking, so every figure is exact (fractions), or, in
+    floats, within the stated bound. Also: the expected number of rounds and of elected
+    governments, the odds of a win within k rounds, and with --given the odds given a
+    condition.
+
+    Exit status: 0 the odds were computed; 2 bad input (a profile reading a hidden field,
+    a --given that does not type-check); 3 a limit stopped the computation."""
+    game = compiled_game(players, rules)
+    profile = load_strategy(game.spec, strategy)
+    result = compute_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
+                          seconds=time_limit, max_states=max_states)
+    if as_json:
+        click.echo(json.dumps(as_data(result)))
+    else:
+        click.echo(text(result))
+    if not result.complete:
+        raise SystemExit(EXIT_LIMIT)
+
+
+def _share(value: Any) -> float:
+    return float(value)
+
+
+def as_data(result: Odds) -> dict[str, Any]:
+    """The figures as plain data (`--json`)."""
+    data: dict[str, Any] = {"players": result.players, "rules": result.rules, "strategy": result.strategy,
+                            "exact": result.exact, "complete": result.complete}
+    if not result.complete:
+        data["limit"] = result.limit
+    else:
+        data["outcomes"] = [_outcome(winner, how, share) for (winner, how), share in _sorted(result.outcomes)]
+        data["sides"] = {side: _share(share) for side, share in sorted(result.sides().items())}
+        data["total"] = _share(result.total)
+        if result.exact:
+            data["total_is_one"] = result.total == 1
+        data["expected_rounds"] = _share(result.expected_rounds())
+        data["expected_elections"] = _share(result.elections)
+        data["within_rounds"] = [{"rounds": rounds, **{side: _share(share) for side, share in sides.items()}}
+                                 for rounds, sides in result.within()]
+        if result.given is not None:
+            data["given"] = {"expression": result.given, "probability": _share(result.given_probability()),
+                             "outcomes": [_outcome(winner, how, share)
+                                          for (winner, how), share in _sorted(result.conditional())]}
+    data.update({"error_bound": result.error_bound, "states": result.states, "layers": result.layers,
+                 "seconds": round(result.seconds, 2), "cpu_seconds": round(result.cpu_seconds, 2),
+                 "peak_mib": round(result.peak_mib, 1),
+                 "rotation": result.rotation, "rotation_blocked": list(result.rotation_blocked)})
+    return data
+
+
+def _outcome(winner: str | None, how: str | None, share: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"winner": winner, "how": how, "share": _share(share)}
+    if isinstance(share, Fraction) and len(str(share)) <= 200:
+        out["fraction"] = str(share)
+    return out
+
+
+def _sorted(outcomes: dict[tuple[str | None, str | None], Any]) -> list[tuple[tuple[str | None, str | None], Any]]:
+    return sorted(outcomes.items(), key=lambda item: (-item[1], str(item[0])))
+
+
+def text(result: Odds) -> str:
+    """The figures for a reader."""
+    kind = "exact fractions" if result.exact else f"floats, each within {result.error_bound:.1e}"
+    lines = [f"Odds at {result.players} players, rules {result.rules}, strategy {result.strategy} ({kind})"]
+    if not result.complete:
+        lines.append(f"  unknown: {result.limit}")
+    else:
+        for (winner, how), share in _sorted(result.outcomes):
+            lines.append(f"  {winner} win by {how}: {100 * _share(share):.3f}%")
+        for side, share in sorted(result.sides().items()):
+            lines.append(f"  {side} win: {100 * _share(share):.3f}%")
+        if result.exact:
+            lines.append(f"  the outcomes sum to {'exactly 1' if result.total == 1 else result.total}")
+        lines.append(f"  expected rounds: {_share(result.expected_rounds()):.3f}; "
+                     f"expected elected governments: {_share(result.elections):.3f}")
+        within = ", ".join(f"{rounds}: {100 * sum(_share(v) for v in sides.values()):.1f}%"
+                           for rounds, sides in result.within() if rounds and rounds % 2 == 0)
+        lines.append(f"  over within k rounds (k: %): {within}")
+        if result.given is not None:
+            held = result.given_probability()
+            lines.append(f"  given {result.given} (at some point; probability {100 * _share(held):.3f}%):")
+            if not held:
+                lines.append("    it never holds")
+            for (winner, how), share in _sorted(result.conditional()):
+                lines.append(f"    {winner} win by {how}: {100 * _share(share):.3f}%")
+    merged = "merged by seat rotation" if result.rotation else \
+        f"not merged by rotation ({'; '.join(result.rotation_blocked[:2])})"
+    lines.append(f"  {result.states:,} states in {result.layers:,} layers, {result.seconds:.1f} s "
+                 f"({result.cpu_seconds:.1f} s CPU), peak {result.peak_mib:.0f} MiB; {merged}")
+    return "\n".join(lines)
+
+
+COMMANDS = (odds,)
