@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -69,8 +70,9 @@ def test_a_shows_entry_cites_a_rule_id(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- what the engine shows
 
 
-def _play(game: Game, seed: int, until: str) -> tuple[State, Move, State]:
-    """A random game up to the first move of rule `until`: (before, move, after)."""
+def _play(game: Game, seed: int, until: str) -> tuple[Any, Move, Any]:
+    """A random game up to the first move of rule `until`: (before, move, after), each
+    state the game's named tuple (its fields read by name)."""
     rng = Random(seed)
     state = game.initial_state()
     while not game.is_over(state):
@@ -83,7 +85,7 @@ def _play(game: Game, seed: int, until: str) -> tuple[State, Move, State]:
     raise LookupError(until)
 
 
-def _values(game: Game, before: State, move: Move, after: State, seat: int) -> list[object]:
+def _values(game: Game, before: State, move: Move, after: State, seat: int) -> list[Any]:
     return [value for _, _, value in observer(game).shown(before, move, after, seat)]
 
 
