@@ -93,3 +93,29 @@ def test_the_peeked_top_shown_to_the_table_is_caught_at_5_players() -> None:
     certificate = certify(str(LEAKS / "known_top_to_table.toml"), 5, "explicit", time_limit=1200)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert certificate.leak.difference.item == "known_top"
+
+
+def test_the_stepwise_proof_does_not_close_on_a_seeded_leak_and_the_search_finds_the_pair() -> None:
+    from verify.smt.stepwise import decide
+    proof = decide(load_spec(str(LEAKS / "hand_to_government.toml")), 5, time_limit=300)
+    assert proof.verdict == "unknown" and "draw_hand" in proof.reason     # never "leak" without a pair
+    certificate = certify(str(LEAKS / "hand_to_government.toml"), 5, "auto", time_limit=300)
+    assert certificate.verdict == "leak" and certificate.leak is not None
+    assert len(certificate.leak.first.steps) == 6 and certificate.leak.difference.item == "hand"
+
+
+def test_the_explicit_pass_finds_a_conflict_on_a_seeded_leak_and_is_unknown_at_a_limit() -> None:
+    from verify.knowledge.stepwise import stepwise
+    found = stepwise(Game(load_spec(str(LEAKS / "hand_to_government.toml")), 5), time_limit=120)
+    assert found.verdict == "conflict" and found.conflict is not None
+    assert found.conflict.move.rule == "draw_hand" and found.conflict.view != found.conflict.other
+    limited = stepwise(Game(load_spec("standard"), 5), max_states=2000)
+    assert limited.verdict == "unknown" and limited.states > 2000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["standard", str(LEAKS / "president_keeps_hand.toml")])
+def test_the_stepwise_proof_closes_at_5_players(rules: str) -> None:
+    certificate = certify(rules, 5, "auto", time_limit=900)
+    assert certificate.verdict == "proved" and certificate.exit_status == 0
+    assert certificate.figures["queries"] == 5 * len(load_spec(rules).rules)

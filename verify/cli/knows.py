@@ -12,7 +12,7 @@ import json
 import click
 
 from ..knowledge.beliefs import stderr_progress
-from ..knowledge.run import certify
+from ..knowledge.run import BACKENDS, certify
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import parse_counts, rules_option, time_limit_option
 
@@ -21,9 +21,11 @@ from .options import parse_counts, rules_option, time_limit_option
 @click.option("--players", "-n", "players_text", default="5", show_default=True,
               help="Player counts: 5, 5-6 or 5,7.")
 @rules_option()
-@click.option("--backend", type=click.Choice(("explicit", "smt")), default="explicit", show_default=True,
-              help="explicit: a complete search over the seat's belief sets; smt: two copies of the game "
-                   "in Z3, BMC to --depth, then induction.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
+              help="The stepwise proof (a seat's view after a move is a function of its view before and what "
+                   "the move shows it): auto by one Z3 query per seat and rule under the proved invariants, "
+                   "explicit by one pass over the state graph; where it does not close, the belief search finds "
+                   "the shortest leak. smt: the Z3 proof, then two copies of the game in Z3, BMC to --depth.")
 @click.option("--depth", type=click.IntRange(0, 400), default=12, show_default=True,
               help="smt: the moves BMC searches before the induction step.")
 @time_limit_option(600.0, "Seconds per player count.")
