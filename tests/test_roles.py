@@ -144,7 +144,8 @@ def test_the_roles_follow_a_rule_a_variant_renames(tmp_path: Path) -> None:
                            'phase = "vote"\nactor = "table"\nroles = ["vote", "election"]\n'
                            'params = { ja = "subset(alive)" }\nrequires = [\n'
                            '  { rule = "R-E7", when = "2 * count(ja) > alive_count", why = "not a majority" },\n]\n'
-                           'effect = { last_president = "president", last_chancellor = "nominee", phase = "\'elected\'" }\n')
+                           'effect = { last_president = "president", last_chancellor = "nominee", phase = "\'elected\'" }\n'
+                           'shows = [{ rule = "R-E6", to = "all_seats", what = "ja" }]\n')
     game = compiled_game(5, str(path))
     state = game.initial_state()
     state = game.apply(state, game.legal_moves(state)[0])

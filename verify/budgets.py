@@ -203,6 +203,9 @@ least 10."""
 BUILD_SECONDS = 600.0
 """Time allowed for `spin -a` and the C compile on top of SPIN's verification's own limit."""
 
+PROGRESS_SECONDS = 10.0
+"""How often a long search of `shrules knows` says how far it is (on stderr)."""
+
 SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
 """Not a budget but a measured figure kept beside them for its name: SPIN's verification
 time per player count (shared/bench/spin/README.md), shown, marked as not measured, only

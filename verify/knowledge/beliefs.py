@@ -55,11 +55,11 @@ from spec.lang import nodes as n
 from spec.model import Rule
 from verify.explicit.reductions import fields_read, representatives, rotation_blockers, symmetry_blockers
 
+from verify.budgets import PROGRESS_SECONDS
+
 from .certificate import Certificate, Leak, difference
 
 Progress = Callable[[str], None]
-PROGRESS_SECONDS = 10.0
-"""How often a long search says how far it is (on stderr)."""
 
 
 def _blockers(game: Game) -> list[str]:

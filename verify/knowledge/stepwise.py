@@ -61,7 +61,9 @@ from spec.lang import nodes as n
 from verify.explicit.codec import Codec
 from verify.explicit.reductions import pivot_field, representatives
 
-from .beliefs import Progress, PROGRESS_SECONDS, _blockers, _shown_whole
+from verify.budgets import PROGRESS_SECONDS
+
+from .beliefs import Progress, _blockers, _shown_whole
 
 PUBLIC_CACHE = 1 << 20
 """Rotated public parts remembered (most recur: five seats, many states per public part)."""
