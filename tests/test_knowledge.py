@@ -170,3 +170,35 @@ def test_a_depth_limit_gives_unknown() -> None:
     prop = asked("phase == 'chancellor_enact' and knows(nominee, chancellor_hand)")
     result = decide_count(prop, 5, seconds=30, max_depth=3)
     assert isinstance(result.verdict, Unknown) and "depth limit" in result.verdict.reason
+
+
+# ---------------------------------------------------------------------- merging
+
+
+# the catalogue's knowledge disputes searched over beliefs (a fact known to all is the state
+# question it equals, decided without beliefs), and questions that merge the roles or the tiles
+MERGE_QUESTIONS = [d.query.text for d in KNOWLEDGE if d.query is not None and reduced(asked(d.query.text), SPEC) is None] + [
+    "phase == 'nominate' and fascist_policies == 1 and knows(president, discard_fascist)",   # roles merged
+    "phase == 'nominate' and knows(president, discard_fascist)",
+    "phase == 'nominate' and knows(some('liberal'), draw_fascist)",
+]
+
+
+@pytest.mark.parametrize("text", list(dict.fromkeys(MERGE_QUESTIONS)))
+def test_the_merged_search_agrees_with_the_exact_one_at_5_players(text: str) -> None:
+    # Merging beliefs alike on the components a question reads (components.py) is argued,
+    # not proved; a "no" over merged beliefs rests on it. Within a depth bound, the merged
+    # and the exact (unmerged) search give the same verdict and the same shortest game
+    # wherever both decide (R-S5, R-L2, R-L4).
+    game = compiled_game(5)
+    question = Question(game, asked(text).state)  # type: ignore[arg-type]
+    merged, exact = (search(game, question, time.perf_counter() + 60, 1_000_000, max_depth=12, merge=merge)
+                     for merge in (True, False))
+    assert not exact.merged and exact.status != "unknown", (text, exact.reason)
+    assert merged.status == exact.status, (text, merged.status, exact.status)
+    if exact.status == "found":
+        assert merged.trace is not None and exact.trace is not None and exact.lower_bound is None
+        if merged.lower_bound is None:
+            assert len(merged.trace.steps) == len(exact.trace.steps), text
+        else:
+            assert len(exact.trace.steps) <= len(merged.trace.steps)

@@ -76,13 +76,13 @@ class _Entry:
 class _Seat:
     """The search for one knower."""
 
-    def __init__(self, game: Game, question: Question, seat: int) -> None:
+    def __init__(self, game: Game, question: Question, seat: int, merge: bool = True) -> None:
         self.game = game
         self.question = question
         self.seat = seat
         self.beliefs = Beliefs(game, seat)
         hidden_names = [game.field_names[i] for i in self.beliefs.hidden_index]
-        kept = closure(game.spec, question.reads)
+        kept = closure(game.spec, question.reads) if merge else frozenset(hidden_names)
         self.keep = tuple(k for k, name in enumerate(hidden_names) if name in kept)
         self.merged = len(self.keep) < len(hidden_names)
         self.fixed_roles, self.deal_phases = _roles_fixed(game)
@@ -120,10 +120,12 @@ class _Seat:
 
 
 def search(game: Game, question: Question, deadline: float, max_beliefs: int,
-           max_depth: int | None = None) -> Searched:
-    """The shortest game in which `question` holds for some knower (module docstring)."""
+           max_depth: int | None = None, merge: bool = True) -> Searched:
+    """The shortest game in which `question` holds for some knower (module docstring).
+    `merge=False` keeps every belief apart: the exact search the merged one is tested
+    against (tests/test_knowledge.py)."""
     started = time.perf_counter()
-    seats = [_Seat(game, question, seat) for seat in question.seats()]
+    seats = [_Seat(game, question, seat, merge) for seat in question.seats()]
     stores: list[dict[Key, _Entry]] = []
     frontiers: list[list[Key]] = []
     for seat in seats:
