@@ -79,14 +79,10 @@ def rule_shows(name: str, entry: dict[str, Any], scope: Scope, after: Scope, par
         label = f"rule '{name}' shows[{number}]"
         text = item.get("what") if isinstance(item, dict) else None
         at = where(str(text) if text else "shows", label)
-        if not isinstance(item, dict) or not {"rule", "to", "what"} <= set(item):
-            raise SpecError("an entry of shows is { rule = \"R-..\", to = SEATS, what = EXPR } (and of = [...])", at)
-        unknown = sorted(set(item) - set(SHOW_KEYS))
-        if unknown:
-            raise SpecError(f"unknown key '{unknown[0]}'; an entry of shows has {', '.join(SHOW_KEYS)}", at)
-        rule_id = _rule_id(item["rule"], rulebook, at)
-        to = parse(str(item["to"]), scope, at, SEATS)
-        what = parse(str(item["what"]), what_scope, at, _type(item, scope, at))
+        rule_id, to, what = _entry(item, "an entry of shows is { rule = \"R-..\", to = SEATS, what = EXPR } "
+                                          "(and of = [...])", "an entry of shows", SHOW_KEYS, scope, what_scope,
+                                   rulebook, at)
+        assert isinstance(item, dict)
         if "of" in item:
             of = _names(item["of"], f"{label} of", at)
         else:
@@ -110,6 +106,20 @@ def rule_shows(name: str, entry: dict[str, Any], scope: Scope, after: Scope, par
                             f"entry's `of` (who is shown what) or in `hidden` (nobody is)",
                             where(_needle(entry, missing in changed), f"rule '{name}' shows"))
     return tuple(shows), tuple(hidden)
+
+
+def _entry(item: object, shape: str, kind: str, keys: tuple[str, ...], scope: Scope, what_scope: Scope,
+           rulebook: dict[str, str], at: Location) -> tuple[str, Node, Node]:
+    """An entry of `shows` or `[view]` checked: its rule ID, `to` (a seat set) and `what`."""
+    if not isinstance(item, dict) or not {"rule", "to", "what"} <= set(item):
+        raise SpecError(shape, at)
+    unknown = sorted(set(item) - set(keys))
+    if unknown:
+        raise SpecError(f"unknown key '{unknown[0]}'; {kind} has {', '.join(keys)}", at)
+    rule_id = _rule_id(item["rule"], rulebook, at)
+    to = parse(str(item["to"]), scope, at, SEATS)
+    what = parse(str(item["what"]), what_scope, at, _type(item, scope, at))
+    return rule_id, to, what
 
 
 def _type(item: dict[str, Any], scope: Scope, where: Location) -> Type | None:
@@ -171,14 +181,8 @@ def view_items(data: dict[str, Any], scope: Scope, rulebook: dict[str, str], whe
     items = []
     for name, item in table.items():
         at = where(f"[view.{name}]", f"view.{name}")
-        if not isinstance(item, dict) or not {"rule", "to", "what"} <= set(item):
-            raise SpecError("a [view.NAME] entry is rule = \"R-..\", to = SEATS, what = EXPR", at)
-        unknown = sorted(set(item) - set(VIEW_KEYS))
-        if unknown:
-            raise SpecError(f"unknown key '{unknown[0]}'; a [view.NAME] entry has {', '.join(VIEW_KEYS)}", at)
-        rule_id = _rule_id(item["rule"], rulebook, at)
-        to = parse(str(item["to"]), scope, at, SEATS)
-        what = parse(str(item["what"]), what_scope, at, _type(item, scope, at))
+        rule_id, to, what = _entry(item, "a [view.NAME] entry is rule = \"R-..\", to = SEATS, what = EXPR",
+                                   "a [view.NAME] entry", VIEW_KEYS, scope, what_scope, rulebook, at)
         items.append(ViewItem(str(name), rule_id, to, what, at))
     return tuple(items)
 

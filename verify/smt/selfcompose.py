@@ -98,21 +98,27 @@ class SelfComposition:
         """The two steps show the seat the same observation (module docstring)."""
         parts = [a.selector == b.selector, self.public_equal(a.after, b.after)]
         for rule in self.spec.rules:
-            entries = []
-            env_a = self._env(a.before, a.after, rule, a.params[rule.name])
-            env_b = self._env(b.before, b.after, rule, b.params[rule.name])
-            for show in rule.shows:
-                entries.append(self._shown_equal(self._term(show.to, env_a), self._term(show.to, env_b),
-                                                 self._term(show.what, env_a), self._term(show.what, env_b)))
-            if rule.reveals and rule.actor_seat is not None:
-                actor_a = self._term(rule.actor_seat, env_a) == self.seat_term
-                actor_b = self._term(rule.actor_seat, env_b) == self.seat_term
-                entries.append(actor_a == actor_b)
-                for _, node in rule.reveals:
-                    entries.append(z3.Implies(actor_a, self._term(node, env_a) == self._term(node, env_b)))
+            entries = self.shown_equal_by(rule, a, b)
             if entries:
                 parts.append(z3.Implies(a.fires(rule.name), z3.And(entries)))
         return z3.And(parts)
+
+    def shown_equal_by(self, rule: Rule, a: Step, b: Step) -> list[z3.BoolRef]:
+        """The two steps, both by `rule`, show the seat the same entries of its `shows` and
+        the same reveals (the public part is compared apart)."""
+        entries = []
+        env_a = self._env(a.before, a.after, rule, a.params[rule.name])
+        env_b = self._env(b.before, b.after, rule, b.params[rule.name])
+        for show in rule.shows:
+            entries.append(self._shown_equal(self._term(show.to, env_a), self._term(show.to, env_b),
+                                             self._term(show.what, env_a), self._term(show.what, env_b)))
+        if rule.reveals and rule.actor_seat is not None:
+            actor_a = self._term(rule.actor_seat, env_a) == self.seat_term
+            actor_b = self._term(rule.actor_seat, env_b) == self.seat_term
+            entries.append(actor_a == actor_b)
+            for _, node in rule.reveals:
+                entries.append(z3.Implies(actor_a, self._term(node, env_a) == self._term(node, env_b)))
+        return entries
 
     def view_equal(self, s: State, t: State, tag: str) -> z3.BoolRef:
         """The seat's views of the two states are equal: public part, `[view]` items, moves."""

@@ -47,19 +47,7 @@ class Outcome:
 
 def _observation_equal(pair: SelfComposition, rule: Rule, a: Step, b: Step) -> z3.BoolRef:
     """The two steps by `rule` show the seat the same observation (selfcompose.py)."""
-    parts = [pair.public_equal(a.after, b.after)]
-    env_a = pair._env(a.before, a.after, rule, a.params[rule.name])
-    env_b = pair._env(b.before, b.after, rule, b.params[rule.name])
-    for show in rule.shows:
-        parts.append(pair._shown_equal(pair._term(show.to, env_a), pair._term(show.to, env_b),
-                                       pair._term(show.what, env_a), pair._term(show.what, env_b)))
-    if rule.reveals and rule.actor_seat is not None:
-        actor_a = pair._term(rule.actor_seat, env_a) == pair.seat_term
-        actor_b = pair._term(rule.actor_seat, env_b) == pair.seat_term
-        parts.append(actor_a == actor_b)
-        for _, node in rule.reveals:
-            parts.append(z3.Implies(actor_a, pair._term(node, env_a) == pair._term(node, env_b)))
-    return z3.And(parts)
+    return z3.And([pair.public_equal(a.after, b.after), *pair.shown_equal_by(rule, a, b)])
 
 
 def decide(spec: Spec, players: int, time_limit: float | None = None, progress: object = None) -> Outcome:
