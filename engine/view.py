@@ -27,6 +27,7 @@ from typing import Any, Callable
 from spec.errors import SpecError, shown
 from spec.lang.nodes import Name, Node, walk
 from spec.lang.types import Type
+from spec.observations import VIEWER as OBSERVER
 from spec.model import Rule
 
 from .game import Game, Move, State
@@ -48,7 +49,7 @@ shows them whenever a move changes one (R-L3, R-L6, R-E8)."""
 WIDTH = 100
 """The width the table's public part is wrapped to."""
 
-VIEWER = frozenset({"viewer"})
+VIEWER = frozenset({OBSERVER})
 """The name a `shows` entry reads for the seat it is shown to (spec/observations.py)."""
 
 HAND_SIZES = {"fascist_tiles": "hand_size", "chancellor_hand": "chancellor_hand_size", "hand": "hand_tiles"}
