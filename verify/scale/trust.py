@@ -32,6 +32,7 @@ from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.properties import PERMISSIONS, Property
 
+from ..explicit.codec import Codec, OutOfRange
 from ..explicit.check import STANDARD as VACUOUS_RULES, Raw, replay, select
 from ..results import Evidence
 
@@ -108,12 +109,13 @@ def fits(prop: Property, verdict: Any) -> bool:
 
 def can_show(prop: Property, verdict: str) -> bool:
     """Whether a game alone can show this verdict of this property (else only its
-    owner's word backs it): a refutation of a state, move or permission property, or of
-    deadlock freedom or termination (a deadlock, a cycle); a witness of a `sometimes`."""
+    owner's word backs it): a refutation of a state, move or permission property, of
+    deadlock freedom or termination (a deadlock, a cycle), or of the declared ranges (a
+    state with a field outside its range); a witness of a `sometimes`."""
     if verdict == "witness":
         return prop.kind == "sometimes"
     if verdict == "refuted":
-        return prop.kind in ("always", "never", "shows", "deadlock_free", "terminates", *PERMISSIONS)
+        return prop.kind in ("always", "never", "shows", "deadlock_free", "terminates", "in_range", *PERMISSIONS)
     return False
 
 
@@ -129,6 +131,13 @@ def shows(trace: Trace, prop: Property, verdict: str) -> bool:
     elif prop.kind in PERMISSIONS:
         if _permission_fires(game, prop, states):
             return True
+    elif prop.kind == "in_range":
+        codec = Codec(game)
+        for state in states:
+            try:
+                codec.encode(state)
+            except OutOfRange:
+                return True
     elif prop.kind in ("deadlock_free", "terminates"):
         end = states[-1]
         if not game.is_over(end) and not game.legal_moves(end):
