@@ -98,9 +98,9 @@ def _matrix(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
     out.append("</tr></thead><tbody>")
     for name, kind, by_count in matrix_rows(ordered):
         first = next(iter(by_count.values()))
-        description = str(first.extra.get("description", ""))
+        description = first.facts.description
         title = f' title="{escape(description)}"' if description else ""
-        group = str(first.extra.get("class") or "")
+        group = first.facts.group
         out.append(f"<tr><td{title}><code>{escape(name)}</code></td><td>{escape(group)}</td><td>{escape(kind)}</td>"
                    f"<td>{escape(', '.join(first.rule_ids))}</td>")
         out += [_cell(by_count.get(n)) for n in players]
