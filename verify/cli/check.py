@@ -128,7 +128,7 @@ def matrix(results: list[PropertyResult], colour: bool = False) -> list[str]:
     counts = sorted({r.players for r in results})
     names = list(dict.fromkeys(r.property for r in results))
     cells = {(r.property, r.players): cell(r) for r in results}
-    expected = {(r.property, r.players): r.as_expected if r.verdict.verdict != "unknown" else None for r in results}
+    expected = {(r.property, r.players): r.as_expected if not isinstance(r.verdict, Unknown) else None for r in results}
     width = max([len(name) for name in names] + [8])
     column = max([len(text) for text in cells.values()] + [len(f"{n} players") for n in counts]) + 2
 

@@ -353,7 +353,7 @@ def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Pro
     decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
                      key=lambda prop: _asking_order(mutant, prop))
     for prop, verdict in verdicts_under(watched, players, decided, SOLVER_SECONDS):
-        if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
+        if isinstance(verdict, Unknown) or verdict.verdict == verdicts[prop.name]:
             continue
         trace = getattr(verdict, "trace", None)
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
@@ -384,7 +384,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
                                         shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
-        if verdict.verdict != "unknown":
+        if not isinstance(verdict, Unknown):
             decided[prop.name] = verdict
             if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):
                 break

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from verify.results import PropertyResult, Unknown
+from verify.results import PropertyResult, Refuted, Unknown
 
 from . import charts
 from .junit import trace_text
@@ -144,7 +144,7 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
 
 def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
     with_trace = [r for r in ordered if trace_of(r) is not None]
-    with_trace.sort(key=lambda r: (status(r) != "not-as-expected", r.verdict.verdict != "refuted",
+    with_trace.sort(key=lambda r: (status(r) != "not-as-expected", not isinstance(r.verdict, Refuted),
                                    r.property, r.players))
     if not with_trace:
         return ["<p>No witness or counterexample in this run.</p>"]

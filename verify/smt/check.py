@@ -636,7 +636,7 @@ def _verdicts_of_own(spec: Spec, players: int, props: Sequence[Property], second
                     break
                 given = left if cap is None else min(left, cap)
                 verdict = _noting_inference(backend, _decide(backend, prop, Limits(time_limit=given)))
-                if verdict.verdict != "unknown" or last:
+                if not isinstance(verdict, Unknown) or last:
                     left_unknown.pop(prop.name, None)
                     yield prop, verdict
                 else:
