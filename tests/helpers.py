@@ -19,6 +19,7 @@ import pytest
 
 from engine import IllegalMove, Move, compiled_game, new_game
 from engine.game import Game
+from verify.results import Moves, PropertyResult, Proved, Refuted, Unknown, Vacuous, Witnessed
 
 HITLER = 3
 """Hitler's seat in every scripted game unless a test says otherwise."""
@@ -197,3 +198,34 @@ def line_of(path: Path, needle: str) -> int:
     """The first line of `path` that contains `needle`."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return next(number for number, text in enumerate(lines, start=1) if needle in text)
+
+
+# ------------------------------------------------------------------ reading a result
+
+
+def moves(result: PropertyResult) -> Moves:
+    """The moves of a result's game (a counterexample, a witness, a vacuous verdict's); none
+    without one (`length` tells the two apart)."""
+    verdict = result.verdict
+    game = verdict.played if isinstance(verdict, (Refuted, Witnessed, Vacuous)) else None
+    return () if game is None else game.moves
+
+
+def length(result: PropertyResult) -> int | None:
+    """The moves of a result's game, or None without one."""
+    verdict = result.verdict
+    game = verdict.played if isinstance(verdict, (Refuted, Witnessed, Vacuous)) else None
+    return None if game is None else len(game.moves)
+
+
+def message(result: PropertyResult) -> str:
+    """What a result says in words: a counterexample's message, why it is unknown, a premise."""
+    verdict = result.verdict
+    if isinstance(verdict, Unknown):
+        return verdict.reason
+    return verdict.message if isinstance(verdict, (Refuted, Vacuous)) else ""
+
+
+def value(result: PropertyResult) -> int | None:
+    """A proof's measured quantity (`Proved.value`), or None."""
+    return result.verdict.value if isinstance(result.verdict, Proved) else None

@@ -14,7 +14,7 @@ from engine.game import compiled_game
 from engine.play import random_game
 from engine.trace import Trace
 from verify.report import RunInfo
-from verify.results import Evidence, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from verify.results import Evidence, Facts, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 
 PLAYERS = (5, 6)
 STATES = {5: 182_000, 6: 1_450_000}
@@ -35,18 +35,18 @@ def sample_results(seconds: float = 1.0) -> list[PropertyResult]:
     no-witness (not as expected), unknown; `seconds` scales every timing."""
     out = []
     for n in PLAYERS:
-        extra = {"reachable_states": STATES[n], "reductions": ["symmetry", "cone"]}
+        whole = Facts(reachable_states=STATES[n], reductions=("symmetry", "cone"))
         out += [
             PropertyResult("deck_conservation_liberal", n, "always", ("R-S3", "R-L5"), "holds",
                            Proved(Evidence("explicit", STATES[n], 3 * STATES[n], 60, 2.0 * n * seconds)),
-                           {**extra, "description": "Liberal tiles are conserved", "class": "soundness"}),
+                           replace(whole, description="Liberal tiles are conserved", group="soundness")),
             PropertyResult("liberal_policy_win", n, "sometimes", ("R-W1",), "holds",
                            Witnessed(Evidence("explicit", STATES[n] // 3, None, 30, 0.5 * seconds),
-                                     game_trace(n, 1), elections=game_trace(n, 1).elections()),
-                           {**extra, "fewest_elections": 4 + n % 2, "fewest_elections_trace": game_trace(n, 4)}),
+                                     Played.of(game_trace(n, 1)), elections=game_trace(n, 1).elections()),
+                           replace(whole, fewest_elections=4 + n % 2, fewest_elections_game=Played.of(game_trace(n, 4)))),
             PropertyResult("fascist_hitler_win", n, "sometimes", ("R-W4", "R-E10"), "holds",
-                           Witnessed(Evidence("bmc", None, None, 25, 3.0 * seconds), game_trace(n, 2, 40)),
-                           {"elections": 4}),
+                           Witnessed(Evidence("bmc", None, None, 25, 3.0 * seconds), Played.of(game_trace(n, 2, 40)),
+                                     elections=4)),
             PropertyResult("terminates", n, "terminates", ("R-W5",), "holds",
                            Proved(Evidence("graph", STATES[n], None, None, 0.25 * seconds), value=140 + n)),
             PropertyResult("veto_sets_off_chaos", n, "sometimes", ("R-V3", "R-E9"), "holds",
@@ -54,10 +54,10 @@ def sample_results(seconds: float = 1.0) -> list[PropertyResult]:
         ]
     out += [
         PropertyResult("nominee_eligible", 5, "always", ("R-E2", "R-E3"), "holds",
-                       Refuted(Evidence("explicit", 1234, None, 12, 0.125 * seconds), game_trace(5, 3, 25),
-                               "seat 2 was nominated while term-limited"), {"class": "conformance"}),
+                       Refuted(Evidence("explicit", 1234, None, 12, 0.125 * seconds), Played.of(game_trace(5, 3, 25)),
+                               "seat 2 was nominated while term-limited"), Facts(group="conformance")),
         PropertyResult("nominee_eligible", 6, "always", ("R-E2", "R-E3"), "fails",
-                       Refuted(Evidence("k-induction", None, None, 3, 0.75 * seconds), game_trace(6, 3, 20))),
+                       Refuted(Evidence("k-induction", None, None, 3, 0.75 * seconds), Played.of(game_trace(6, 3, 20)))),
         PropertyResult("chaos_finds_a_tile", 5, "always", ("R-E9", "R-L5"), "holds",
                        Proved(Evidence("k-induction", None, None, 2, 0.5 * seconds))),
         PropertyResult("chaos_finds_a_tile", 6, "always", ("R-E9", "R-L5"), "holds",

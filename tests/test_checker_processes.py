@@ -40,7 +40,7 @@ def test_both_backends_in_two_processes_equal_one() -> None:
     apart = check(str(rules), (5, 6), names, limits, backend="both", workers=2)
     together = check(str(rules), (5, 6), names, limits, backend="both", workers=1)
     assert _summary(apart) == _summary(together)
-    assert [r.extra.get("backend") for r in apart] == [r.extra.get("backend") for r in together]
+    assert [r.facts.backend for r in apart] == [r.facts.backend for r in together]
     assert [r.verdict.verdict for r in apart] == ["refuted", "refuted", "proved", "proved"]
     for result in apart:
         trace = getattr(result.verdict, "trace", None)

@@ -14,11 +14,13 @@ import pytest
 from engine.game import compiled_game
 from spec.loader import load_spec
 from verify.explicit import check as check_module
-from verify.explicit.check import Raw, check_game, select
+from verify.explicit.check import check_game, select
 from verify.explicit.deals import deals_of
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions, dealt_fields, plan
+from helpers import length, moves
+from verify.results import PropertyResult, Proved, Refuted
 
 BOARD = "[powers=none,none,investigate,investigate,execution; start_liberal=3; start_fascist=2]"
 """A 5-player custom game whose next Fascist policy grants an investigation: small enough
@@ -80,11 +82,11 @@ def test_the_deals_beside_a_state_are_those_of_its_hitler() -> None:
     assert np.array_equal(before[fascists], after[fascists])
 
 
-def _verdicts(raws: list[Raw]) -> dict[str, tuple[str, int]]:
-    return {raw.property: (raw.verdict, len(raw.moves or ())) for raw in raws}
+def _verdicts(raws: list[PropertyResult]) -> dict[str, tuple[str, int]]:
+    return {raw.property: (raw.verdict.verdict, len(moves(raw))) for raw in raws}
 
 
-def _kept(monkeypatch: pytest.MonkeyPatch, rules: str) -> list[Raw]:
+def _kept(monkeypatch: pytest.MonkeyPatch, rules: str) -> list[PropertyResult]:
     """The same check with nothing dealt enumerated: the ordinary Fascists searched."""
     game = compiled_game(5, rules)
     props = tuple(p for p in select(rules) if p.name in NAMES)
@@ -111,7 +113,7 @@ def test_enumerated_verdicts_and_games_are_those_of_the_search_that_keeps_them(
     shows = {raw.property: raw for raw in enumerated}["investigation_shows_the_party"]
     kept = {raw.property: raw for raw in reference}["investigation_shows_the_party"]
     if rules.endswith("forgets.toml"):
-        assert shows.verdict == "refuted" and "dealt" not in shows.evidence["note"]
+        assert isinstance(shows.verdict, Refuted) and "dealt" not in shows.verdict.evidence.note
     else:
-        assert shows.verdict == "proved" and "dealt fascists enumerated" in shows.evidence["note"]
-        assert shows.evidence["states"] * 3 < kept.evidence["states"]     # 1 of 4 seats, dealt
+        assert isinstance(shows.verdict, Proved) and "dealt fascists enumerated" in shows.verdict.evidence.note
+        assert (shows.verdict.evidence.states or 0) * 3 < (kept.verdict.evidence.states or 0)  # 1 of 4 seats, dealt

@@ -24,7 +24,8 @@ from verify.diff.compare import VerdictRow, order_rows
 from verify.explicit.check import check_players
 from verify.explicit.cycles import find_cycle
 from verify.explicit.model import Model
-from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict
+from verify.results import Evidence, Facts, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict
+from helpers import length, message, moves
 
 HOUSE_RULE = str(Path(__file__).parent / "overlays" / "accepted_veto_keeps_tracker.toml")
 QUICK = ["-n", "5", "--time-limit", "2", "--random-time", "2", "--workers", "1"]
@@ -49,9 +50,9 @@ def test_the_standard_rules_have_no_such_game_within_the_budget() -> None:
 
 def test_check_refutes_termination_with_the_cycle_at_once() -> None:
     (raw,) = check_players(HOUSE_RULE, 5, ("terminates",), Limits(time_limit=60))
-    assert raw.verdict == "refuted", raw
-    assert "comes back to the same state" in raw.message
-    assert raw.extra["cycle_moves"] > 0 and raw.moves is not None
+    assert raw.verdict.verdict == "refuted", raw
+    assert "comes back to the same state" in message(raw)
+    assert (raw.facts.cycle_moves or 0) > 0 and length(raw) is not None
 
 
 def test_diff_says_terminates_proved_then_refuted_with_the_cycle() -> None:
@@ -73,7 +74,7 @@ def _fake_check(verdict: Any) -> Any:
         calls.append(spec_name)
         made = Proved(Evidence("explicit")) if len(calls) % 2 else verdict
         return [PropertyResult("terminates", count, "terminates", ("R-W5",), "holds", made,
-                               {"class": "soundness"}) for count in counts]
+                               Facts(group="soundness")) for count in counts]
     return check
 
 
@@ -105,7 +106,7 @@ def _row(name: str, group: str, a: str, b: str) -> VerdictRow:
         verdicts: dict[str, Verdict] = {"proved": Proved(Evidence("explicit")),
                                      "refuted": Refuted(Evidence("explicit"), None),
                                      "unknown": Unknown(Evidence("explicit"), "limit")}
-        return PropertyResult(name, 5, "always", (), "holds", verdicts[word], {"class": group})
+        return PropertyResult(name, 5, "always", (), "holds", verdicts[word], Facts(group=group))
     return VerdictRow(name, 5, result(a), result(b))
 
 

@@ -215,7 +215,8 @@ def test_check_api_reports_fewest_elections_and_longest_game() -> None:
     results = check("standard", (5,), ("fascist_hitler_win",), workers=1)
     (result,) = results
     assert isinstance(result.verdict, Witnessed)
-    assert result.extra["fewest_elections"] == 1
-    assert result.extra["fewest_elections_trace"].elections() == 1
+    assert result.facts.fewest_elections == 1
+    assert result.facts.fewest_elections_game is not None
+    assert result.facts.fewest_elections_game.trace.elections() == 1
     assert result.as_expected is True
 

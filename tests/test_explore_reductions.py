@@ -100,7 +100,7 @@ def test_fewest_elections_agree_without_symmetry_and_cone(players: int, names: t
                     workers=1, explorer="bfs")
     for a, b in zip(with_all, without):
         assert isinstance(a.verdict, Witnessed) and isinstance(b.verdict, Witnessed)
-        assert a.extra["fewest_elections"] == b.extra["fewest_elections"]
+        assert a.facts.fewest_elections == b.facts.fewest_elections
         assert decisions(a.verdict.trace) == decisions(b.verdict.trace)
 
 

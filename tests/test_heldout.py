@@ -23,7 +23,7 @@ DECIDED = ("proved", "refuted", "witness", "witnessed", "unwitnessed", "vacuous"
 
 @cache
 def _verdicts(rules: str) -> dict[str, str]:
-    return {raw.property: raw.verdict for raw in check_players(rules, 5, None, Limits(time_limit=600))}
+    return {raw.property: raw.verdict.verdict for raw in check_players(rules, 5, None, Limits(time_limit=600))}
 
 
 def _bugs() -> list[str]:

@@ -28,6 +28,7 @@ from verify.explicit.model import Model
 from verify.results import Limits, Proved, Refuted
 from verify.smt.check import Backend, _decide
 from verify.smt.infer import CACHE_VERSION, cache_dir, cache_key, candidates, ledgers, sample_states, strengthen
+from helpers import length, moves
 
 
 LIMITS = Limits(time_limit=120)
@@ -370,7 +371,7 @@ def test_a_mutant_that_deadlocks_is_refuted_without_written_invariants(tmp_path:
     assert not game.is_over(terminates.trace.end)
     from verify.explicit.check import check_game
     (explicit,) = check_game(game, (props["terminates"],), Limits(time_limit=120))
-    assert explicit.verdict == "refuted" and len(explicit.moves or ()) == len(terminates.trace.steps)
+    assert explicit.verdict.verdict == "refuted" and len(moves(explicit)) == len(terminates.trace.steps)
 
 
 def test_a_rare_phase_gets_more_games_for_the_ranking() -> None:

@@ -15,6 +15,7 @@ proves nothing.
 from __future__ import annotations
 
 from functools import lru_cache
+import pickle
 import os
 from pathlib import Path
 from random import Random
@@ -28,8 +29,10 @@ from engine.batched import Rows
 from engine.game import compiled_game
 from engine.propcheck import compile_checks
 from spec.loader import load_spec
-from verify.explicit.check import Raw, check_game, materialise, select
+from verify.explicit.check import check_game, select
 from verify.explicit.explore import Limits
+from helpers import length, message, moves, value
+from verify.results import PropertyResult, Refuted, Witnessed
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted([path.stem for path in (ROOT / "spec" / "variants").glob("*.toml")] +
@@ -43,26 +46,26 @@ slow tests.)"""
 FURTHER_BACK = "[start_liberal=3; start_fascist=3]"
 
 
-def summary(raws: list[Raw]) -> dict[str, tuple[Any, ...]]:
+def summary(raws: list[PropertyResult]) -> dict[str, tuple[Any, ...]]:
     """What must not depend on the search: verdicts, lengths, fewest elections, facts. A
     game that comes back to a state is the one exception: where the ranking does not fit,
     the layered search's fallback finds one depth-first (verify/explicit/cycles.py), a
     game and not the shortest, so only the verdict is compared."""
-    return {raw.property: (raw.verdict,) if raw.property == "terminates" and "a cycle of" in raw.message else
-            (raw.verdict, raw.evidence.get("depth"), None if raw.moves is None else len(raw.moves),
-             raw.extra.get("fewest_elections"), raw.value, raw.extra.get("longest_moves"),
-             raw.extra.get("longest_elections"))
+    return {raw.property: (raw.verdict.verdict,) if raw.property == "terminates" and "a cycle of" in message(raw) else
+            (raw.verdict.verdict, raw.verdict.evidence.depth, length(raw),
+             raw.facts.fewest_elections, value(raw), raw.facts.longest_moves,
+             raw.facts.longest_elections)
             for raw in raws}
 
 
-def decide(rules: str, players: int, explorer: str, limits: Limits = Limits(time_limit=600)) -> list[Raw]:
+def decide(rules: str, players: int, explorer: str, limits: Limits = Limits(time_limit=600)) -> list[PropertyResult]:
     game = compiled_game(players, rules)
     props = tuple(prop for prop in select(rules) if players in prop.players)
     return check_game(game, props, limits, explorer=explorer)
 
 
 @lru_cache(maxsize=None)
-def decided(rules: str, explorer: str) -> tuple[Raw, ...]:
+def decided(rules: str, explorer: str) -> tuple[PropertyResult, ...]:
     """`decide` at 5 players without limits, once per rule set and search in a run."""
     return tuple(decide(rules, 5, explorer))
 
@@ -76,14 +79,15 @@ def test_the_catalogue_equals_the_reference_in_every_rule_set(rules: str) -> Non
     along = rules + ALONG
     layered, reference = decided(along, "layers"), decided(along, "bfs")
     assert summary(list(layered)) == summary(list(reference))
-    props = {prop.name: prop for prop in select(along)}
-    for raw in layered:     # every trace replays through the engine
-        materialise(raw, along, props)
+    for raw in layered:     # every game replays through the engine, as a process receiving it replays it
+        for game in (getattr(raw.verdict, "played", None), raw.facts.fewest_elections_game, raw.facts.longest_game):
+            if game is not None:
+                pickle.loads(pickle.dumps(game)).trace
 
 
 def test_the_mistakes_compared_break_what_they_should() -> None:
     """The comparison above is not only of proofs: most mistakes refute properties."""
-    verdicts = {(rules, raw.verdict) for rules in SHIPPED if rules.startswith("mistakes/")
+    verdicts = {(rules, raw.verdict.verdict) for rules in SHIPPED if rules.startswith("mistakes/")
                 and 5 in load_spec(rules).player_counts for raw in decided(rules + ALONG, "layers")}
     refuting = {rules for rules, verdict in verdicts if verdict == "refuted"}
     assert len(refuting) >= 20, sorted(refuting)
@@ -141,8 +145,8 @@ def test_array_checks_fire_where_the_engine_checks_fire(rules: str) -> None:
 
 def test_a_search_cut_short_proves_nothing() -> None:
     raws = decide("standard", 5, "layers", Limits(max_states=20_000))
-    assert {raw.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
-    assert any(raw.verdict == "unknown" and "20,000 states" in raw.message for raw in raws)
+    assert {raw.verdict.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
+    assert any(raw.verdict.verdict == "unknown" and "20,000 states" in message(raw) for raw in raws)
 
 
 def test_a_full_disk_is_a_limit_that_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,8 +161,8 @@ def test_a_full_disk_is_a_limit_that_proves_nothing(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(layers, "SPILL_AFTER", 0)
     monkeypatch.setattr(layers, "_spilled", full)
     raws = decide("standard", 5, "layers")
-    assert {raw.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
-    assert any(raw.verdict == "unknown" and "limit: disk (no space left in" in raw.message for raw in raws)
+    assert {raw.verdict.verdict for raw in raws} <= {"unknown", "witness", "refuted"}
+    assert any(raw.verdict.verdict == "unknown" and "limit: disk (no space left in" in message(raw) for raw in raws)
 
 
 def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
@@ -166,12 +170,12 @@ def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
     game = compiled_game(5, rules)
     props = tuple(prop for prop in select(rules) if 5 in prop.players)
     full = {raw.property: raw for raw in check_game(game, props, Limits(), explorer="layers")}
-    broken = sorted(name for name, raw in full.items() if raw.verdict == "refuted")
+    broken = sorted(name for name, raw in full.items() if raw.verdict.verdict == "refuted")
     assert broken
     stopped = check_game(game, props, Limits(), explorer="layers", stop_on=frozenset(broken[:1]))
     first = next(raw for raw in stopped if raw.property == broken[0])
-    assert first.verdict == "refuted"
-    assert all(raw.verdict != "proved" for raw in stopped if raw.property in broken)
+    assert isinstance(first.verdict, Refuted)
+    assert all(raw.verdict.verdict != "proved" for raw in stopped if raw.property in broken)
 
 
 @pytest.mark.parametrize("rules", ["standard", "mistakes/dead_vote"])
@@ -193,7 +197,7 @@ def test_a_sweep_stops_once_no_state_left_is_nearer_than_every_hit(rules: str) -
     game = compiled_game(5, along)
     early = 0
     for prop in select(along):
-        if 5 not in prop.players or prop.kind in GRAPH_KINDS or full[prop.name].verdict not in ("witness", "refuted"):
+        if 5 not in prop.players or prop.kind in GRAPH_KINDS or not isinstance(full[prop.name].verdict, (Witnessed, Refuted)):
             continue
         model = Model(game, (prop,))
         settled = layered_exploration(model, (prop,), Limits(), deadlocks=False, elections=True)
@@ -206,7 +210,7 @@ def test_a_sweep_stops_once_no_state_left_is_nearer_than_every_hit(rules: str) -
             assert not layered_exploration(model, (prop,), Limits(), deadlocks=True).settled
         raws = check_game(game, (prop,), Limits(), explorer="layers")
         assert summary(raws) == {prop.name: reference[prop.name]}
-        assert "not known to be the shortest" not in raws[0].evidence["note"]
+        assert "not known to be the shortest" not in raws[0].verdict.evidence.note
     assert early, "no search stopped before the end of its graph"
 
 
@@ -386,9 +390,9 @@ def test_a_catalogue_decided_on_sliced_layers_is_decided_alike(monkeypatch: pyte
     monkeypatch.setattr(LayeredSearch, "_room", staticmethod(lambda limits, layer, resident: (2, "")))
     sliced = check_players("standard", 5, names, Limits(time_limit=600))
 
-    def summary(raws: list[Raw]) -> list[tuple[str, str, int, Any, Any, Any]]:
-        return [(raw.property, raw.verdict, len(raw.moves or ()), raw.extra.get("fewest_elections"),
-                 raw.extra.get("longest_moves"), raw.evidence["states"]) for raw in raws]
+    def summary(raws: list[PropertyResult]) -> list[tuple[str, str, int, Any, Any, Any]]:
+        return [(raw.property, raw.verdict.verdict, len(moves(raw)), raw.facts.fewest_elections,
+                 raw.facts.longest_moves, raw.verdict.evidence.states) for raw in raws]
 
     assert summary(sliced) == summary(whole)
 

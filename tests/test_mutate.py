@@ -26,6 +26,7 @@ from verify.explicit.explore import Limits
 from verify.explicit.model import Model
 from verify.report.baseline import baseline_path, load_baseline
 from verify.results import Verdict
+from helpers import length, message, moves
 
 LIMITS = Limits(None, 120.0, None)
 
@@ -72,8 +73,8 @@ def test_random_games_kill_first_with_a_game_the_mutant_plays() -> None:
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
     props = tuple(p for p in load_properties(dropped.spec) if p.name == "deck_conservation_fascist")
     (raw,) = probe_game(Game(dropped.spec, 5), props, 400, 60.0, 1, stop_on=frozenset({props[0].name}))
-    assert raw.verdict == "refuted" and raw.moves, raw
-    replay(Game(dropped.spec, 5), raw.moves)
+    assert raw.verdict.verdict == "refuted" and moves(raw), raw
+    replay(Game(dropped.spec, 5), moves(raw))
     outcome = decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, LIMITS)
     assert outcome.status == "killed" and "(a random game" in outcome.detail, outcome.line
 
@@ -149,7 +150,7 @@ def test_the_deal_is_checked_as_dealt_though_the_cone_does_not_keep_the_fascists
     # kept only where deal_roles does not assign the seats: after_fascists is then the old value
     assert ("fascists" in Model(game, (prop,)).plan.kept) == drops_the_seats
     (raw,) = check_game(game, (prop,), LIMITS, stop_on=frozenset({prop.name}), fewest_elections=False)
-    assert raw.verdict == "refuted" and raw.moves is not None and raw.moves[0][0] == "deal_roles", raw
+    assert raw.verdict.verdict == "refuted" and length(raw) is not None and moves(raw)[0][0] == "deal_roles", raw
 
 
 @pytest.mark.slow
@@ -161,10 +162,10 @@ def test_forced_moves_that_never_end_are_a_finding_not_a_hang() -> None:
     (mutant,) = [m for m in mutants(base, ("drop_effect",), ("hitler_elected",)) if "effect phase =" in m.description]
     props = tuple(p for p in load_properties(mutant.spec) if p.name == "terminates")
     (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 7, stop_on=frozenset({"terminates"}))
-    assert raw.verdict == "refuted" and "go on forever" in raw.message, raw
+    assert raw.verdict.verdict == "refuted" and "go on forever" in message(raw), raw
     # the whole 5-player graph: given the time a busy machine needs, not the module's limit
     (raw,) = check_game(Game(mutant.spec, 5), props, Limits(None, 900.0, None), fewest_elections=False)
-    assert raw.verdict == "refuted" and "cycle" in raw.message, raw
+    assert raw.verdict.verdict == "refuted" and "cycle" in message(raw), raw
 
 
 def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
@@ -176,8 +177,8 @@ def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
     (mutant,) = [m for m in mutants(base, ("drop_effect",), ("refuse_veto",)) if "veto_refused" in m.description]
     props = tuple(p for p in load_properties(mutant.spec) if p.name == "terminates")
     (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 3, stop_on=frozenset({"terminates"}))
-    assert raw.verdict == "refuted" and "earlier state of the same game" in raw.message, raw
-    moves = raw.moves
+    assert raw.verdict.verdict == "refuted" and "earlier state of the same game" in message(raw), raw
+    moves = moves(raw)
     assert moves is not None and moves[-1][0] in ("propose_veto", "refuse_veto"), raw
 
 

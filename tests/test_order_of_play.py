@@ -24,6 +24,7 @@ from spec.properties import load_properties
 from verify.checker import check
 from verify.explicit.check import check_game
 from verify.results import Limits, Proved, Refuted
+from helpers import moves
 
 PLAYERS = 5
 
@@ -131,7 +132,7 @@ def test_rules_built_in_memory_leave_the_order_unknown() -> None:
     game = compiled_game(PLAYERS, "standard")
     game = type(game)(changed, PLAYERS)
     (raw,) = check_game(game, props, Limits())
-    assert raw.verdict == "unknown"
+    assert raw.verdict.verdict == "unknown"
 
 
 def _without_places(spec: Spec) -> object:
@@ -164,7 +165,7 @@ def test_rules_built_in_memory_with_the_monitor_decide_the_order() -> None:
     props = tuple(p for p in load_properties(watched) if p.name == "order_after_nominated")
     assert props and not props[0].rules
     (raw,) = check_game(type(compiled_game(PLAYERS, "standard"))(watched, PLAYERS), props, Limits())
-    assert raw.verdict == "proved"
+    assert raw.verdict.verdict == "proved"
     nominate = spec.rule("nominate")
     phase = next(index for index, (target, _) in enumerate(nominate.effect) if target == "phase")
     elected = spec.enums["phase"].index("elected")
@@ -174,7 +175,7 @@ def test_rules_built_in_memory_with_the_monitor_decide_the_order() -> None:
     bug = with_monitor(dataclasses.replace(spec, rules=tuple(skipped if r.name == "nominate" else r
                                                              for r in spec.rules)))
     (raw,) = check_game(type(compiled_game(PLAYERS, "standard"))(bug, PLAYERS), props, Limits())
-    assert raw.verdict == "refuted" and raw.moves and raw.moves[-1][0] != "vote"
+    assert raw.verdict.verdict == "refuted" and moves(raw) and moves(raw)[-1][0] != "vote"
 
 
 def test_a_step_citing_no_rule_id_is_refused(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields, replace
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,9 +17,10 @@ from engine.trace import replay_itf
 from report_samples import PLAYERS, RUN, all_as_expected, sample_results, with_verdict
 from verify.report import RunInfo, exit_status, report_document, write_report
 from verify.report.markdown import report_markdown
-from verify.report.records import EXTRA_KEYS, result_record
+from verify.report.records import FACT_FIELDS, result_record
 from verify.report.schema import SchemaViolation, report_schema, validate, validate_report
-from verify.results import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Evidence, PropertyResult, Proved, Unknown
+from verify.results import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Evidence, Facts, PropertyResult, Proved,
+                            Unknown)
 
 REPORT_DIR = Path(__file__).resolve().parents[1] / "verify" / "report"
 
@@ -160,13 +162,13 @@ def test_the_records_carry_verdict_evidence_and_trace_links(written: Path) -> No
     assert document["exit_status"] == 1
 
 
-def test_extra_keys_outside_the_documented_ones_do_not_reach_the_report() -> None:
+def test_facts_outside_the_documented_ones_do_not_reach_the_report() -> None:
     results = sample_results()
-    noisy = [type(r)(r.property, r.players, r.kind, r.rule_ids, r.expect, r.verdict,
-                     {**r.extra, "wall_clock": 12.5, "host": "/home/x"}) for r in results]
+    noisy = [replace(r, facts=replace(r.facts, wall_seconds=12.5, backend="smt", longest_moves=3))
+             for r in results]
     assert report_document(noisy, RUN) == report_document(results, RUN)
-    assert {"description", "elections", "reachable_states", "reductions", "fewest_elections",
-            "fewest_elections_trace"} == set(EXTRA_KEYS)
+    assert {"description", "group", "reachable_states", "reductions", "fewest_elections",
+            "fewest_elections_game"} == set(FACT_FIELDS) <= {f.name for f in fields(Facts)}
 
 
 # ------------------------------------------------------------------ exit status
@@ -316,8 +318,8 @@ def test_html_of_a_run_without_charts_data_still_renders(tmp_path: Path) -> None
 
 def test_schema_doc_lists_every_extra_key_and_record_field() -> None:
     doc = (REPORT_DIR / "SCHEMA.md").read_text(encoding="utf-8")
-    for key in EXTRA_KEYS:
-        assert f'`extra["{key}"]`' in doc, key
+    for key in FACT_FIELDS:
+        assert f"`facts.{key}`" in doc, key
     for key in report_schema()["$defs"]["result"]["properties"]:
         assert f"`{key}`" in doc, key
     proved = Proved(Evidence("explicit", 1, None, None))

@@ -109,7 +109,7 @@ def test_both_backends_disagreeing_fail_the_check() -> None:
     (checked,) = decide(request, strategy="cross_check",
                         backends={"explicit": explicit, "smt": _Says("smt", refuted)}).results
     assert checked.as_expected is False
-    assert checked.extra["backends_disagree"] == "the backends disagree: explicit proved, smt refuted"
+    assert checked.facts.backends_disagree == "the backends disagree: explicit proved, smt refuted"
     assert isinstance(checked.verdict, Refuted) and "the backends disagree" in checked.verdict.message
 
 

@@ -23,6 +23,7 @@ from verify.smt import backend_for
 from verify.smt.check import catalogue_of, verdicts_under
 from verify.smt.deep import violations_along_the_rules
 from verify.smt.guides import forget_guides, keep_guide
+from helpers import moves
 
 BASE = load_spec("standard")
 CATALOGUE = {prop.name: prop for prop in catalogue_of(BASE)}
@@ -35,8 +36,8 @@ def rules_own_guides() -> dict[str, tuple[str, ...]]:
     wanted = tuple(prop for prop in CATALOGUE.values() if prop.kind == "sometimes")
     found = {}
     for raw in check_game(Game(BASE, PLAYERS), wanted, Limits(time_limit=120), fewest_elections=False):
-        if raw.verdict == "witness" and raw.moves:
-            found[raw.property] = tuple(rule for rule, _ in raw.moves)
+        if raw.verdict.verdict == "witness" and moves(raw):
+            found[raw.property] = tuple(rule for rule, _ in moves(raw))
             keep_guide(BASE, raw.property, found[raw.property])
     return found
 

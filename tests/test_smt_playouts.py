@@ -10,6 +10,7 @@ gets there.
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -19,7 +20,6 @@ from engine.game import Game, Move
 from spec.lang.limits import EvaluationLimit
 from spec.loader import load_spec
 from verify.cli.check import cell
-from verify.explicit.check import materialise, plain
 from verify.report.html import _trace_block
 from verify.report.records import result_record
 from verify.diff.operators import Mutant, mutants
@@ -75,9 +75,9 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
         assert f"no game shorter than {verdict.lower_bound} moves" in verdict.evidence.note
     else:   # a random game as long as the proved bound, before or after the plain search
         assert "no game is shorter" in verdict.evidence.note
-    # across processes (plain data) the bound is kept, and the matrix shows it
-    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
-    again = materialise(plain(result), "standard", {prop.name: prop})
+    # across processes (pickled: the game as its moves) the bound is kept, and the matrix shows it
+    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict)
+    again = pickle.loads(pickle.dumps(result))
     assert isinstance(again.verdict, Witnessed) and again.verdict.lower_bound == verdict.lower_bound
     moves = verdict.evidence.depth
     assert cell(again) == (f"witness {moves}m" if verdict.lower_bound is None
@@ -128,7 +128,7 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     verdict = check_property(SPEC, prop, 5, Limits(time_limit=20))
     assert isinstance(verdict, Witnessed) and verdict.trace is not None and verdict.evidence.depth is not None
     assert verdict.lower_bound == 64 < verdict.evidence.depth == len(verdict.trace.steps)
-    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict, {})
+    result = PropertyResult(prop.name, 5, prop.kind, prop.rule_ids, prop.expect, verdict)
     assert cell(result) == f"witness 64-{verdict.evidence.depth}m"
     assert result_record(result)["shortest_at_least"] == 64
     assert "not proved the shortest: none takes fewer than 64 moves" in _trace_block(result)

@@ -23,6 +23,7 @@ from verify.smt import check as smt_check  # noqa: E402  (after the skip: it imp
 from verify.smt.lasso import CYCLE_MOVES  # noqa: E402
 from verify.smt.playouts import played_breaches  # noqa: E402
 from verify.smt.shallow import SHALLOW_KINDS, violations_within  # noqa: E402
+from helpers import length, moves
 
 
 def _mutant(rule: str, description: str) -> Spec:
@@ -60,8 +61,8 @@ def test_an_early_break_is_refuted_by_a_shortest_game_without_inference(
         assert tuple(state) == tuple(after)
     (raw,) = check_game(game, (prop,), Limits(None, 300.0, None), stop_on=frozenset({prop.name}),
                         fewest_elections=False)
-    assert raw.verdict == "refuted" and raw.moves is not None
-    assert refuted.evidence.depth == len(refuted.trace.steps) == len(raw.moves), (prop.name, raw.moves)
+    assert raw.verdict.verdict == "refuted" and length(raw) is not None
+    assert refuted.evidence.depth == len(refuted.trace.steps) == len(moves(raw)), (prop.name, moves(raw))
 
 
 def test_the_rules_themselves_break_nothing_the_pass_reaches() -> None:
@@ -134,8 +135,8 @@ def test_a_break_past_the_depths_asked_is_found_along_a_random_game(monkeypatch:
     game = _replayed(spec, 5, refuted)
     (raw,) = check_game(game, (prop,), Limits(None, 300.0, None), stop_on=frozenset({prop.name}),
                         fewest_elections=False)
-    assert raw.verdict == "refuted" and raw.moves is not None
-    assert len(raw.moves) <= depth, "the breadth-first search's game is a shortest one"
+    assert raw.verdict.verdict == "refuted" and length(raw) is not None
+    assert len(moves(raw)) <= depth, "the breadth-first search's game is a shortest one"
 
 
 def test_a_game_that_need_not_end_is_found_along_a_random_game() -> None:

@@ -18,10 +18,12 @@ import pytest
 from engine.game import compiled_game
 from spec.properties import Property
 from verify.explicit import check as explicit_check
-from verify.explicit.check import Raw, check_game, select
+from verify.explicit.check import check_game, select
 from verify.explicit.explore import Exploration, Limits, explore, resident_mib
 from verify.explicit.model import Model
 from verify.explicit.sweep import NOT_DECREASING, compiled_measure, measure_failed, sweep
+from helpers import length, message, moves
+from verify.results import PropertyResult
 
 SMALL = "custom[start_liberal=4; start_fascist=5]"
 """A game one policy from either win: the whole catalogue decided in seconds."""
@@ -38,12 +40,12 @@ def searched_properties(rules: str, players: int) -> tuple[Property, ...]:
                  and not p.rules)     # the order of play is searched on its own rules
 
 
-def summary(raws: list[Raw]) -> dict[str, tuple[Any, ...]]:
+def summary(raws: list[PropertyResult]) -> dict[str, tuple[Any, ...]]:
     """What must not depend on the search: per property its verdict, the length of its
     trace, the fewest elections of a win and the longest game."""
-    return {raw.property: (raw.verdict, None if raw.moves is None else len(raw.moves),
-                           raw.extra.get("fewest_elections"), raw.extra.get("longest_moves"),
-                           raw.extra.get("longest_elections"), raw.extra.get("reachable_states"))
+    return {raw.property: (raw.verdict.verdict, length(raw),
+                           raw.facts.fewest_elections, raw.facts.longest_moves,
+                           raw.facts.longest_elections, raw.facts.reachable_states)
             for raw in raws}
 
 
@@ -88,7 +90,7 @@ def test_sweep_decides_the_catalogue_as_the_breadth_first_search_does_in_a_small
     swept = check_game(game, props, Limits(), explorer="sweep")
     assert summary(swept) == bfs
     assert any(verdict[0] == "witness" for verdict in bfs.values()) and any(v[3] for v in bfs.values())
-    assert all("sweep-line" in raw.evidence["note"] for raw in swept)
+    assert all("sweep-line" in raw.verdict.evidence.note for raw in swept)
 
 
 def test_sweep_finds_the_shallowest_deadlock(tmp_path: Path) -> None:
@@ -103,7 +105,7 @@ def test_sweep_finds_the_shallowest_deadlock(tmp_path: Path) -> None:
     assert len(swept.trace_to(swept.deadlock).steps) == len(bfs.trace_to(bfs.deadlock).steps) == 2
     raws = check_game(game, tuple(p for p in select(str(rules)) if p.kind == "terminates"), Limits(),
                       explorer="sweep")
-    assert [(raw.verdict, len(raw.moves or ())) for raw in raws] == [("refuted", 2)]
+    assert [(raw.verdict.verdict, len(moves(raw))) for raw in raws] == [("refuted", 2)]
 
 
 @pytest.mark.slow
@@ -141,7 +143,7 @@ def test_the_spec_ranking_decreases_and_a_variant_that_breaks_it_falls_back(monk
     monkeypatch.setattr(explicit_check, "compiled_measure", lambda game: lambda state: 0)
     fallen = check_game(game, props, Limits(), explorer="sweep")
     assert summary(fallen) == bfs
-    assert all("the sweep stopped (the ranking does not decrease" in raw.evidence["note"] for raw in fallen)
+    assert all("the sweep stopped (the ranking does not decrease" in raw.verdict.evidence.note for raw in fallen)
 
 
 # ---------------------------------------------------------------- limits
@@ -162,8 +164,8 @@ def test_a_limit_leaves_the_catalogue_unknown_never_proved() -> None:
     game = compiled_game(5, SMALL)
     props = tuple(p for p in select(SMALL) if 5 in p.players)
     raws = check_game(game, props, Limits(max_states=50), explorer="sweep")
-    assert not any(raw.verdict in ("proved", "no-witness") for raw in raws)
-    assert any(raw.verdict == "unknown" and "50 states" in raw.message for raw in raws)
+    assert not any(raw.verdict.verdict in ("proved", "no-witness") for raw in raws)
+    assert any(raw.verdict.verdict == "unknown" and "50 states" in message(raw) for raw in raws)
 
 
 def test_the_sweep_reports_its_memory_and_layers() -> None:

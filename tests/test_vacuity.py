@@ -36,6 +36,7 @@ from verify.results import (EXIT_FAILED, Evidence, Limits, PropertyResult, Prove
                             Witnessed)
 from verify.smt.playouts import played_breaches
 from verify.smt.vacuity import judge_premises
+from helpers import message
 
 STANDARD = {prop.name: prop for prop in select("standard")}
 
@@ -119,7 +120,7 @@ def test_every_filtered_guarded_or_permission_property_has_a_premise() -> None:
 
 def _vacuous_or_undecided(players: int) -> list[str]:
     raws = check_players("standard", players, None, Limits(time_limit=600))
-    return [f"{raw.property}: {raw.verdict} {raw.message}" for raw in raws if raw.verdict in ("vacuous", "unknown")]
+    return [f"{raw.property}: {raw.verdict.verdict} {message(raw)}" for raw in raws if raw.verdict.verdict in ("vacuous", "unknown")]
 
 
 def test_no_property_is_vacuous_under_the_standard_rules_at_5() -> None:
@@ -148,7 +149,7 @@ def test_every_premise_is_reached_by_a_game_of_the_standard_rules(players: int) 
         (raw,) = check_game(compiled_game(players, question.rules or "standard"), (question,),
                             Limits(time_limit=600), stop_on=frozenset((question.name,)), fewest_elections=False,
                             vacuity=False)
-        assert raw.verdict == "witness", (question.name, raw.verdict, raw.message)
+        assert raw.verdict.verdict == "witness", (question.name, raw.verdict.verdict, message(raw))
 
 
 # ------------------------------------------------------------------ a rule set that makes a premise unreachable

@@ -4,8 +4,8 @@
 reports and `diff` build on. It sits above the backends and chooses among them:
 
 - `explicit`: the explicit-state search (verify/explicit/check.py `check_players`), one
-  player count per process (`workers`, default: both cores), each returning plain data
-  (moves, not compiled games) that the parent replays into traces;
+  player count per process (`workers`, default: both cores), each returning its
+  `PropertyResult`s, whose games cross as moves and are replayed when read;
 - `smt`: the Z3 backend (verify/smt `check_players`, same arguments, returning
   `PropertyResult`s);
 - `both`: the search first, the solver for what it left unknown; the solver also decides
@@ -32,7 +32,7 @@ from spec.errors import SpecError, shown
 from spec.loader import load_spec
 from spec.properties import Property
 
-from .explicit.check import DEFAULT_EXPLORER, Raw, check_players, chosen_from, materialise, plain, select
+from .explicit.check import DEFAULT_EXPLORER, check_players, chosen_from, select
 from .explicit.reductions import Reductions
 from .portfolio import Backend, ExplicitBackend, Request, Rules, SolverBackend, decide, solver_check
 from .results import Limits, PropertyResult
@@ -132,21 +132,22 @@ def backends_for(reductions: Reductions, explorer: str, infer: bool, hints: bool
 
 def _counts_in_a_process(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
                          reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
-                         lines: Any = None) -> list[Raw]:
-    """`_decide_count` in a worker process for each of `counts` in turn, the results as
-    plain data: a compiled game's states are classes made per process, so traces cross
-    as their moves. Progress lines go to the queue `lines`, when given. The rules come
+                         lines: Any = None) -> list[PropertyResult]:
+    """`_decide_count` in a worker process for each of `counts` in turn: a compiled game's
+    states are classes made per process, so each game crosses as its moves and is replayed
+    when read (verify/results.py `Played`). Progress lines go to the queue `lines`, when
+    given. The rules come
     as a value (`Rules`), which a worker started by `spawn` loads again (their name alone
     for a rules file)."""
     progress = None if lines is None else lines.put
-    out: list[Raw] = []
+    out: list[PropertyResult] = []
     if backend == "explicit":
         name = spec_name.name if isinstance(spec_name, Rules) else spec_name
         for count in counts:
             out += check_players(name, count, names, limits, reductions, progress, explorer)
         return out
     for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
-        out += [plain(result) for result in decided]
+        out += decided
     return out
 
 
@@ -218,7 +219,7 @@ def _in_processes(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...],
                     for count in batch:
                         progress(f"{count} players: done")
         for batch in tasks:
-            results += [materialise(raw, rules.name, by_name) for raw in futures[batch].result()]
+            results += futures[batch].result()
     return results
 
 

@@ -42,7 +42,7 @@ from spec.model import Spec
 from spec.properties import Property
 
 from .budgets import BOTH_SEARCH_SHARE
-from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, materialise, search
+from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, search
 from .explicit.explore import Exploration
 from .explicit.model import Model
 from .explicit.reductions import Reductions
@@ -161,10 +161,8 @@ class ExplicitBackend:
             return [unknown(prop, request.players, self.name, "limit: no time was left for the search")
                     for prop in request.properties]
         names = tuple(prop.name for prop in request.properties)
-        by_name = {prop.name: prop for prop in request.properties}
-        raws = check_players(request.rules.name, request.players, names, limits, self.reductions, self.progress,
+        return check_players(request.rules.name, request.players, names, limits, self.reductions, self.progress,
                              self.explorer, catalogue=request.properties)
-        return [materialise(raw, request.rules.name, by_name) for raw in raws]
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
         """The search keeps nothing between requests."""
@@ -348,4 +346,4 @@ def _cross_check(result: PropertyResult, other: PropertyResult | None) -> Proper
         verdict = replace(verdict, message=f"{note}; {verdict.message}")
     else:
         verdict = replace(verdict, evidence=replace(verdict.evidence, note=note))
-    return replace(result, verdict=verdict, extra={**result.extra, "backends_disagree": note})
+    return replace(result, verdict=verdict, facts=replace(result.facts, backends_disagree=note))

@@ -17,16 +17,23 @@ verdict unknown. They live here, below the command line and the reports, so that
 read the one definition.
 
 `Limits` says when a backend gives up and answers `Unknown`: one value for both backends,
-each reading the limits that mean something to it.
+each reading the limits that mean something to it; `StopReason` says which one stopped it.
+
+Every value here pickles cheaply, so a worker process hands its `PropertyResult`s back as
+they are: a game travels as its moves and the name of its rules (`Played`) and is
+replayed through the engine, once, when it is first read (a compiled game's states are
+classes made per process, so a `Trace` itself cannot cross).
 """
 
 from __future__ import annotations
 
 import builtins
+import enum
 from dataclasses import dataclass, field
-from typing import Any
 
+from engine.game import Game, Move, compiled_game
 from engine.trace import Trace
+from spec.loader import users_file
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -67,6 +74,84 @@ class Limits:
         return ", ".join(parts) or "none"
 
 
+Moves = tuple[tuple[str, tuple[int, ...]], ...]
+"""A game as its moves: (rule, arguments) per step."""
+
+
+def moves_of(trace: Trace) -> Moves:
+    """A trace as its moves (`replay` undoes it)."""
+    return tuple((move.rule, tuple(move.args)) for move, _ in trace.steps)
+
+
+def replay(game: Game, moves: Moves) -> Trace:
+    """A trace from its moves, every one checked by the engine."""
+    state = game.initial_state()
+    trace = Trace(game, state)
+    for rule, args in moves:
+        move = Move(rule, tuple(args))
+        state = game.apply(state, move)
+        trace.append(move, state)
+    return trace
+
+
+def rules_name(game: Game) -> str:
+    """The name that loads `game`'s rules again: the user's file, else the rules' own name
+    (a shipped rule set, a name with settings, an overlay registered in this process: the
+    name a saved trace gives, engine/trace.py)."""
+    return users_file(game.spec) or game.spec.name
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game as its moves under named rules, replayed through the engine when `trace` is
+    first read and kept. It pickles as the moves alone (`__reduce__`): the replay is made
+    again on the other side, under the rules `rules` names for `players`."""
+
+    rules: str
+    players: int
+    moves: Moves
+    _replayed: list[Trace] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, trace: Trace, rules: str | None = None) -> Played:
+        """The game of `trace` (kept: no replay in this process); `rules`: the name of the
+        rules to replay it under elsewhere, when not the trace's own (the same moves of a
+        monitored game are a game of the rules it watches)."""
+        played = cls(rules or rules_name(trace.game), trace.game.players, moves_of(trace))
+        if rules is None:
+            played._replayed.append(trace)
+        return played
+
+    @builtins.property
+    def trace(self) -> Trace:
+        """The game replayed (once) through the engine."""
+        if not self._replayed:
+            self._replayed.append(replay(compiled_game(self.players, self.rules), self.moves))
+        return self._replayed[0]
+
+    def __reduce__(self) -> tuple[type[Played], tuple[str, int, Moves]]:
+        return (Played, (self.rules, self.players, self.moves))
+
+
+def played(trace: Trace | None) -> Played | None:
+    """`Played.of(trace)`, None kept."""
+    return None if trace is None else Played.of(trace)
+
+
+class StopReason(enum.Enum):
+    """Why a search stopped before a verdict (the `Unknown`'s message says it in words)."""
+
+    STATES = "states"               # the stored states reached `Limits.max_states`
+    TIME = "time"                   # `Limits.time_limit`
+    MEMORY = "memory"               # `Limits.memory_limit`, or no room left on the disk
+    DEPTH = "depth"                 # `Limits.max_depth` (a bounded search, BMC's longest path)
+    NO_RANKING = "no ranking"       # a sweep by the ranking the rules do not have or break
+    SOLVER = "solver"               # the solver answered unknown
+    NOT_SEARCHED = "not searched"   # nothing searched: rules the backend cannot take, or a premise cut short
+    DISAGREEMENT = "disagreement"   # the backends disagree
+    OTHER = "other"
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """How a verdict was reached: the method and the size of the work."""
@@ -97,12 +182,17 @@ class Refuted:
     `lower_bound` moves breaks it, and the trace may be longer than one that does)."""
 
     evidence: Evidence
-    trace: Trace | None
+    played: Played | None
     message: str = ""
     lower_bound: int | None = None  # None: the trace is a shortest one
 
     verdict = "refuted"
     holds = False
+
+    @builtins.property
+    def trace(self) -> Trace | None:
+        """The counterexample, replayed when first read."""
+        return None if self.played is None else self.played.trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +202,17 @@ class Witnessed:
     `lower_bound` moves gets there, and the trace is longer)."""
 
     evidence: Evidence
-    trace: Trace | None
+    played: Played | None
     elections: int | None = None    # elected governments in the witness
     lower_bound: int | None = None  # None: the trace is a shortest one
 
     verdict = "witness"
     holds = True
+
+    @builtins.property
+    def trace(self) -> Trace | None:
+        """The witness, replayed when first read."""
+        return None if self.played is None else self.played.trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +235,20 @@ class Vacuous:
 
     evidence: Evidence
     premise: str
-    trace: Trace | None = None
+    played: Played | None = None
 
     verdict = "vacuous"
     holds = False
 
+    @builtins.property
+    def trace(self) -> Trace | None:
+        """The standard rules' shortest game to the premise, replayed when first read."""
+        return None if self.played is None else self.played.trace
+
     @builtins.property  # the same spelling as the other verdicts' field
     def message(self) -> str:
         """What makes it vacuous, in one line."""
-        shown = f"; the standard rules reach it after {len(self.trace.steps)} moves" if self.trace else ""
+        shown = f"; the standard rules reach it after {len(self.played.moves)} moves" if self.played else ""
         return f"its premise is never reached ({self.premise}): it holds vacuously{shown}"
 
 
@@ -158,12 +258,44 @@ class Unknown:
 
     evidence: Evidence
     reason: str
+    stop: StopReason = StopReason.OTHER
 
     verdict = "unknown"
     holds = None
 
 
 Verdict = Proved | Refuted | Witnessed | Unwitnessed | Vacuous | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a checker found beside the verdict, each read by name (the reports, the
+    command line): none of it changes whether the verdict is as expected."""
+
+    description: str = ""                   # the property's, from spec/properties.toml
+    group: str = ""                         # its class: conformance | soundness ("" unknown)
+    backend: str = ""                       # the backend that decided it, when said
+    reductions: tuple[str, ...] = ()        # the exact reductions the exploration applied
+    reachable_states: int | None = None     # the whole reachable graph of this count, reduced
+    fewest_elections: int | None = None     # the fewest elected governments to the witness; None: not
+    fewest_elections_game: Played | None = None  # searched, or cut short ... and that game
+    longest_moves: int | None = None        # `terminates`: the longest game, in moves
+    longest_elections: int | None = None    # ... the most elections of a game
+    longest_game: Played | None = None      # ... and a longest game
+    stuck_states: int | None = None         # ... states that cannot reach the end
+    cycle_moves: int | None = None          # a game coming back to a state: the moves of its loop
+    wall_seconds: float | None = None       # the count's time, inference included (`ask --solver`)
+    backends_disagree: str = ""             # the note when the two backends disagree
+
+    def given(self) -> dict[str, int | str]:
+        """The whole-number and text facts that have a value, by the names the JSON outputs
+        give them (`class` for the group): games, the reductions and times left out."""
+        named = {"description": self.description, "class": self.group, "backend": self.backend,
+                 "reachable_states": self.reachable_states, "fewest_elections": self.fewest_elections,
+                 "longest_moves": self.longest_moves, "longest_elections": self.longest_elections,
+                 "stuck_states": self.stuck_states, "cycle_moves": self.cycle_moves,
+                 "backends_disagree": self.backends_disagree}
+        return {name: value for name, value in named.items() if value is not None and value != ""}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +308,7 @@ class PropertyResult:
     rule_ids: tuple[str, ...]
     expect: str                     # holds | fails
     verdict: Verdict
-    extra: dict[str, Any] = field(default_factory=dict)
+    facts: Facts = Facts()
 
     @builtins.property  # the field `property` shadows the builtin inside this class
     def as_expected(self) -> bool | None:

@@ -54,8 +54,8 @@ def cell(result: PropertyResult) -> str:
         size = f"{len(verdict.trace.steps)}m"
         if verdict.lower_bound is not None:
             size = f"{verdict.lower_bound}-{size}"   # a game not proved the shortest, and its bound
-        if isinstance(verdict, Witnessed) and result.extra.get("fewest_elections") is not None:
-            size += f"/{result.extra['fewest_elections']}e"
+        if isinstance(verdict, Witnessed) and result.facts.fewest_elections is not None:
+            size += f"/{result.facts.fewest_elections}e"
     elif verdict.evidence.states is not None:
         size = _short(verdict.evidence.states)
     else:
@@ -128,7 +128,7 @@ def matrix(results: list[PropertyResult], colour: bool = False) -> list[str]:
     counts = sorted({r.players for r in results})
     names = list(dict.fromkeys(r.property for r in results))
     cells = {(r.property, r.players): cell(r) for r in results}
-    expected = {(r.property, r.players): r.as_expected if r.verdict.verdict != "unknown" else None for r in results}
+    expected = {(r.property, r.players): r.as_expected if not isinstance(r.verdict, Unknown) else None for r in results}
     width = max([len(name) for name in names] + [8])
     column = max([len(text) for text in cells.values()] + [len(f"{n} players") for n in counts]) + 2
 
@@ -160,9 +160,7 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
             item["trace"] = {"moves": len(trace.steps), "elections": trace.elections()}
         if isinstance(verdict, (Refuted, Vacuous, Unknown)):
             item["message"] = verdict.reason if isinstance(verdict, Unknown) else verdict.message
-        for key, value in result.extra.items():
-            if isinstance(value, (int, str)) or value is None:
-                item[key] = value
+        item.update(result.facts.given())
         out.append(item)
     return out
 
@@ -348,15 +346,15 @@ def details(results: list[PropertyResult]) -> list[str]:
                 lines += ["  " + line for line in trace.lines(changes=True)]
         elif isinstance(verdict, Unknown):
             lines.append(f"unknown: {head}: {verdict.reason}")
-    wins = [r for r in results if r.extra.get("fewest_elections") is not None]
+    wins = [r for r in results if r.facts.fewest_elections is not None]
     if wins:
         lines.append("")
         lines.append("fewest elected governments per win: " + "; ".join(
-            f"{r.property} {r.players}p: {r.extra['fewest_elections']}" for r in wins))
-    longest = [r for r in results if "longest_moves" in r.extra]
+            f"{r.property} {r.players}p: {r.facts.fewest_elections}" for r in wins))
+    longest = [r for r in results if r.facts.longest_moves is not None]
     if longest:
         lines.append("longest possible game: " + "; ".join(
-            f"{r.players}p: {r.extra['longest_moves']} moves, {r.extra['longest_elections']} elections"
+            f"{r.players}p: {r.facts.longest_moves} moves, {r.facts.longest_elections} elections"
             for r in longest))
     return lines
 

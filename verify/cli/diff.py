@@ -150,7 +150,7 @@ def change_lines(rows: list[VerdictRow]) -> list[str]:
         if message:
             lines.append(f"    under {side}: {message}")
         trace = getattr(verdict, "trace")
-        cycle = shown.extra.get("cycle_moves")
+        cycle = shown.facts.cycle_moves
         first = len(trace.steps) - (cycle if isinstance(cycle, int) else min(SHOWN_MOVES, len(trace.steps)))
         what = ("the cycle, after which the game is where it was" if isinstance(cycle, int)
                 else f"the last {len(trace.steps) - first} of its {len(trace.steps)} moves")

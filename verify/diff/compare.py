@@ -259,7 +259,7 @@ class VerdictRow:
     def group(self) -> str:
         """soundness | conformance (the entry's `class`)."""
         result = self.a or self.b
-        return str(result.extra.get("class", "conformance")) if result is not None else "conformance"
+        return (result.facts.group or "conformance") if result is not None else "conformance"
 
     @builtins.property
     def undecided(self) -> bool:

@@ -35,7 +35,8 @@ from spec.properties import load_properties
 
 from ..budgets import PROBE_SECONDS
 from ..checker import check
-from ..explicit.check import Raw, check_game, probe_game
+from ..explicit.check import check_game, probe_game
+from ..results import PropertyResult, Refuted, Unwitnessed, Vacuous, Witnessed
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed, Vacuous
 from ..workers import WorkerPool
@@ -106,7 +107,7 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
 CATALOGUE_COUNTS = (5, 7, 9)
 """The player counts of the three boards (R-X7): a rule bug shows on at least one of them."""
 
-BROKEN = ("refuted", "no-witness", "vacuous")
+BROKEN = (Refuted, Unwitnessed, Vacuous)
 """Verdicts that contradict a property the rules satisfy: a refutation, a complete
 search that finds no witness of something the rules make possible, or a premise the
 rules reach and the mutant never does (the property then tests nothing)."""
@@ -140,11 +141,13 @@ def catch_by_catalogue(spec: Spec, base: Spec, counts: tuple[int, ...] = CATALOG
     return ""
 
 
-def _broken(raws: list[Raw], found_by: str) -> str:
-    for raw in raws:
-        if raw.verdict in BROKEN:
-            size = f", {len(raw.moves)} moves" if raw.moves else ""
-            return f"property {raw.property} ({raw.players} players: {raw.verdict}, {found_by}{size})"
+def _broken(results: list[PropertyResult], found_by: str) -> str:
+    for result in results:
+        verdict = result.verdict
+        if isinstance(verdict, BROKEN):
+            game = verdict.played if isinstance(verdict, (Refuted, Witnessed, Vacuous)) else None
+            size = f", {len(game.moves)} moves" if game is not None and game.moves else ""
+            return f"property {result.property} ({result.players} players: {verdict.verdict}, {found_by}{size})"
     return ""
 
 

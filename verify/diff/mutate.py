@@ -55,8 +55,9 @@ from spec.properties import Property, load_properties
 from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
                        RELATIONAL_SECONDS, SOLVER_ONLY_DEEP_SHARE, SOLVER_ONLY_PLAYED_SHARE, SOLVER_ONLY_SECONDS,
                        SOLVER_ONLY_SHALLOW_SHARE)
-from ..explicit.check import Raw, check_game, moves_of, probe_game
+from ..explicit.check import check_game, moves_of, probe_game
 from ..explicit.explore import Limits
+from ..results import PropertyResult, Refuted, Unknown, Vacuous, Witnessed
 from ..workers import WorkerPool
 from .compare import Budget, diff
 from .operators import ALL_OPERATORS, Mutant, mutants
@@ -198,8 +199,8 @@ def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: 
 def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
                   ) -> dict[str, str]:
     """The rules' own verdict of every property, computed once per count."""
-    raws = check_game(Game(base, players), catalogue(base, players, names), limits, fewest_elections=False)
-    return {raw.property: raw.verdict for raw in raws}
+    results = check_game(Game(base, players), catalogue(base, players, names), limits, fewest_elections=False)
+    return {result.property: result.verdict.verdict for result in results}
 
 
 def base_verdicts_by_solver(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
@@ -317,9 +318,9 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     killer = _killer(raws, verdicts)
     if killer is not None:
         return _killed(done, *killer, "the shortest game")
-    unknown = [raw for raw in raws if raw.verdict == "unknown"]
+    unknown = [(raw.property, raw.verdict.reason) for raw in raws if isinstance(raw.verdict, Unknown)]
     if unknown:
-        return done("unknown", f"{unknown[0].property}: {unknown[0].message}")
+        return done("unknown", f"{unknown[0][0]}: {unknown[0][1]}")
     if entry.difference is not None:
         difference = entry.difference
         parting = difference.parting
@@ -352,7 +353,7 @@ def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Pro
     decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
                      key=lambda prop: _asking_order(mutant, prop))
     for prop, verdict in verdicts_under(watched, players, decided, SOLVER_SECONDS):
-        if verdict.verdict == "unknown" or verdict.verdict == verdicts[prop.name]:
+        if isinstance(verdict, Unknown) or verdict.verdict == verdicts[prop.name]:
             continue
         trace = getattr(verdict, "trace", None)
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
@@ -383,7 +384,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
                                         each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
                                         shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
-        if verdict.verdict != "unknown":
+        if not isinstance(verdict, Unknown):
             decided[prop.name] = verdict
             if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):
                 break
@@ -430,9 +431,10 @@ def _guides_from_the_rules(base: Spec, players: int, props: tuple[Property, ...]
     if wanted:
         for prop in wanted:
             _GUIDED[(*key, prop.name)] = ()
-        for raw in check_game(Game(base, players), wanted, Limits(time_limit=GUIDE_SECONDS), fewest_elections=False):
-            if raw.verdict == "witness" and raw.moves:
-                _GUIDED[(*key, raw.property)] = tuple(rule for rule, _ in raw.moves)
+        for result in check_game(Game(base, players), wanted, Limits(time_limit=GUIDE_SECONDS),
+                                 fewest_elections=False):
+            if isinstance(result.verdict, Witnessed) and result.verdict.played is not None:
+                _GUIDED[(*key, result.property)] = tuple(rule for rule, _ in result.verdict.played.moves)
     # Kept again before every mutant: the store keeps a few guides per property, and
     # earlier mutants' own witnesses could have pushed the rules' out.
     for prop in props:
@@ -487,12 +489,14 @@ def same_shape(written: Rule, mutated: Rule) -> bool:
                    actor_text=written.actor_text if seat_to_seat else mutated.actor_text) == written
 
 
-def _killed(done: Callable[..., Outcome], raw: Raw, before: str, found_by: str) -> Outcome:
-    size = f", {len(raw.moves)} moves" if raw.moves else ""
-    outcome = done("killed", f"{raw.property}: {before} -> {raw.verdict} ({found_by}{size})", _moves(raw.moves),
-                   len(raw.moves) if raw.moves else None)
-    outcome.kill = (raw.property, raw.verdict, tuple((rule, tuple(args)) for rule, args in raw.moves)) \
-        if raw.moves else None
+def _killed(done: Callable[..., Outcome], result: PropertyResult, before: str, found_by: str) -> Outcome:
+    verdict = result.verdict
+    game = verdict.played if isinstance(verdict, (Refuted, Witnessed, Vacuous)) else None
+    moves = game.moves if game is not None else ()
+    size = f", {len(moves)} moves" if moves else ""
+    outcome = done("killed", f"{result.property}: {before} -> {verdict.verdict} ({found_by}{size})", _moves(moves),
+                   len(moves) if moves else None)
+    outcome.kill = (result.property, verdict.verdict, moves) if moves else None
     return outcome
 
 
@@ -501,13 +505,15 @@ def difference_moves(difference: Any) -> list[str]:
     return [f"{move.rule}{tuple(move.args)}" for move, _ in difference.legal_trace.steps]
 
 
-def _killer(raws: list[Raw], verdicts: dict[str, str]) -> tuple[Raw, str] | None:
-    for raw in raws:
-        before = verdicts.get(raw.property)
-        if before is None or raw.verdict == "unknown" or before == "unknown":
+def _killer(results: list[PropertyResult], verdicts: dict[str, str]) -> tuple[PropertyResult, str] | None:
+    """The first result whose verdict differs from the rules' own (`verdicts`: by the
+    names a baseline keeps), neither unknown."""
+    for result in results:
+        before = verdicts.get(result.property)
+        if before is None or isinstance(result.verdict, Unknown) or before == Unknown.verdict:
             continue
-        if raw.verdict != before:
-            return raw, before
+        if result.verdict.verdict != before:
+            return result, before
     return None
 
 

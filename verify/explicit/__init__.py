@@ -10,8 +10,8 @@
   states in memory instead of the whole graph (`shrules check --explorer sweep`);
 - graphs.py: what the recorded graph says (acyclic, longest game, deadlocks, states that
   cannot end) and its export to networkx;
-- check.py: the backend's verdicts for one player count (`check_players`), as plain data
-  that crosses processes and as typed results;
+- check.py: the backend's verdicts for one player count (`check_players`), typed results
+  whose games cross processes as moves;
 - abstraction.py, bench.py: the projection onto the SPIN reference model, and the
   benchmark against it (`shrules bench --explore`);
 - spin.py, side_by_side.py: SPIN's run.sh run in the same session (located, timed, read),

@@ -24,7 +24,7 @@ from ..budgets import SPIN_SECONDS
 from ..results import Limits
 from ..workers import WorkerPool
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
-from .check import check_players, materialise, select
+from .check import check_players, select
 from .explore import Exploration, explore
 from .layers import LayeredSearch
 from .model import Model
@@ -146,10 +146,7 @@ def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: boo
     if not catalogue:
         return figure
     started = time.perf_counter()
-    by_name = {prop.name: prop for prop in select(rules)}
-    results = [materialise(raw, rules, by_name)
-               for raw in check_players(rules, players, None, Limits(time_limit=time_limit),
-                                        explorer=explorers[0])]
+    results = check_players(rules, players, None, Limits(time_limit=time_limit), explorer=explorers[0])
     seconds = time.perf_counter() - started
     expected = None if any(r.as_expected is None for r in results) else all(r.as_expected for r in results)
     return replace(figure, catalogue_seconds=round(seconds, 2), catalogue_as_expected=expected)

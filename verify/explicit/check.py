@@ -10,11 +10,11 @@ For its count it
    properties are decided by one search;
 2. runs a 0-1 BFS over elections for the `sometimes` properties that report elections
    (the four wins): the fewest elected governments each one needs;
-3. turns what the searches found into plain data (`Raw`: moves, not compiled games, so
-   it crosses process boundaries), which `materialise` turns into the typed `Proved |
-   Refuted | Witnessed | Unwitnessed | Unknown`, each `Refuted`/`Witnessed` with the
-   shortest trace, replayed through the engine. A search stopped by a limit gives
-   `Unknown("limit ...")`, never a proof.
+3. turns what the searches found into typed `PropertyResult`s (`Proved | Refuted |
+   Witnessed | Unwitnessed | Vacuous | Unknown`), each `Refuted`/`Witnessed` with the
+   shortest game as its moves (verify/results.py `Played`: it crosses process
+   boundaries and is replayed through the engine when read). A search stopped by a limit
+   gives `Unknown("limit ...")` with its `StopReason`, never a proof.
 
 Each search is breadth-first (explore.py, the default) or, with `explorer="sweep"`, the
 sweep-line search by the ranking (sweep.py): the same verdicts and shortest traces with
@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
-from engine.game import Game, Move, compiled_game
+from engine.game import Game, compiled_game
 from engine.trace import Trace
 from spec.errors import SpecError, shown
 from spec.loader import load_spec
@@ -38,8 +37,8 @@ from spec.order import is_monitored
 from spec.premises import PREMISE, premises
 from spec.properties import Property, load_properties
 
-from ..results import (Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Vacuous, Verdict,
-                       Witnessed)
+from ..results import (Evidence, Facts, Limits, Played, PropertyResult, Proved, Refuted, StopReason, Unknown,
+                       Unwitnessed, Vacuous, Verdict, Witnessed, moves_of, replay, rules_name)
 from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .cycles import Lasso, find_cycle
 from .graphs import GraphFacts, analyse
@@ -62,18 +61,8 @@ search stays the reference it is tested against, and takes over where the rules 
 ranking that every move lowers or hold a value the arrays cannot."""
 
 
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """A verdict as plain data (crosses process boundaries): the trace as moves."""
-
-    property: str
-    players: int
-    verdict: str
-    evidence: dict[str, Any]
-    moves: tuple[tuple[str, tuple[int, ...]], ...] | None = None
-    message: str = ""
-    value: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+__all__ = ["DEFAULT_EXPLORER", "EXPLORERS", "GRAPH_KINDS", "STANDARD", "check_game", "check_players", "moves_of",
+           "probe_game", "replay", "select"]
 
 
 def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
@@ -100,21 +89,31 @@ def chosen_from(catalogue: tuple[Property, ...], names: tuple[str, ...] | None) 
     return tuple(known[name] for name in names)
 
 
-def moves_of(trace: Trace) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """A trace as its moves, plain data that crosses process boundaries (`replay` undoes it)."""
-    return tuple((move.rule, tuple(move.args)) for move, _ in trace.steps)
+def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> Evidence:
+    return Evidence("explicit", exploration.states, exploration.transitions,
+                    exploration.depth if depth is None else depth, round(exploration.seconds, 3), note)
 
 
-def _evidence(exploration: Exploration, note: str, depth: int | None = None) -> dict[str, Any]:
-    return {"method": "explicit", "states": exploration.states, "transitions": exploration.transitions,
-            "depth": exploration.depth if depth is None else depth, "seconds": round(exploration.seconds, 3),
-            "note": note}
+def _result(prop: Property, players: int, verdict: Verdict, **facts: object) -> PropertyResult:
+    """The typed result of `prop`, with its description and class and the `facts` given."""
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                          Facts(prop.description, prop.group, **facts))  # type: ignore[arg-type]
+
+
+def _stopped(exploration: Exploration) -> Unknown:
+    """What a search cut short decides: nothing, and which limit stopped it."""
+    return Unknown(_evidence(exploration, ""), exploration.limit or "limit: search stopped", exploration.stop)
+
+
+def _unknown(exploration: Exploration, note: str) -> Unknown:
+    return replace(_stopped(exploration), evidence=_evidence(exploration, note))
 
 
 def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, limits: Limits,
                   reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None,
-                  explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None) -> list[Raw]:
-    """Every selected property for one player count, as plain data (see module docstring).
+                  explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None
+                  ) -> list[PropertyResult]:
+    """Every selected property for one player count (see module docstring).
     `catalogue`: the rules' catalogue when the caller has it (`select` again otherwise)."""
     game = compiled_game(players, spec_name)
     chosen = select(spec_name, names) if catalogue is None else chosen_from(catalogue, names)
@@ -181,7 +180,8 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
                progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
-               fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER, vacuity: bool = True) -> list[Raw]:
+               fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER, vacuity: bool = True
+               ) -> list[PropertyResult]:
     """The properties for one compiled game (the rules need not be a file: the mutation
     analysis checks rule sets built in memory). `stop_on`: properties whose first hit ends
     a search (explore.py); `fewest_elections`: also count the elections of each win;
@@ -202,27 +202,41 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
 
     own = tuple(p for p in props if not p.rules or is_monitored(game.spec))
     monitored = tuple(p for p in props if p not in own)
-    out: list[Raw] = []
+    out: list[PropertyResult] = []
     for number, rules in enumerate(dict.fromkeys(p.rules for p in monitored)):
         shared = tuple(p for p in monitored if p.rules == rules)
         watched = monitored_game(game, rules)
         if watched is None:
             note = ("the order of play is followed on rules loaded by name, with its monitor; these rules were "
                     "built in memory")
-            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
-                        "note": note}
-            out += [Raw(p.name, game.players, "unknown", evidence, message=note) for p in shared]
+            evidence = Evidence("explicit", 0, 0, 0, 0.0, note)
+            out += [_result(p, game.players, Unknown(evidence, note, StopReason.NOT_SEARCHED)) for p in shared]
             continue
         # The monitor only adds a field no rule reads: the rules' own properties are searched
         # on the same graph, the monitored properties joining their largest cone (one search
         # instead of two; the traces are replayed under each property's own rules).
-        out += _check_game(watched, own if number == 0 else (), remaining(), reductions, progress, stop_on=stop_on,
-                           fewest_elections=fewest_elections, explorer=explorer, joining=shared)
+        checked = _check_game(watched, own if number == 0 else (), remaining(), reductions, progress,
+                              stop_on=stop_on, fewest_elections=fewest_elections, explorer=explorer, joining=shared)
+        mine = {p.name for p in own} if number == 0 else set()
+        out += [_under(result, rules_name(game)) if result.property in mine else result for result in checked]
         own = () if number == 0 else own
     if own:
         out += _check_game(game, own, remaining(), reductions, progress, stop_on=stop_on,
                            fewest_elections=fewest_elections, explorer=explorer)
     return judge_premises(game, out, questions, remaining) if questions else out
+
+
+def _under(result: PropertyResult, rules: str) -> PropertyResult:
+    """`result` with its games replayed under `rules`: a game of the monitored rules is,
+    move for move, a game of the rules they watch (the monitor adds a field no rule reads)."""
+    def moved(game: Played | None) -> Played | None:
+        return None if game is None else Played(rules, game.players, game.moves)
+    verdict = result.verdict
+    if isinstance(verdict, (Refuted, Witnessed)):
+        verdict = replace(verdict, played=moved(verdict.played))
+    facts = replace(result.facts, fewest_elections_game=moved(result.facts.fewest_elections_game),
+                    longest_game=moved(result.facts.longest_game))
+    return replace(result, verdict=verdict, facts=facts)
 
 
 def monitored_game(game: Game, rules: str) -> Game | None:
@@ -239,14 +253,14 @@ def monitored_game(game: Game, rules: str) -> Game | None:
 def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
                 progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
                 fewest_elections: bool = True, explorer: str = DEFAULT_EXPLORER,
-                joining: tuple[Property, ...] = ()) -> list[Raw]:
+                joining: tuple[Property, ...] = ()) -> list[PropertyResult]:
     """`check_game` for properties over `game`'s own fields; `joining`: properties (of
     monitor fields, which no rule reads, so no symmetry is lost) searched with the first
     cone group rather than in a search of their own."""
     started = time.perf_counter()
     props = props + joining
     players = game.players
-    out: list[Raw] = []
+    out: list[PropertyResult] = []
     graph_props = [p for p in props if p.kind in GRAPH_KINDS]
     state_props = tuple(p for p in props if p.kind not in GRAPH_KINDS)
     symmetric = tuple(p for p in state_props if not symmetry_blockers(game.spec, (p,)))
@@ -311,16 +325,10 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
         out += _state_verdicts(exploration, tuple(p for p in group if p.name not in fired), note)
         if with_graph:
             out += _graph_verdicts(exploration, graph_props, searched.facts, note, searched.lasso)
-        for raw in out[start:]:
-            raw.extra["reductions"] = model.plan.labels()
-            if exploration.complete and number == 0:
-                raw.extra["reachable_states"] = exploration.states
-    for raw in out:
-        if raw.property in elected:
-            raw.extra["fewest_elections"] = elected[raw.property].elections()
-            raw.extra["fewest_elections_moves"] = moves_of(elected[raw.property])
-        elif raw.property in counted and raw.verdict != "no-witness":
-            raw.extra["fewest_elections"] = None
+        whole = exploration.states if exploration.complete and number == 0 else None
+        out[start:] = [replace(result, facts=replace(result.facts, reductions=tuple(model.plan.labels()),
+                                                     reachable_states=whole)) for result in out[start:]]
+    out = [_fewest(result, elected[result.property]) if result.property in elected else result for result in out]
     wins = tuple(p for p in wins if p.name not in counted)
     if wins:
         if progress:
@@ -328,53 +336,54 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
         model = Model(game, wins, reductions)
         by_elections = search(model, wins, remaining, explorer, deadlocks=False, by_elections=True,
                               progress=layers(players, progress, explorer)).exploration
-        for raw in out:
-            if raw.property in by_elections.hits:
-                hit = by_elections.hits[raw.property]
-                trace = by_elections.trace_to(hit)
-                raw.extra["fewest_elections"] = trace.elections()
-                raw.extra["fewest_elections_moves"] = moves_of(trace)
-            elif any(p.name == raw.property for p in wins) and not by_elections.complete:
-                raw.extra["fewest_elections"] = None
+        out = [_fewest(result, by_elections.trace_to(by_elections.hits[result.property]))
+               if result.property in by_elections.hits else result for result in out]
     return out
+
+
+def _fewest(result: PropertyResult, trace: Trace) -> PropertyResult:
+    """`result` with the game reaching its witness with the fewest elections."""
+    return replace(result, facts=replace(result.facts, fewest_elections=trace.elections(),
+                                         fewest_elections_game=Played.of(trace)))
 
 
 STANDARD = "standard"
 """The rules whose shortest game to a premise a vacuous verdict shows (spec/rules/standard.toml)."""
 
 
-def judge_premises(game: Game, out: list[Raw], questions: dict[str, Property],
-                   limits: Callable[[], Limits]) -> list[Raw]:
+def judge_premises(game: Game, out: list[PropertyResult], questions: dict[str, Property],
+                   limits: Callable[[], Limits]) -> list[PropertyResult]:
     """The verdicts without the premise questions, each property judged by its premise's
     answer: proved with its premise never reached (a complete search found no game) is
     `vacuous`, with the shortest game of the standard rules that reaches it; proved with
     the premise's search cut short is `unknown` (it may be vacuous: not a pass). A premise
     reached leaves the verdict as it was; so does a refutation, which reaches it."""
-    answers = {raw.property: raw for raw in out if raw.property.endswith(PREMISE)}
-    kept = [raw for raw in out if not raw.property.endswith(PREMISE)]
-    vacuous = [raw.property for raw in kept if raw.verdict == "proved" and raw.property in questions
-               and answers.get(questions[raw.property].name, raw).verdict == "no-witness"]
+    answers = {result.property: result.verdict for result in out if result.property.endswith(PREMISE)}
+    kept = [result for result in out if not result.property.endswith(PREMISE)]
+    vacuous = [result.property for result in kept if isinstance(result.verdict, Proved)
+               and result.property in questions and isinstance(answers.get(questions[result.property].name),
+                                                               Unwitnessed)]
     games = standard_games(game, tuple(vacuous), limits) if vacuous else {}
-    judged: list[Raw] = []
-    for raw in kept:
-        question = questions.get(raw.property)
+    judged: list[PropertyResult] = []
+    for result in kept:
+        question = questions.get(result.property)
         answer = answers.get(question.name) if question is not None else None
-        if question is None or answer is None or raw.verdict != "proved":
-            judged.append(raw)
-        elif answer.verdict == "no-witness":
-            judged.append(replace(raw, verdict="vacuous", moves=games.get(raw.property), message=question.text,
-                                  extra={**raw.extra, "premise_rules": STANDARD}))
-        elif answer.verdict == "unknown":
-            judged.append(replace(raw, verdict="unknown", message=(
+        proved = result.verdict
+        if question is None or not isinstance(proved, Proved):
+            judged.append(result)
+        elif isinstance(answer, Unwitnessed):
+            judged.append(replace(result, verdict=Vacuous(proved.evidence, question.text,
+                                                          games.get(result.property))))
+        elif isinstance(answer, Unknown):
+            judged.append(replace(result, verdict=Unknown(proved.evidence, (
                 f"proved, but the search for its premise ({question.text}) stopped: "
-                f"{answer.message or 'limit'}; it may hold vacuously")))
+                f"{answer.reason or 'limit'}; it may hold vacuously"), answer.stop)))
         else:
-            judged.append(raw)
+            judged.append(result)
     return judged
 
 
-def standard_games(game: Game, names: tuple[str, ...], limits: Callable[[], Limits]
-                   ) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+def standard_games(game: Game, names: tuple[str, ...], limits: Callable[[], Limits]) -> dict[str, Played]:
     """The shortest game of the standard rules reaching each named property's premise (its
     premise as the standard catalogue states it), by property name; none under the
     standard rules themselves, nor for a property they do not have."""
@@ -384,23 +393,23 @@ def standard_games(game: Game, names: tuple[str, ...], limits: Callable[[], Limi
     return {name: found[name] for name in names if name in found}
 
 
-_STANDARD_GAMES: dict[int, dict[str, tuple[tuple[str, tuple[int, ...]], ...]]] = {}
+_STANDARD_GAMES: dict[int, dict[str, Played]] = {}
 """`_standard_premise_games` by player count: the standard rules do not change within a run,
 and the mutation analysis asks again for every mutant."""
 
 
-def _standard_premise_games(players: int, limits: Limits) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+def _standard_premise_games(players: int, limits: Limits) -> dict[str, Played]:
     """Every premise of the standard catalogue at `players` and the shortest game of the
     standard rules reaching it: one search for all of them, run to the end (a search cut
     short finds true games, not known to be the shortest), kept for the process."""
     if players not in _STANDARD_GAMES:
         catalogue = tuple(p for p in select(STANDARD) if players in p.players)
         asked = premises(catalogue)
-        raws = check_game(compiled_game(players, STANDARD), tuple(asked.values()), limits, fewest_elections=False,
-                          vacuity=False)
-        found = {raw.property.removesuffix(PREMISE): raw.moves for raw in raws
-                 if raw.verdict == "witness" and raw.moves is not None}
-        if all(raw.verdict != "unknown" for raw in raws):
+        results = check_game(compiled_game(players, STANDARD), tuple(asked.values()), limits,
+                             fewest_elections=False, vacuity=False)
+        found = {result.property.removesuffix(PREMISE): result.verdict.played for result in results
+                 if isinstance(result.verdict, Witnessed) and result.verdict.played is not None}
+        if not any(isinstance(result.verdict, Unknown) for result in results):
             _STANDARD_GAMES[players] = found
         return found
     return _STANDARD_GAMES[players]
@@ -454,7 +463,7 @@ def layers(players: int, progress: Callable[[str], None] | None, explorer: str) 
 
 
 def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: float, seed: int = 0, *,
-               stop_on: frozenset[str] = frozenset()) -> list[Raw]:
+               stop_on: frozenset[str] = frozenset()) -> list[PropertyResult]:
     """What random games find (explore.py `walk`): a refutation, a witness, a deadlock or
     a value out of range, each with the game that found it; every property not hit is
     `unknown` (a walk decides nothing it did not see). Explored without symmetry, so a
@@ -466,184 +475,114 @@ def probe_game(game: Game, props: tuple[Property, ...], walks: int, seconds: flo
         watched = monitored_game(game, foreign[0].rules)
         if watched is None or any(p.rules != foreign[0].rules for p in foreign):
             note = "the order of play is followed on rules loaded by name, with its monitor"
-            evidence = {"method": "explicit", "states": 0, "transitions": 0, "depth": 0, "seconds": 0.0,
-                        "note": note}
+            evidence = Evidence("explicit", 0, 0, 0, 0.0, note)
             rest = tuple(p for p in props if p not in foreign)
             return probe_game(game, rest, walks, seconds, seed, stop_on=stop_on) + \
-                [Raw(p.name, game.players, "unknown", evidence, message=note) for p in foreign]
+                [_result(p, game.players, Unknown(evidence, note, StopReason.NOT_SEARCHED)) for p in foreign]
         game = watched
     model = Model(game, tuple(p for p in props if p.kind not in GRAPH_KINDS), Reductions(symmetry=False))
     exploration = walk(model, tuple(p for p in props if p.kind not in GRAPH_KINDS), walks, seconds, seed,
                        stop_on=stop_on)
     note = f"{walks} random games at most, not a complete search"
     players = game.players
-    out: list[Raw] = []
+    out: list[PropertyResult] = []
     for prop in props:
         hit = exploration.hits.get(prop.name)
+        verdict: Verdict
         if prop.kind == "in_range" and exploration.out_of_range is not None:
-            out.append(_range_verdict(exploration, prop, _evidence(exploration, note)))
+            verdict = _range_verdict(exploration, _evidence(exploration, note))
         elif prop.kind in ("deadlock_free", "terminates") and exploration.deadlock is not None:
             trace = exploration.trace_to(exploration.deadlock)
-            out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
-                           moves_of(trace), message=f"deadlock: no legal move in phase {game.phase(trace.end)}"))
+            verdict = Refuted(_evidence(exploration, note, len(trace.steps)), Played.of(trace),
+                              f"deadlock: no legal move in phase {game.phase(trace.end)}")
         elif prop.kind == "terminates" and exploration.loop is not None:
             trace = exploration.trace_to(exploration.loop)
-            out.append(Raw(prop.name, players, "refuted", _evidence(exploration, note, len(trace.steps)),
-                           moves_of(trace), message="a move returns to an earlier state of the same game: the game can go on forever"))
+            verdict = Refuted(_evidence(exploration, note, len(trace.steps)), Played.of(trace),
+                              "a move returns to an earlier state of the same game: the game can go on forever")
         elif hit is not None:
             trace = exploration.trace_to(hit)
-            verdict = "witness" if prop.kind == "sometimes" else "refuted"
-            out.append(Raw(prop.name, players, verdict, _evidence(exploration, note, len(trace.steps)),
-                           moves_of(trace), message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves "
-                                                  f"of a random game"))
+            if prop.kind == "sometimes":
+                verdict = Witnessed(_evidence(exploration, note, len(trace.steps)), Played.of(trace),
+                                    trace.elections())
+            else:
+                verdict = Refuted(_evidence(exploration, note, len(trace.steps)), Played.of(trace),
+                                  f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves of a random game")
         else:
-            out.append(Raw(prop.name, players, "unknown", _evidence(exploration, note), message=exploration.limit))
+            verdict = Unknown(_evidence(exploration, note), exploration.limit, exploration.stop)
+        out.append(_result(prop, players, verdict))
     return out
 
 
-def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note: str) -> list[Raw]:
+def _state_verdicts(exploration: Exploration, group: tuple[Property, ...], note: str) -> list[PropertyResult]:
     out = []
     players = exploration.model.game.players
     for prop in group:
         hit = exploration.hits.get(prop.name)
+        verdict: Verdict
         if hit is not None:
             trace = exploration.trace_to(hit)
             evidence = _evidence(exploration, note, len(trace.steps))
             if prop.kind == "sometimes":
-                out.append(Raw(prop.name, players, "witness", evidence, moves_of(trace),
-                               extra={"elections": trace.elections()}))
+                verdict = Witnessed(evidence, Played.of(trace), trace.elections())
             else:
-                out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace),
-                               message=f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves"))
+                verdict = Refuted(evidence, Played.of(trace),
+                                  f"{prop.kind} {prop.text!r} fails after {len(trace.steps)} moves")
         elif exploration.complete:
-            verdict = "no-witness" if prop.kind == "sometimes" else "proved"
-            out.append(Raw(prop.name, players, verdict, _evidence(exploration, note)))
+            verdict = Unwitnessed(_evidence(exploration, note)) if prop.kind == "sometimes" else \
+                Proved(_evidence(exploration, note))
         else:
-            out.append(Raw(prop.name, players, "unknown", _evidence(exploration, note),
-                           message=exploration.limit or "limit: search stopped"))
+            verdict = _unknown(exploration, note)
+        out.append(_result(prop, players, verdict))
     return out
 
 
 def _graph_verdicts(exploration: Exploration, props: list[Property], facts: GraphFacts | None,
-                    note: str, lasso: Lasso | None = None) -> list[Raw]:
+                    note: str, lasso: Lasso | None = None) -> list[PropertyResult]:
     out = []
     players = exploration.model.game.players
     for prop in props:
         evidence = _evidence(exploration, note)
         deadlock = exploration.deadlock
+        verdict: Verdict
         if prop.kind == "in_range":
-            out.append(_range_verdict(exploration, prop, evidence))
+            verdict = _range_verdict(exploration, evidence)
         elif prop.kind == "terminates" and lasso is not None:
-            out.append(Raw(prop.name, players, "refuted", {**evidence, "depth": len(lasso.trace.steps)},
-                           moves_of(lasso.trace), message=lasso.describe(), extra={"cycle_moves": lasso.cycle}))
+            out.append(_result(prop, players, Refuted(replace(evidence, depth=len(lasso.trace.steps)),
+                                                      Played.of(lasso.trace), lasso.describe()),
+                               cycle_moves=lasso.cycle))
+            continue
         elif deadlock is not None:
             trace = exploration.trace_to(deadlock)
-            message = f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}"
-            out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace), message=message))
+            verdict = Refuted(evidence, Played.of(trace),
+                              f"deadlock: no legal move in phase {exploration.model.game.phase(trace.end)}")
         elif prop.kind == "deadlock_free" and exploration.complete:
-            out.append(Raw(prop.name, players, "proved", evidence))
+            verdict = Proved(evidence)
         elif prop.kind == "terminates" and facts is not None and not facts.acyclic:
             cycle = list(facts.cycle) + [facts.cycle[0]]
             trace = trace_along(exploration, cycle)
-            out.append(Raw(prop.name, players, "refuted", evidence, moves_of(trace),
-                           message=f"a cycle of {len(facts.cycle)} states: the game can go on forever"))
+            verdict = Refuted(evidence, Played.of(trace),
+                              f"a cycle of {len(facts.cycle)} states: the game can go on forever")
         elif prop.kind == "terminates" and facts is not None:
-            longest = trace_along(exploration, facts.longest_path)
-            extra = {"longest_moves": facts.longest_moves, "longest_elections": facts.longest_elections,
-                     "longest_game_moves": moves_of(longest), "stuck_states": facts.stuck}
-            verdict = "proved" if facts.terminates and facts.stuck == 0 else "refuted"
-            out.append(Raw(prop.name, players, verdict, evidence, None if verdict == "proved" else moves_of(longest),
-                           value=facts.longest_moves, extra=extra,
-                           message="" if verdict == "proved" else f"{facts.stuck} states cannot reach the end"))
+            longest = Played.of(trace_along(exploration, facts.longest_path))
+            verdict = Proved(evidence, facts.longest_moves) if facts.terminates and facts.stuck == 0 else \
+                Refuted(evidence, longest, f"{facts.stuck} states cannot reach the end")
+            out.append(_result(prop, players, verdict, longest_moves=facts.longest_moves,
+                               longest_elections=facts.longest_elections, longest_game=longest,
+                               stuck_states=facts.stuck))
+            continue
         else:
-            out.append(Raw(prop.name, players, "unknown", evidence,
-                           message=exploration.limit or "limit: search stopped"))
+            verdict = _unknown(exploration, note)
+        out.append(_result(prop, players, verdict))
     return out
 
 
-def _range_verdict(exploration: Exploration, prop: Property, evidence: dict[str, Any]) -> Raw:
+def _range_verdict(exploration: Exploration, evidence: Evidence) -> Verdict:
     """`in_range`: refuted by the shortest game that puts a field outside its declared
     range (the search stops there), proved by a complete search."""
-    players = exploration.model.game.players
     if exploration.out_of_range is not None:
         trace = exploration.trace_to(exploration.out_of_range)
-        return Raw(prop.name, players, "refuted", {**evidence, "depth": len(trace.steps)}, moves_of(trace),
-                   message=f"{exploration.range_error} after {len(trace.steps)} moves")
+        return Refuted(replace(evidence, depth=len(trace.steps)), Played.of(trace),
+                       f"{exploration.range_error} after {len(trace.steps)} moves")
     if exploration.complete:
-        return Raw(prop.name, players, "proved", evidence)
-    return Raw(prop.name, players, "unknown", evidence, message=exploration.limit or "limit: search stopped")
-
-
-# ---------------------------------------------------------------- plain data -> verdicts
-
-
-def replay(game: Game, moves: tuple[tuple[str, tuple[int, ...]], ...]) -> Trace:
-    """A trace from its moves, every one checked by the engine."""
-    state = game.initial_state()
-    trace = Trace(game, state)
-    for rule, args in moves:
-        move = Move(rule, tuple(args))
-        state = game.apply(state, move)
-        trace.append(move, state)
-    return trace
-
-
-SHORTEST_AT_LEAST = "shortest_at_least"
-"""The key of plain data's extra carrying a trace's `lower_bound` (of a `Refuted` or a
-`Witnessed`) across processes: dropped, a game not proved the shortest would come back
-reported as the shortest."""
-
-
-def plain(result: PropertyResult) -> Raw:
-    """A typed result as plain data, its traces as moves (the inverse of `materialise`)."""
-    verdict = result.verdict
-    extra: dict[str, Any] = {}
-    for name, value in result.extra.items():
-        if isinstance(value, Trace):
-            extra[name.replace("_trace", "_moves")] = moves_of(value)
-        else:
-            extra[name] = value
-    if isinstance(verdict, Vacuous) and verdict.trace is not None:
-        extra["premise_rules"] = verdict.trace.game.spec.name
-    if getattr(verdict, "lower_bound", None) is not None:
-        extra[SHORTEST_AT_LEAST] = getattr(verdict, "lower_bound")
-    trace = getattr(verdict, "trace", None)
-    message = (verdict.reason if isinstance(verdict, Unknown) else verdict.premise if isinstance(verdict, Vacuous)
-               else getattr(verdict, "message", ""))
-    return Raw(result.property, result.players, verdict.verdict, asdict(verdict.evidence),
-               moves_of(trace) if trace is not None else None, message, getattr(verdict, "value", None), extra)
-
-
-def materialise(raw: Raw, spec_name: str, props: dict[str, Property]) -> PropertyResult:
-    """The typed `PropertyResult` of a plain verdict, traces replayed (a property of
-    monitored rules under those rules; a vacuous verdict's under the rules that reach the
-    premise: `premise_rules`)."""
-    game = compiled_game(raw.players, props[raw.property].rules or spec_name)
-    evidence = Evidence(**raw.evidence)
-    rules = str(raw.extra.get("premise_rules", STANDARD)) if raw.verdict == "vacuous" else ""
-    played = compiled_game(raw.players, rules) if rules else game
-    trace = replay(played, raw.moves) if raw.moves is not None else None
-    extra = dict(raw.extra)
-    for name in ("fewest_elections_moves", "longest_game_moves"):
-        if name in extra:
-            extra[name.replace("_moves", "_trace")] = replay(game, extra.pop(name))
-    verdict: Verdict
-    found = extra.pop(SHORTEST_AT_LEAST, None)
-    bound = found if isinstance(found, int) and not isinstance(found, bool) else None
-    if raw.verdict == "proved":
-        verdict = Proved(evidence, raw.value)
-    elif raw.verdict == "refuted":
-        verdict = Refuted(evidence, trace, raw.message, bound)
-    elif raw.verdict == "witness":
-        verdict = Witnessed(evidence, trace, trace.elections() if trace else None, bound)
-    elif raw.verdict == "no-witness":
-        verdict = Unwitnessed(evidence)
-    elif raw.verdict == "vacuous":
-        extra.pop("premise_rules", None)
-        verdict = Vacuous(evidence, raw.message, trace)
-    else:
-        verdict = Unknown(evidence, raw.message)
-    prop = props[raw.property]
-    extra["description"] = prop.description
-    extra["class"] = prop.group
-    return PropertyResult(prop.name, raw.players, prop.kind, prop.rule_ids, prop.expect, verdict, extra)
+        return Proved(evidence)
+    return replace(_stopped(exploration), evidence=evidence)

@@ -43,6 +43,7 @@ from engine.trace import Trace
 from spec.properties import Property
 
 from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
+from ..results import StopReason
 from .codec import OutOfRange, PackedKeys
 from .model import Model, Step
 from engine.propcheck import compile_allowances, compile_checks
@@ -110,6 +111,7 @@ class Exploration:
     depth: int = 0
     complete: bool = False
     limit: str = ""
+    stop: StopReason = StopReason.OTHER     # which limit `limit` says stopped it
     hits: dict[str, Hit] = field(default_factory=dict)
     deadlock: Hit | None = None
     out_of_range: Hit | None = None
@@ -247,7 +249,7 @@ class _Search:
                     layers.append(position)
                     next_layer = len(keys)
                 if limits.max_depth is not None and len(layers) - 1 >= limits.max_depth:
-                    result.limit = f"limit: depth {limits.max_depth}"
+                    result.limit, result.stop = f"limit: depth {limits.max_depth}", StopReason.DEPTH
                     break
                 if position % CHECK_EVERY == 0:
                     if self.progress is not None:
@@ -256,7 +258,7 @@ class _Search:
                     if result.limit:
                         break
                 if max_states is not None and len(keys) > max_states:
-                    result.limit = f"limit: {max_states:,} states"
+                    result.limit, result.stop = f"limit: {max_states:,} states", StopReason.STATES
                     break
                 self.expand(position, decode(keys[position]), len(layers) - 1)
                 position += 1
@@ -340,8 +342,10 @@ class _Search:
         resident = resident_mib()
         result.peak_mib = max(result.peak_mib, resident)
         if self.deadline is not None and time.perf_counter() > self.deadline:
+            result.stop = StopReason.TIME
             return f"limit: time {limits.time_limit:g} s"
         if limits.memory_limit is not None and resident > limits.memory_limit:
+            result.stop = StopReason.MEMORY
             return f"limit: memory {limits.memory_limit:,} MiB"
         return ""
 

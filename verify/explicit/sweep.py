@@ -45,6 +45,7 @@ from engine.pycompile import compile_expression
 from spec.invariants import Measure, load_invariants
 from spec.properties import Property
 
+from ..results import StopReason
 from .codec import OutOfRange, PackedKeys
 from .explore import CHECK_EVERY, Exploration, Hit, Limits, _Search, resident_mib
 from .graphs import GraphFacts
@@ -61,9 +62,9 @@ than any number of moves a game can make."""
 class _Stop(Exception):
     """The sweep ends early: `limit` says why."""
 
-    def __init__(self, limit: str) -> None:
+    def __init__(self, limit: str, stop: StopReason) -> None:
         super().__init__(limit)
-        self.limit = limit
+        self.limit, self.stop = limit, stop
 
 
 @dataclass(slots=True)
@@ -94,7 +95,7 @@ def compiled_measure(game: Game, measure: Measure | None = None) -> Callable[[An
 
 def measure_failed(exploration: Exploration) -> bool:
     """Whether a sweep stopped because the measure did not decrease (so it says nothing)."""
-    return exploration.limit.startswith(NOT_DECREASING)
+    return exploration.stop is StopReason.NO_RANKING
 
 
 def sweep(model: Model, properties: tuple[Property, ...] = (), limits: Limits = Limits(), *,
@@ -107,7 +108,7 @@ def sweep(model: Model, properties: tuple[Property, ...] = (), limits: Limits = 
     if measure is None:
         measure = compiled_measure(model.game)
     if measure is None:
-        swept = Swept(model, properties, limit="limit: no ranking to sweep by")
+        swept = Swept(model, properties, limit="limit: no ranking to sweep by", stop=StopReason.NO_RANKING)
         return swept
     search = _Sweep(model, properties, limits, measure, deadlocks, by_elections, longest, progress, stop_on)
     return search.sweep()
@@ -156,11 +157,11 @@ class _Sweep(_Search):
             elif result.out_of_range is not None:
                 result.limit = f"state out of range: {result.range_error}"
             elif self.cut:
-                result.limit = f"limit: depth {self.limits.max_depth}"
+                result.limit, result.stop = f"limit: depth {self.limits.max_depth}", StopReason.DEPTH
             else:
                 result.complete = True
         except _Stop as stop:
-            result.limit = stop.limit
+            result.limit, result.stop = stop.limit, stop.stop
         result.states = len(self.keys)
         result.seconds = time.perf_counter() - self.started
         result.peak_mib = max(result.peak_mib, resident_mib())
@@ -177,7 +178,7 @@ class _Sweep(_Search):
             if self.expanded % CHECK_EVERY == 0:
                 self.look(rank)
             if max_states is not None and len(self.keys) > max_states:
-                raise _Stop(f"limit: {max_states:,} states")
+                raise _Stop(f"limit: {max_states:,} states", StopReason.STATES)
             self.expanded += 1
             cost = self.cost[position]
             if limits.max_depth is not None and self.shown(cost) >= limits.max_depth:
@@ -197,7 +198,7 @@ class _Sweep(_Search):
             self.progress(len(self.keys), rank)
         limit = self.clock_or_memory()
         if limit:
-            raise _Stop(limit)
+            raise _Stop(limit, self.result.stop)
 
     def expand_state(self, position: int, state: Any, rank: int, cost: int) -> None:
         """Every step from one state whose distance is final: checked, its successor
@@ -238,7 +239,8 @@ class _Sweep(_Search):
         following = self.measure(model.codec.canonical(final))
         if following >= rank:
             raise _Stop(f"{NOT_DECREASING}: {compiled.rule.name} goes from rank {rank} to {following} "
-                        f"after {self.shown(cost)} {'elections' if self.by_elections else 'moves'}")
+                        f"after {self.shown(cost)} {'elections' if self.by_elections else 'moves'}",
+                        StopReason.NO_RANKING)
         layer = self.pending.get(following)
         if layer is None:
             layer = self.pending[following] = {}

@@ -31,7 +31,7 @@ from spec.properties import Property
 
 from ..budgets import KNOWLEDGE_SECONDS
 from ..budgets import KNOWLEDGE_BELIEFS
-from ..results import Evidence, Proved, PropertyResult, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import Evidence, Proved, PropertyResult, Refuted, Unknown, Unwitnessed, Verdict, Witnessed, played
 from .question import Question
 from .search import Searched, search
 
@@ -96,8 +96,7 @@ def decide_count(prop: Property, players: int, seconds: float = KNOWLEDGE_SECOND
     game = compiled_game(players, spec_name)
     question = Question(game, prop.state)
     found = search(game, question, time.perf_counter() + seconds, max_beliefs, max_depth)
-    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict_of(prop, found),
-                          {"beliefs": found.beliefs, "states": found.states})
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict_of(prop, found))
 
 
 def verdict_of(prop: Property, found: Searched) -> Verdict:
@@ -109,8 +108,8 @@ def verdict_of(prop: Property, found: Searched) -> Verdict:
     if found.status == "unknown":
         return Unknown(evidence, f"the search of the beliefs stopped: {found.reason}")
     if prop.kind == "sometimes":
-        return Witnessed(evidence, found.trace, lower_bound=found.lower_bound) if found.status == "found" \
+        return Witnessed(evidence, played(found.trace), lower_bound=found.lower_bound) if found.status == "found" \
             else Unwitnessed(evidence)
     if found.status == "found":
-        return Refuted(evidence, found.trace, "the question holds in this game", lower_bound=found.lower_bound)
+        return Refuted(evidence, played(found.trace), "the question holds in this game", lower_bound=found.lower_bound)
     return Proved(evidence)

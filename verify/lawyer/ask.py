@@ -62,7 +62,7 @@ from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..knowledge.decide import decide_count, reduced
 from ..portfolio import explore
-from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import Evidence, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from ..workers import start_context
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .grounds import (FIELDS, Frontier, proof_cores,
@@ -109,8 +109,8 @@ def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
         trace = exploration.trace_to(hit)
         evidence = _evidence(exploration, note, len(trace.steps))
         if prop.kind == "sometimes":
-            return Witnessed(evidence, trace, trace.elections())
-        return Refuted(evidence, trace, f"it happens after {len(trace.steps)} moves")
+            return Witnessed(evidence, Played.of(trace), trace.elections())
+        return Refuted(evidence, Played.of(trace), f"it happens after {len(trace.steps)} moves")
     if exploration.complete:
         evidence = _evidence(exploration, note)
         return Unwitnessed(evidence) if prop.kind == "sometimes" else Proved(evidence)

@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,8 +35,7 @@ from spec.loader import load_spec
 from spec.properties import Property
 
 from ..budgets import SOLVER_SECONDS
-from ..explicit.check import Raw, materialise, plain
-from ..results import Limits, PropertyResult, Unknown
+from ..results import Facts, Limits, PropertyResult, Unknown
 from ..workers import WorkerPool
 from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
 
@@ -93,14 +92,13 @@ def decide_count(prop: Property, players: int, seconds: float, spec_name: str, f
     # The wall time (`_count_task` adds the inference of the count's support to the first question).
     wall = round(time.perf_counter() - started, 3)
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                          {"backend": "smt", "hints": False, "wall_seconds": wall})
+                          Facts(prop.description, prop.group, backend="smt", wall_seconds=wall))
 
 
 def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verbose: bool, first_game: bool = False
-                ) -> list[tuple[int, Raw]]:
-    """Every question stated for `players`, decided in this worker: (its index, result as
-    plain data: a compiled game's states are classes made per process, so a game crosses
-    to the parent as its moves and is replayed there)."""
+                ) -> list[tuple[int, PropertyResult]]:
+    """Every question stated for `players`, decided in this worker: (its index, result; a
+    game crosses to the parent as its moves, verify/results.py `Played`)."""
     from .. import smt   # imported on use: z3 is a noticeable part of a second
 
     out = []
@@ -119,14 +117,15 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
         verdict = stopped[rules]
         result = decide_count(prop, players, seconds, asked.spec_name, first_game) if verdict is None else \
             PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                           {"backend": "smt", "hints": False, "wall_seconds": 0.0})
+                           Facts(prop.description, prop.group, backend="smt", wall_seconds=0.0))
         # The first question on these rules at this count carries the inference's time.
-        result.extra["wall_seconds"] = round(result.extra["wall_seconds"] + inferring, 3)
-        out.append((index, plain(result)))
+        result = replace(result, facts=replace(result.facts,
+                                               wall_seconds=round((result.facts.wall_seconds or 0.0) + inferring, 3)))
+        out.append((index, result))
         if verbose:
             name = asked.dispute or asked.text
             print(f"  … {players} players: {name}: {said(result)} ({result.verdict.evidence.method}, "
-                  f"{result.extra['wall_seconds']:.1f} s)", file=sys.stderr, flush=True)
+                  f"{result.facts.wall_seconds or 0.0:.1f} s)", file=sys.stderr, flush=True)
     return out
 
 
@@ -137,15 +136,14 @@ def decide_all(questions: Sequence[Asked], counts: Iterable[int], seconds: float
     one task per count, the largest first (the slowest), `workers` at a time; `done(count,
     seconds)` as each count ends."""
     asked = tuple(questions)
-    props = [question.query() for question in asked]
+    for question in asked:      # each question's rules made here too, where its games are replayed when read
+        question.query()
     results: list[list[PropertyResult]] = [[] for _ in asked]
     ordered = sorted(set(counts), reverse=True)
     started = time.perf_counter()
 
-    def take(count: int, found: list[tuple[int, Raw]]) -> None:
-        for index, raw in found:
-            prop = props[index]
-            result = materialise(raw, prop.rules or asked[index].spec_name, {prop.name: prop})
+    def take(count: int, found: list[tuple[int, PropertyResult]]) -> None:
+        for index, result in found:
             results[index].append(result)
         if done is not None:
             done(count, time.perf_counter() - started)

@@ -382,7 +382,8 @@ def solver_lines(answer: FormalAnswer, lang: str = "en") -> list[str]:
             what = _say(lang, "answer_yes" if outcome else "answer_no")
         method = METHODS.get(verdict.evidence.method, {}).get(lang, verdict.evidence.method)
         out.append(_say(lang, "solver_count", players=result.players, what=what, method=method,
-                        seconds=result.extra.get("wall_seconds", verdict.evidence.seconds), why=why))
+                        seconds=verdict.evidence.seconds if result.facts.wall_seconds is None
+                        else result.facts.wall_seconds, why=why))
     return out
 
 
@@ -441,8 +442,8 @@ def _result_json(result: PropertyResult) -> dict[str, Any]:
                            "states": evidence.states, "seconds": evidence.seconds, "reductions": evidence.note}
     if isinstance(verdict, Unknown):
         out["reason"] = verdict.reason
-    if "wall_seconds" in result.extra:      # `ask --solver`: the count's time, inference included
-        out["wall_seconds"] = result.extra["wall_seconds"]
+    if result.facts.wall_seconds is not None:      # `ask --solver`: the count's time, inference included
+        out["wall_seconds"] = result.facts.wall_seconds
     trace = getattr(verdict, "trace", None)
     if trace is not None:
         out["moves"] = len(trace.steps)

@@ -12,8 +12,8 @@ and mutation.html. `baseline` compares verdicts with the committed
 """
 
 from .baseline import Change, compare, load_baseline, update
-from .records import EXTRA_KEYS, RunInfo, exit_status, report_document
+from .records import FACT_FIELDS, RunInfo, exit_status, report_document
 from .writer import WrittenReport, report_texts, write_mutation_report, write_report
 
-__all__ = ["EXTRA_KEYS", "Change", "RunInfo", "WrittenReport", "compare", "exit_status",
+__all__ = ["FACT_FIELDS", "Change", "RunInfo", "WrittenReport", "compare", "exit_status",
            "load_baseline", "report_document", "report_texts", "update", "write_mutation_report", "write_report"]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from verify.results import PropertyResult, Unknown
+from verify.results import PropertyResult, Refuted, Unknown
 
 from . import charts
 from .junit import trace_text
@@ -98,9 +98,9 @@ def _matrix(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
     out.append("</tr></thead><tbody>")
     for name, kind, by_count in matrix_rows(ordered):
         first = next(iter(by_count.values()))
-        description = str(first.extra.get("description", ""))
+        description = first.facts.description
         title = f' title="{escape(description)}"' if description else ""
-        group = str(first.extra.get("class") or "")
+        group = first.facts.group
         out.append(f"<tr><td{title}><code>{escape(name)}</code></td><td>{escape(group)}</td><td>{escape(kind)}</td>"
                    f"<td>{escape(', '.join(first.rule_ids))}</td>")
         out += [_cell(by_count.get(n)) for n in players]
@@ -144,7 +144,7 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
 
 def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
     with_trace = [r for r in ordered if trace_of(r) is not None]
-    with_trace.sort(key=lambda r: (status(r) != "not-as-expected", r.verdict.verdict != "refuted",
+    with_trace.sort(key=lambda r: (status(r) != "not-as-expected", not isinstance(r.verdict, Refuted),
                                    r.property, r.players))
     if not with_trace:
         return ["<p>No witness or counterexample in this run.</p>"]

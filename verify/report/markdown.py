@@ -79,7 +79,7 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
         out += table(["property", "players", "change"],
                      [[c.property, c.players, str(c).split(": ", 1)[1]] for c in changes]) + [""]
     out += ["## Verdicts", ""]
-    rows = [[f"`{name}`", str(next(iter(by_count.values())).extra.get("class") or ""), kind,
+    rows = [[f"`{name}`", next(iter(by_count.values())).facts.group, kind,
              *(cell(by_count.get(n)) for n in counts_of_players)]
             for name, kind, by_count in matrix_rows(ordered)]
     out += table(["property", "class", "kind", *(f"{n} players" for n in counts_of_players)], rows)

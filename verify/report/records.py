@@ -8,9 +8,9 @@ Two halves are kept apart so that a report diffs cleanly:
   path, with sorted keys and entries: the same results give the same bytes;
 - the *timing* half (`timings_document`) holds the seconds, which change every run.
 
-`PropertyResult.extra` is how a checker hands over what the verdict types do not carry;
-the keys read here are listed in `EXTRA_KEYS` (and in SCHEMA.md). Other keys are ignored,
-so a key must be documented before it reaches a report.
+`PropertyResult.facts` (verify/results.py `Facts`) is how a checker hands over what the
+verdict types do not carry; the fields read here are listed in `FACT_FIELDS` (and in
+SCHEMA.md), so a fact is documented before it reaches a report.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from importlib import metadata
 from typing import Any
 
 from spec.properties import KINDS
+from engine.trace import Trace
 from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Unknown, Vacuous, Witnessed
 
 REPORT_SCHEMA = "shrules-report"
@@ -32,17 +33,17 @@ SCHEMA_VERSION = 1
 
 VERDICTS = ("proved", "witness", "refuted", "no-witness", "vacuous", "unknown")
 
-EXTRA_KEYS: dict[str, str] = {
+FACT_FIELDS: dict[str, str] = {
     "description": "str: the property's one-line description from spec/properties.toml",
-    "elections": "int: elected governments in the shortest witness (when Witnessed.elections is None)",
-    "reachable_states": "int: states of the whole reachable graph for this player count, after the "
+    "group": "str: the property's class, conformance or soundness",
+    "reachable_states": "int | None: states of the whole reachable graph for this player count, after the "
                         "exact reductions (the same on every result of that count)",
-    "reductions": "list[str]: the exact reductions the exploration applied, e.g. symmetry, cone, votes, fused",
+    "reductions": "tuple[str, ...]: the exact reductions the exploration applied, e.g. symmetry, cone, votes, fused",
     "fewest_elections": "int | None: the fewest elected governments any game needs to reach the witness "
-                        "(a search over elections, not moves); None when that search hit a limit",
-    "fewest_elections_trace": "Trace: a game that reaches the witness with the fewest elected governments",
+                        "(a search over elections, not moves); None when not searched or that search hit a limit",
+    "fewest_elections_game": "Played | None: a game that reaches the witness with the fewest elected governments",
 }
-"""The `PropertyResult.extra` keys a report reads, with their types and meaning."""
+"""The `PropertyResult.facts` fields a report reads, with their types and meaning."""
 
 
 
@@ -121,13 +122,13 @@ def fewest_trace_name(result: PropertyResult) -> str:
     return trace_name(result).removesuffix(".itf.json") + ".fewest-elections.itf.json"
 
 
-def fewest_trace_of(result: PropertyResult) -> Any:
-    """The game reaching a witness with the fewest elections (extra['fewest_elections_trace']), or None."""
-    trace = result.extra.get("fewest_elections_trace")
-    return trace if trace is not None and hasattr(trace, "to_itf") else None
+def fewest_trace_of(result: PropertyResult) -> Trace | None:
+    """The game reaching a witness with the fewest elections (facts.fewest_elections_game), or None."""
+    game = result.facts.fewest_elections_game
+    return None if game is None else game.trace
 
 
-def trace_of(result: PropertyResult) -> Any:
+def trace_of(result: PropertyResult) -> Trace | None:
     """The trace of a witness or counterexample, or of the standard rules' shortest game to
     the premise a vacuous verdict never reaches; or None."""
     verdict = result.verdict
@@ -145,37 +146,29 @@ def status(result: PropertyResult) -> str:
 
 
 def elections(result: PropertyResult) -> int | None:
-    """Elected governments in the witness: Witnessed.elections, else extra['elections']."""
-    if isinstance(result.verdict, Witnessed) and result.verdict.elections is not None:
-        return result.verdict.elections
-    value = result.extra.get("elections")
-    return value if isinstance(value, int) else None
+    """Elected governments in the witness (Witnessed.elections), or None."""
+    return result.verdict.elections if isinstance(result.verdict, Witnessed) else None
 
 
 def shortest_elections(result: PropertyResult) -> int | None:
-    """The elections of the shortest game to a witness: extra['fewest_elections'] when the
+    """The elections of the shortest game to a witness: facts.fewest_elections when the
     checker searched for it, else the elections of the witness trace."""
-    fewest = _int_extra(result, "fewest_elections")
+    fewest = result.facts.fewest_elections
     return fewest if fewest is not None else elections(result)
-
-
-def _int_extra(result: PropertyResult, key: str) -> int | None:
-    value = result.extra.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def result_record(result: PropertyResult) -> dict[str, Any]:
     """The verdict record of one result: every key always present, null when it does not apply."""
     verdict, evidence = result.verdict, result.verdict.evidence
     trace = trace_of(result)
-    reductions = result.extra.get("reductions")
+    facts = result.facts
     return {
         "property": result.property,
         "players": result.players,
         "kind": result.kind,
         "rule_ids": list(result.rule_ids),
-        "description": str(result.extra.get("description", "")),
-        "class": str(result.extra["class"]) if result.extra.get("class") in ("conformance", "soundness") else None,
+        "description": facts.description,
+        "class": facts.group if facts.group in ("conformance", "soundness") else None,
         "expect": result.expect,
         "verdict": verdict.verdict,
         "as_expected": result.as_expected,
@@ -189,10 +182,10 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "note": evidence.note,
         "value": verdict.value if isinstance(verdict, Proved) else None,
         "elections": elections(result),
-        "fewest_elections": _int_extra(result, "fewest_elections"),
+        "fewest_elections": facts.fewest_elections,
         "fewest_elections_trace": f"traces/{fewest_trace_name(result)}" if fewest_trace_of(result) else None,
-        "reachable_states": _int_extra(result, "reachable_states"),
-        "reductions": sorted(str(r) for r in reductions) if isinstance(reductions, (list, tuple)) else [],
+        "reachable_states": facts.reachable_states,
+        "reductions": sorted(facts.reductions),
         "trace": f"traces/{trace_name(result)}" if trace is not None else None,
         "trace_moves": len(trace.steps) if trace is not None else None,
         "shortest_at_least": getattr(verdict, "lower_bound", None),
@@ -200,12 +193,12 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
 
 
 def reachable_states(results: Sequence[PropertyResult]) -> dict[int, int]:
-    """States of the reachable graph per player count: extra['reachable_states'] where a
+    """States of the reachable graph per player count: facts.reachable_states where a
     checker gave it, else the most states any explicit check of that count explored."""
     given: dict[int, int] = {}
     explored: dict[int, int] = {}
     for result in results:
-        value = _int_extra(result, "reachable_states")
+        value = result.facts.reachable_states
         if value is not None:
             given[result.players] = max(value, given.get(result.players, 0))
         states = result.verdict.evidence.states

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from spec.files import folder_within, write_atomic
-from verify.results import PropertyResult
+from verify.results import PropertyResult, Refuted
 
 from .html import report_html
 from .junit import junit_xml
@@ -50,7 +50,7 @@ class WrittenReport:
 
 def _trace_description(result: PropertyResult) -> str:
     rules = ", ".join(result.rule_ids)
-    what = "counterexample to" if result.verdict.verdict == "refuted" else "witness of"
+    what = "counterexample to" if isinstance(result.verdict, Refuted) else "witness of"
     which = "a" if getattr(result.verdict, "lower_bound", None) is not None else "the shortest"
     return f"shrules: {which} {what} {result.property}, {result.players} players" + (
         f" [{rules}]" if rules else "")

@@ -5,12 +5,15 @@ verdicts from the cache.
 A task here is one count's check by the backends asked for, as verify/checker.py runs it
 in a local process (`_counts_in_a_process`: the search, then the solver for what it left
 unknown and as its cross-check; tasks.py keys it the same way as the sweep's tasks: rules,
-count, properties, backend, limits, the solver's invariants); its result is the plain
-`Raw` verdicts, which `materialise` turns into typed verdicts with every trace replayed
-through the engine on this machine, exactly as verify/checker.py does for its local
-processes. A result kept or returned is first checked (trust.py `check_raws`): each game
+count, properties, backend, limits, the solver's invariants); its result is the
+verdicts as JSON data (`as_data`), which `from_data` turns into typed verdicts whose
+games are replayed through the engine on this machine when read. A result kept or returned is first checked (trust.py `check_raws`): each game
 shows what it is kept for, and what no game shows is taken only from a cache no one else
 can write.
+
+The kept form is JSON (`as_data`, read back by `from_data`): the verdict's name, its
+evidence, its game as moves, its message or reason, and the facts by name. It is read
+here, at the edge, into the typed verdicts; nothing past it compares verdict names.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+
 from spec.errors import SpecError
+from spec.properties import Property
 
 from ..checker import _counts_in_a_process
-from ..explicit.check import Raw, check_players, materialise, select
+from ..explicit.check import STANDARD, check_players, select
 from ..explicit.reductions import Reductions
-from ..results import PropertyResult
+from ..results import (Evidence, Facts, Played, PropertyResult, Proved, Refuted, StopReason, Unknown, Unwitnessed,
+                       Vacuous, Verdict, Witnessed)
 from .cache import Cache
 from .run import Progress, TlsFiles, run_all
 from .tasks import Task, canonical_form, forget_games, stamp
@@ -34,7 +40,7 @@ Result = dict[str, Any]
 
 
 def run_raws(task: Task) -> Result:
-    """One count's catalogue, as the `Raw` verdicts in plain data."""
+    """One count's catalogue, its verdicts as JSON data (`as_data`)."""
     if task.backend == "explicit":
         raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
     else:
@@ -45,7 +51,89 @@ def run_raws(task: Task) -> Result:
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
             "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
-            "raws": [asdict(raw) for raw in raws]}
+            "raws": [as_data(result) for result in raws]}
+
+
+def _moves(game: Played | None) -> list[Any] | None:
+    return None if game is None else [[rule, list(args)] for rule, args in game.moves]
+
+
+def as_data(result: PropertyResult) -> dict[str, Any]:
+    """A result as the JSON data a task keeps: the games as moves (`from_data` reads it)."""
+    verdict, facts = result.verdict, result.facts
+    extra: dict[str, Any] = {**facts.given(), "reductions": list(facts.reductions)}
+    if facts.fewest_elections_game is not None:
+        extra["fewest_elections_moves"] = _moves(facts.fewest_elections_game)
+    if facts.longest_game is not None:
+        extra["longest_game_moves"] = _moves(facts.longest_game)
+    message = ""
+    game: Played | None = None
+    match verdict:
+        case Refuted() | Witnessed():
+            game = verdict.played
+            if verdict.lower_bound is not None:
+                extra["shortest_at_least"] = verdict.lower_bound
+            message = verdict.message if isinstance(verdict, Refuted) else ""
+        case Vacuous():
+            game, message = verdict.played, verdict.premise
+            if game is not None:
+                extra["premise_rules"] = game.rules
+        case Unknown():
+            message = verdict.reason
+            extra["stop"] = verdict.stop.value
+        case Proved() | Unwitnessed():
+            pass
+    return {"property": result.property, "players": result.players, "verdict": verdict.verdict,
+            "evidence": asdict(verdict.evidence), "moves": _moves(game), "message": message,
+            "value": verdict.value if isinstance(verdict, Proved) else None, "extra": extra}
+
+
+def _played(rules: str, players: int, moves: Any) -> Played | None:
+    """Kept moves as a game of `rules`, replayed now (a kept game that is not one is refused)."""
+    if moves is None:
+        return None
+    game = Played(rules, players, tuple((str(rule), tuple(int(arg) for arg in args)) for rule, args in moves))
+    game.trace      # noqa: B018  # replayed here, where the kept file is read: a broken game fails at the edge
+    return game
+
+
+def from_data(item: dict[str, Any], rules: str, props: dict[str, Property]) -> PropertyResult:
+    """The typed result of kept JSON data (`as_data`), its games replayed under the rules
+    of its property (monitored rules for the order of play; the standard rules for a
+    vacuous verdict's game: trust.py refuses any other name)."""
+    prop = props[item["property"]]
+    players: int = item["players"]
+    extra: dict[str, Any] = item.get("extra") or {}
+    evidence = Evidence(**item["evidence"])
+    own = prop.rules or rules
+    game = _played(STANDARD if item["verdict"] == "vacuous" else own, players, item.get("moves"))
+    bound = extra.get("shortest_at_least")
+    bound = bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    message: str = item.get("message") or ""
+    verdict: Verdict
+    match item["verdict"]:
+        case "proved":
+            verdict = Proved(evidence, item.get("value"))
+        case "refuted":
+            verdict = Refuted(evidence, game, message, bound)
+        case "witness":
+            verdict = Witnessed(evidence, game, game.trace.elections() if game else None, bound)
+        case "no-witness":
+            verdict = Unwitnessed(evidence)
+        case "vacuous":
+            verdict = Vacuous(evidence, message, game)
+        case _:
+            stops = {stop.value: stop for stop in StopReason}
+            verdict = Unknown(evidence, message, stops.get(str(extra.get("stop")), StopReason.OTHER))
+    facts = Facts(prop.description, prop.group, backend=str(extra.get("backend", "")),
+                  reductions=tuple(str(r) for r in extra.get("reductions") or ()),
+                  reachable_states=extra.get("reachable_states"), fewest_elections=extra.get("fewest_elections"),
+                  fewest_elections_game=_played(own, players, extra.get("fewest_elections_moves")),
+                  longest_moves=extra.get("longest_moves"), longest_elections=extra.get("longest_elections"),
+                  longest_game=_played(own, players, extra.get("longest_game_moves")),
+                  stuck_states=extra.get("stuck_states"), cycle_moves=extra.get("cycle_moves"),
+                  backends_disagree=str(extra.get("backends_disagree", "")))
+    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict, facts)
 
 
 def runner_tasks(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
@@ -76,7 +164,7 @@ def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] 
         if "raws" not in result:
             raise SpecError(f"the cache holds a result of another kind under {result.get('key')}")
         for item in result["raws"]:
-            out.append(materialise(Raw(**item), rules, by_name))
+            out.append(from_data(item, rules, by_name))
     order = {name: number for number, name in enumerate(by_name)}
     out.sort(key=lambda r: (order[r.property], r.players))
     return out

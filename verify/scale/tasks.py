@@ -169,11 +169,12 @@ def summarise(result: PropertyResult) -> dict[str, Any]:
     its evidence, the graph facts, and the shortest game when it is not as expected."""
     verdict = result.verdict
     item: dict[str, Any] = {"property": result.property, "verdict": verdict.verdict,
-                            "as_expected": result.as_expected, "class": result.extra.get("class"),
+                            "as_expected": result.as_expected, "class": result.facts.group or None,
                             "rules": list(result.rule_ids), "states": verdict.evidence.states}
+    given = result.facts.given()
     for name in ("fewest_elections", "longest_moves", "longest_elections"):
-        if name in result.extra:
-            item[name] = result.extra[name]
+        if name in given:
+            item[name] = given[name]
     trace = getattr(verdict, "trace", None)
     if isinstance(verdict, (Refuted, Witnessed)) and trace is not None:
         item["moves"] = len(trace.steps)

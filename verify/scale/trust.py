@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game, IllegalMove, compiled_game
@@ -33,7 +34,7 @@ from spec.errors import SpecError, shown
 from spec.properties import PERMISSIONS, Property
 
 from ..explicit.codec import Codec, OutOfRange
-from ..explicit.check import STANDARD as VACUOUS_RULES, Raw, replay, select
+from ..explicit.check import STANDARD as VACUOUS_RULES, replay, select
 from ..results import Evidence
 
 MAX_MOVES = 100_000
@@ -285,7 +286,7 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
 
 def check_raws(task: Any, result: Any, untrusted: str | None) -> dict[str, Any]:
     """A kept or returned `run_raws` result for `task` (checks.py), every claim checked as
-    `check_summary` checks its own; what `materialise` replays is replayed here first."""
+    `check_summary` checks its own; what `from_data` replays is replayed here first."""
     from .tasks import stamp
     return dict(checked(lambda: _check_raws(task, result, untrusted, stamp)))
 
@@ -302,7 +303,7 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
     game = compiled_game(task.players, task.rules)
     seen: list[str] = []
     for item in result["raws"]:
-        raw = Raw(**item)
+        raw = _Kept(**item)
         if not isinstance(raw.evidence, dict) or not isinstance(raw.extra, dict):
             raise NotBelieved("its evidence is malformed")
         Evidence(**raw.evidence)
@@ -315,7 +316,7 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
             raise NotBelieved(f"its verdict of {prop.name} is not one of this count and kind")
         plain(raw.message, "its message")
         played = _game_of(task.players, prop, game, raw.verdict, raw.extra)
-        trace = replayed(played, _listed(raw.moves)) if raw.moves is not None else None   # materialise replays it
+        trace = replayed(played, _listed(raw.moves)) if raw.moves is not None else None   # from_data replays it
         if can_show(prop, raw.verdict):
             if trace is None or not shows(trace, prop, raw.verdict):
                 _need_trust(untrusted, f"{prop.name} {raw.verdict}")
@@ -336,8 +337,26 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
     return dict(result)
 
 
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A kept verdict's fields (checks.py `as_data`), as read from JSON: no other key."""
+
+    property: str
+    players: int
+    verdict: str
+    evidence: Any
+    moves: Any = None
+    message: Any = ""
+    value: Any = None
+    extra: Any = None
+
+    def __post_init__(self) -> None:
+        if self.extra is None:
+            object.__setattr__(self, "extra", {})
+
+
 def _game_of(players: int, prop: Property, game: Any, verdict: str = "", extra: Any = None) -> Any:
-    """The game a verdict's moves are replayed in, as `materialise` replays them: a property
+    """The game a verdict's moves are replayed in, as checks.py `from_data` replays them: a property
     over monitored rules (the order of play) in those rules; a vacuous verdict's game, the
     standard rules' game reaching the premise, in the standard rules (no other name is
     taken from a kept file)."""

@@ -53,7 +53,8 @@ from spec.properties import Property, load_properties
 
 from ..budgets import (CTI_SECONDS, K_INDUCTION_SECONDS, K_INDUCTION_SHARE, PLAYOUT_FIRST_SECONDS,
                        PLAYOUT_RESERVE, PLAYOUT_SECONDS, PLAYOUT_SHARE)
-from ..results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..results import (Evidence, Facts, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed,
+                       Verdict, Witnessed, played)
 from .bmc import Search, Target, Unrolling, depth_bound, guided, move_target, shortest, state_target
 from .deep import out_of_range, violation_target, violations_along_the_rules
 from .guides import Guide, forget_guides, guides_for, keep_guide
@@ -635,7 +636,7 @@ def _verdicts_of_own(spec: Spec, players: int, props: Sequence[Property], second
                     break
                 given = left if cap is None else min(left, cap)
                 verdict = _noting_inference(backend, _decide(backend, prop, Limits(time_limit=given)))
-                if verdict.verdict != "unknown" or last:
+                if not isinstance(verdict, Unknown) or last:
                     left_unknown.pop(prop.name, None)
                     yield prop, verdict
                 else:
@@ -744,7 +745,7 @@ def _refuted_by(found: Search, seconds: float, message: str, note: str = "") -> 
     """The refutation by the game a search found, saying how it was found when not by the
     plain search (along a random game, `Backend._played`) and then, when it is not proved
     a shortest, from what length on one may be (`found.lower_bound`)."""
-    return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note or note), found.trace,
+    return Refuted(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note or note), played(found.trace),
                    message, lower_bound=found.lower_bound)
 
 
@@ -876,7 +877,7 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
     found = backend.search(target, limits, searched, guide=prop.name, play=prop)
     seconds = time.perf_counter() - start
     if found.trace is not None:
-        return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note), found.trace,
+        return Witnessed(Evidence("bmc", depth=found.depth, seconds=seconds, note=found.note), Played.of(found.trace),
                          found.trace.elections(), found.lower_bound)
     if found.stopped == "unreachable":
         return Unwitnessed(Evidence("bmc", depth=0, seconds=seconds,
@@ -1252,8 +1253,7 @@ def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = 
     for prop in wanted:
         verdict = stopped or check_property(spec, prop, players, limits, infer, hints)
         results.append((prop, PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                                             {"backend": "smt", "description": prop.description,
-                                              "class": prop.group})))
+                                             Facts(prop.description, prop.group, backend="smt"))))
     # Each proof's premise must be reached, or it tests nothing (vacuity.py).
     return on_monitored + judge_premises(spec, players, results,
                                          lambda question: check_property(spec, question, players, limits, infer,

@@ -37,7 +37,7 @@ import z3  # type: ignore[import-untyped]
 
 from spec.properties import Property
 
-from ..results import Evidence, Refuted
+from ..results import Evidence, Played, Refuted
 from .bmc import Target, any_of, state_target
 from .guides import every_guide
 from .system import State
@@ -123,7 +123,7 @@ def _along(backend: Backend, props: Sequence[Property], deadline: float,
         at_start = unrolling.check(0, target(unrolling, 0))
         if at_start == z3.sat:          # the initial state breaks it: the shortest game has no move
             yield prop, Refuted(Evidence("bmc", depth=0, seconds=time.perf_counter() - start),
-                                unrolling.trace(0), breach(prop, 0))
+                                Played.of(unrolling.trace(0)), breach(prop, 0))
         elif at_start == z3.unsat:      # so no game shorter than one move breaks it
             open_targets[prop.name] = (prop, target)
     guides = every_guide(backend.spec)
@@ -152,6 +152,6 @@ def _along(backend: Backend, props: Sequence[Property], deadline: float,
                         continue     # the engine has a move there: not a deadlock, whatever the encoding said
                     del open_targets[name]
                     yield prop, Refuted(Evidence("bmc", depth=depth, seconds=time.perf_counter() - start, note=how),
-                                        trace, f"{breach(prop, depth)} ({how})", lower_bound=1)
+                                        Played.of(trace), f"{breach(prop, depth)} ({how})", lower_bound=1)
                 if len(open_targets) == asked:   # the model's path meets a target the decoding does not: ask no more
                     return

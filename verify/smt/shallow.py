@@ -46,7 +46,7 @@ from spec.order import own_properties
 from spec.properties import PERMISSIONS, Property
 
 from ..budgets import PLAYOUT_SECONDS
-from ..results import Evidence, Limits, Refuted
+from ..results import Evidence, Limits, Played, Refuted
 from .bmc import Target, Unrolling, any_of, guided, move_target, shortest
 from .deep import breach, violation_target
 from .lasso import never_ends
@@ -94,7 +94,7 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property], deadl
         for name in broken:
             prop, _ = open_targets.pop(name)
             yield prop, Refuted(Evidence("bmc", depth=depth, seconds=time.perf_counter() - start, note=NOTE),
-                                trace, breach(prop, depth))
+                                Played.of(trace), breach(prop, depth))
 
 
 def _targets(backend: Backend, props: Sequence[Property]) -> dict[str, tuple[Property, Target]]:
@@ -169,7 +169,7 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
     if prop.name in open_targets:
         shortest_one = led.depth == at_least
         how = (PLAYED_SHORTEST_NOTE if shortest_one else PLAYED_NOTE).format(at_least=at_least)
-        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=how), led.trace,
+        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=how), Played.of(led.trace),
                        f"{breach(prop, led.depth)} ({how})", lower_bound=None if shortest_one else max(1, at_least))
     if prop.kind == "terminates":
         closed = backend.cycle().close(led.trace, deadline)
@@ -177,14 +177,14 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
             return None
         trace, length = closed
         return Refuted(Evidence("bmc", depth=led.depth, seconds=time.perf_counter() - start, note=PLAYED_ONLY_NOTE),
-                       trace, f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
+                       Played.of(trace), f"{never_ends(led.depth, length)} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
     if prop.kind in PERMISSIONS:
         what = "no such move is legal" if prop.kind == "allows" else "another move is legal"
         moves = led.depth if prop.kind == "allows" else led.depth - 1
-        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
+        return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), Played.of(led.trace),
                        f"{prop.name}: after {moves} moves {what} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
     end = led.trace.end
     if backend.game.legal_moves(end) or backend.game.is_over(end):
         return None                          # the engine has a move there: not a deadlock, whatever the encoding said
-    return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), led.trace,
+    return Refuted(Evidence("bmc", depth=led.depth, seconds=seconds, note=PLAYED_ONLY_NOTE), Played.of(led.trace),
                    f"{breach(prop, led.depth)} ({PLAYED_ONLY_NOTE})", lower_bound=NOT_ASKED)
