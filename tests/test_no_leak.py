@@ -85,7 +85,8 @@ def test_a_limit_is_unknown_never_proved() -> None:
 
 def test_the_command_prints_json_and_exits_1_on_a_leak() -> None:
     done = subprocess.run([sys.executable, "-m", "verify", "knows", "-n", "5", "--json", "--time-limit", "60",
-                           "--rules", str(LEAKS / "hand_to_government.toml")], capture_output=True, text=True)
+                           "--backend", "explicit", "--rules", str(LEAKS / "hand_to_government.toml")],
+                          capture_output=True, text=True)
     assert done.returncode == 1, done.stderr
     data = json.loads(done.stdout)
     assert data[0]["verdict"] == "leak" and data[0]["leak"]["item"] == "hand"
