@@ -207,7 +207,7 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
     bound = min(least.values(), default=float("inf"))
     if complete and set(least) == set(opened) and length <= bound:
         return Directed(seen.leak, f"shortest: every leak ends with a move of a rule whose step does not close "
-                        f"({named}), and no game takes one in fewer than {length} moves", figures)
+                        f"({named}), and no game takes one in fewer than {length} move{'' if length == 1 else 's'}", figures)
     why = ("not every rule's step was asked" if not complete else
            "the time limit was hit before every open rule was searched" if set(least) != set(opened) else
            f"a rule whose step does not close may be taken in {bound:g} moves")
