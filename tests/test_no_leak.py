@@ -162,17 +162,32 @@ def test_a_directed_pair_is_not_called_shortest_unless_every_rule_was_asked() ->
     _assert_an_honest_pair(found.leak)
 
 
+SEEDED = [   # each seeded leak, the smallest count that shows it, what the view leaks, its rule, the shortest pair
+    ("hand_to_government", 5, "hand", "R-L2", 6),
+    ("discards_to_table", 5, "discards", "R-L4", 7),
+    ("known_top_to_table", 5, "known_top", "R-X5", 32),
+    ("hitler_knows_fascists_at_7", 7, "fascists", "R-S5", 1),
+    ("investigation_to_table", 7, "investigated_fascists", "R-X3", 22),   # Investigate Loyalty is a 7+ power
+]
+NOT_LEAKS = ["president_keeps_hand"]
+
+
+def test_every_seeded_leak_is_asked_for() -> None:
+    assert sorted(p.stem for p in LEAKS.glob("*.toml")) == sorted([s[0] for s in SEEDED] + NOT_LEAKS)
+
+
 @pytest.mark.slow
-def test_the_investigated_party_shown_to_the_table_is_caught_at_7_players_with_the_shortest_pair() -> None:
-    certificate = certify(str(LEAKS / "investigation_to_table.toml"), 7, "auto", time_limit=900)
+@pytest.mark.parametrize("name, players, item, rule_id, moves", SEEDED)
+def test_every_seeded_leak_is_caught_with_the_shortest_pair(name: str, players: int, item: str, rule_id: str,
+                                                            moves: int) -> None:
+    certificate = certify(str(LEAKS / f"{name}.toml"), players, "auto", time_limit=900)
     assert certificate.verdict == "leak" and certificate.exit_status == 1 and certificate.leak is not None
     leak = certificate.leak
-    assert leak.difference.item == "investigated_fascists" and leak.difference.rule_id == "R-X3"
-    assert len(leak.first.steps) == len(leak.second.steps) == 22
-    assert leak.first.steps[-1][0].rule == leak.second.steps[-1][0].rule == "investigate"
-    assert "open: investigate;" in certificate.reason and "shortest" in certificate.reason
+    assert leak.difference.item == item and leak.difference.rule_id == rule_id
+    assert len(leak.first.steps) == len(leak.second.steps) == moves
+    assert "shortest: every leak ends" in certificate.reason
     _assert_an_honest_pair(leak)
-    assert "[R-X3]" in "\n".join(leak.lines())
+    assert f"[{rule_id}]" in "\n".join(leak.lines())
 
 
 def test_the_explicit_pass_finds_a_conflict_on_a_seeded_leak_and_is_unknown_at_a_limit() -> None:
