@@ -162,6 +162,12 @@ def test_a_directed_pair_is_not_called_shortest_unless_every_rule_was_asked() ->
     _assert_an_honest_pair(found.leak)
 
 
+def test_a_directed_search_out_of_time_finds_no_pair_and_claims_nothing() -> None:
+    spec = load_spec(str(LEAKS / "investigation_to_table.toml"))
+    found = directed(spec, Game(spec, 7), ["investigate"], complete=True, time_limit=0.5)
+    assert found.leak is None and "in time" in found.reason
+
+
 SEEDED = [   # each seeded leak, the smallest count that shows it, what the view leaks, its rule, the shortest pair
     ("hand_to_government", 5, "hand", "R-L2", 6),
     ("discards_to_table", 5, "discards", "R-L4", 7),

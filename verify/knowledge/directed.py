@@ -158,6 +158,7 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
     from verify.results import Limits
     from verify.smt.bmc import move_target
     from verify.smt.check import Backend
+    from verify.smt.induction import OutOfTime
 
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
@@ -166,6 +167,11 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
         return None if deadline is None else deadline - time.monotonic()
 
     backend = Backend(spec, game.players)
+    remaining = left()
+    try:        # the support every search rests on, proved by the deadline (else it is proved unbounded)
+        backend.induction.support(None if remaining is None else time.perf_counter() + remaining)
+    except OutOfTime as stopped:
+        return Directed(None, f"the inductive support was not proved in time ({stopped})")
     best: tuple[int, str, Along] | None = None
     least: dict[str, float] = {}          # rule -> no game takes it in fewer moves (proved)
     tried: list[str] = []
