@@ -190,9 +190,10 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
         else:
             least[rule] = found.depth + (1 if found.stopped in ("time", "depth") else 0)
         if progress is not None:
-            progress(f"{game.players} players: the shortest game taking '{rule}': "
-                     + (f"{found.depth} moves" if found.trace is not None else f"none ({found.stopped}, "
-                        f"not within {least[rule]:g} moves)") + f" ({time.monotonic() - started:.0f} s)")
+            took = (f"{found.depth} moves" if found.trace is not None else "none: no game takes it"
+                    if least[rule] == float("inf") else f"none within {least[rule]:g} moves ({found.stopped})")
+            progress(f"{game.players} players: the shortest game taking '{rule}': {took} "
+                     f"({time.monotonic() - started:.0f} s)")
         if found.trace is None:
             continue
         tried.append(rule)
@@ -200,7 +201,9 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
         remaining = left()
         seen = along(game, witness, range(game.players), None if remaining is None else time.monotonic() + remaining)
         if seen.verdict == "unknown":
-            return Directed(None, f"along the shortest game taking '{rule}': {seen.reason}")
+            if best is None:
+                return Directed(None, f"along the shortest game taking '{rule}': {seen.reason}")
+            break               # a shorter game takes this rule (the pair found is not called shortest)
         if seen.leak is not None:
             best = (found.depth, rule, seen)
     if best is None:
@@ -212,8 +215,9 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
     named = ", ".join(f"'{r}'" for r in opened)
     bound = min(least.values(), default=float("inf"))
     if complete and set(least) == set(opened) and length <= bound:
+        moves = f"{length} move{'' if length == 1 else 's'}"
         return Directed(seen.leak, f"shortest: every leak ends with a move of a rule whose step does not close "
-                        f"({named}), and no game takes one in fewer than {length} move{'' if length == 1 else 's'}", figures)
+                        f"({named}), and no game takes one in fewer than {moves}", figures)
     why = ("not every rule's step was asked" if not complete else
            "the time limit was hit before every open rule was searched" if set(least) != set(opened) else
            f"a rule whose step does not close may be taken in {bound:g} moves")
