@@ -15,7 +15,10 @@ import pytest
 from engine.game import Game
 from engine.observe import observer
 from spec.loader import load_spec
+from engine.trace import Trace
 from verify.knowledge.beliefs import roots, search
+from verify.knowledge.certificate import Leak
+from verify.knowledge.directed import along, directed, replayed
 from verify.knowledge.run import certify
 
 LEAKS = Path(__file__).resolve().parents[1] / "spec" / "variants" / "leaks"
@@ -82,7 +85,8 @@ def test_a_limit_is_unknown_never_proved() -> None:
 
 def test_the_command_prints_json_and_exits_1_on_a_leak() -> None:
     done = subprocess.run([sys.executable, "-m", "verify", "knows", "-n", "5", "--json", "--time-limit", "60",
-                           "--rules", str(LEAKS / "hand_to_government.toml")], capture_output=True, text=True)
+                           "--backend", "explicit", "--rules", str(LEAKS / "hand_to_government.toml")],
+                          capture_output=True, text=True)
     assert done.returncode == 1, done.stderr
     data = json.loads(done.stdout)
     assert data[0]["verdict"] == "leak" and data[0]["leak"]["item"] == "hand"
@@ -95,13 +99,101 @@ def test_the_peeked_top_shown_to_the_table_is_caught_at_5_players() -> None:
     assert certificate.leak.difference.item == "known_top"
 
 
-def test_the_stepwise_proof_does_not_close_on_a_seeded_leak_and_the_search_finds_the_pair() -> None:
+def test_the_stepwise_proof_does_not_close_on_a_seeded_leak() -> None:
     from verify.smt.stepwise import decide
     proof = decide(load_spec(str(LEAKS / "hand_to_government.toml")), 5, time_limit=300)
     assert proof.verdict == "unknown" and "draw_hand" in proof.reason     # never "leak" without a pair
+    assert proof.open == ["draw_hand"] and not proof.complete              # it stopped at the first
+
+
+@pytest.mark.slow
+def test_auto_lists_every_open_rule_and_finds_the_shortest_pair_along_the_shortest_game_taking_one() -> None:
     certificate = certify(str(LEAKS / "hand_to_government.toml"), 5, "auto", time_limit=300)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert len(certificate.leak.first.steps) == 6 and certificate.leak.difference.item == "hand"
+    assert "open: draw_hand;" in certificate.reason and "shortest: every leak ends" in certificate.reason
+    _assert_an_honest_pair(certificate.leak)
+
+
+def _assert_an_honest_pair(leak: Leak) -> None:
+    """Both games replay in the engine from the first state, show the seat the same
+    observations move by move, and end in different views of it."""
+    game = leak.first.game
+    watch = observer(game)
+    for trace in (leak.first, leak.second):
+        state = game.initial_state()
+        for move, after in trace.steps:
+            state = game.apply(state, move)
+            assert state == after
+    seen = [[watch.observation(b, m, a, leak.seat) for b, (m, a) in zip(t.states, t.steps)]
+            for t in (leak.first, leak.second)]
+    assert seen[0] == seen[1]
+    assert watch.view(leak.first.end, leak.seat) != watch.view(leak.second.end, leak.seat)
+
+
+def _first_game_to(game: Game, rule: str) -> Trace:
+    """A game of the engine's first legal moves, until one of `rule` is taken."""
+    trace = Trace(game, game.initial_state())
+    while not trace.steps or trace.steps[-1][0].rule != rule:
+        moves = game.legal_moves(trace.end)
+        move = next((m for m in moves if m.rule == rule), moves[0])
+        trace.append(move, game.apply(trace.end, move))
+    return trace
+
+
+def test_along_one_game_the_games_a_seat_cannot_tell_from_it_show_the_leak() -> None:
+    game = Game(load_spec(str(LEAKS / "hand_to_government.toml")), 5)
+    witness = _first_game_to(game, "draw_hand")
+    found = along(game, witness, range(5))
+    assert found.verdict == "leak" and found.leak is not None
+    assert found.leak.difference.item == "hand" and found.leak.first.steps == witness.steps
+    assert len(found.leak.second.steps) == len(witness.steps)
+    _assert_an_honest_pair(found.leak)
+    # The same game under the standard rules: the Chancellor is shown nothing, no seat's view differs.
+    standard = Game(load_spec("standard"), 5)
+    assert along(standard, replayed(standard, [m for m, _ in witness.steps]), range(5)).verdict == "none"
+
+
+def test_a_directed_pair_is_not_called_shortest_unless_every_rule_was_asked() -> None:
+    spec = load_spec(str(LEAKS / "hand_to_government.toml"))
+    found = directed(spec, Game(spec, 5), ["draw_hand"], complete=False, time_limit=300)
+    assert found.leak is not None and len(found.leak.first.steps) == 6
+    assert "shorter pair may exist: not every rule's step was asked" in found.reason
+    _assert_an_honest_pair(found.leak)
+
+
+def test_a_directed_search_out_of_time_finds_no_pair_and_claims_nothing() -> None:
+    spec = load_spec(str(LEAKS / "investigation_to_table.toml"))
+    found = directed(spec, Game(spec, 7), ["investigate"], complete=True, time_limit=0.5)
+    assert found.leak is None and "in time" in found.reason
+
+
+SEEDED = [   # each seeded leak, the smallest count that shows it, what the view leaks, its rule, the shortest pair
+    ("hand_to_government", 5, "hand", "R-L2", 6),
+    ("discards_to_table", 5, "discards", "R-L4", 7),
+    ("known_top_to_table", 5, "known_top", "R-X5", 32),
+    ("hitler_knows_fascists_at_7", 7, "fascists", "R-S5", 1),
+    ("investigation_to_table", 7, "investigated_fascists", "R-X3", 22),   # Investigate Loyalty is a 7+ power
+]
+NOT_LEAKS = ["president_keeps_hand"]
+
+
+def test_every_seeded_leak_is_asked_for() -> None:
+    assert sorted(p.stem for p in LEAKS.glob("*.toml")) == sorted([s[0] for s in SEEDED] + NOT_LEAKS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, players, item, rule_id, moves", SEEDED)
+def test_every_seeded_leak_is_caught_with_the_shortest_pair(name: str, players: int, item: str, rule_id: str,
+                                                            moves: int) -> None:
+    certificate = certify(str(LEAKS / f"{name}.toml"), players, "auto", time_limit=900)
+    assert certificate.verdict == "leak" and certificate.exit_status == 1 and certificate.leak is not None
+    leak = certificate.leak
+    assert leak.difference.item == item and leak.difference.rule_id == rule_id
+    assert len(leak.first.steps) == len(leak.second.steps) == moves
+    assert "shortest: every leak ends" in certificate.reason
+    _assert_an_honest_pair(leak)
+    assert f"[{rule_id}]" in "\n".join(leak.lines())
 
 
 def test_the_explicit_pass_finds_a_conflict_on_a_seeded_leak_and_is_unknown_at_a_limit() -> None:

@@ -24,8 +24,10 @@ from .options import parse_counts, rules_option, time_limit_option
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
               help="The stepwise proof (a seat's view after a move is a function of its view before and what "
                    "the move shows it): auto by one Z3 query per seat and rule under the proved invariants, "
-                   "explicit by one pass over the state graph; where it does not close, the belief search finds "
-                   "the shortest leak. smt: the Z3 proof, then two copies of the game in Z3, BMC to --depth.")
+                   "explicit by one pass over the state graph. Where it does not close, auto follows the "
+                   "solver's shortest game taking a rule that does not close, for two games a seat cannot tell "
+                   "apart with different views; then (and for explicit) the belief search finds the shortest "
+                   "leak. smt: the Z3 proof, then two copies of the game in Z3, BMC to --depth.")
 @click.option("--depth", type=click.IntRange(0, 400), default=12, show_default=True,
               help="smt: the moves BMC searches before the induction step.")
 @time_limit_option(600.0, "Seconds per player count.")

@@ -4,7 +4,9 @@ was shown (spec/LANGUAGE.md "Who sees what"; R-S5, R-L1-R-L4, R-X3, R-X5).
 A seat's observation history (engine/observe.py) is everything it can know under perfect
 recall. If two games give a seat the same history but the engine shows it different views
 (a `[view]` item, the public part, or the moves it may make now), the view tells the seat
-something no rule showed it: a leak. `beliefs` decides this by a complete search over the
+something no rule showed it: a leak. `stepwise` and verify/smt/stepwise.py prove there is
+none move by move; where a rule's step does not close, `directed` looks along the solver's
+shortest game taking that rule (7 players too), `beliefs` by a complete search over the
 seat's belief sets (5 and 6 players), the Z3 backend by self-composition (verify/smt/
 selfcompose.py: BMC to a depth, induction where it closes, "unknown" beyond);
 `certificate` holds the verdicts, the shortest pair of games and their words.

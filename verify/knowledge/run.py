@@ -10,9 +10,14 @@ history, the view is then a function of the observation history. Two ways to che
   query is unsatisfiable;
 - `explicit`: one pass over the explicit state graph (stepwise.py), complete or unknown.
 
-When the proof does not close, that is not yet a leak. `auto` and `explicit` then run the
-belief search (beliefs.py) with the time left, which finds the shortest pair of games
-with the same observations and different views, or says unknown; `smt` runs the solver's
+When the proof does not close, that is not yet a leak. `auto` asks every query, to list
+every rule whose step does not close, and runs the directed search (directed.py): the
+shortest game in which such a rule is taken, found by the solver, and along its
+observations the games each seat cannot tell from it; a pair there with different views
+is a leak, the shortest when that game is as short as any taking an open rule. Where it
+finds none, `auto` and `explicit` run the belief search (beliefs.py) with the time left,
+which finds the shortest pair of games with the same observations and different views, or
+says unknown; `smt` runs the solver's
 self-composition (verify/smt/selfcompose.py: BMC to a depth), whose pair is replayed by
 the engine, and its observations and views compared by the engine, before it is reported.
 Nothing is called a leak without its pair, nor proved without a complete check.
@@ -29,6 +34,7 @@ from spec.model import Spec
 
 from .beliefs import Progress, roots, rotated_back, search
 from .certificate import Certificate, Leak, difference
+from .directed import directed
 from .stepwise import stepwise
 
 BACKENDS = ("auto", "explicit", "smt")
@@ -52,7 +58,7 @@ def certify(rules: str, players: int, backend: str, time_limit: float | None = N
                        f"the stepwise pass: {found.reason}")
     from verify.smt.stepwise import decide as decide_stepwise   # z3 is loaded only here
 
-    proof = decide_stepwise(spec, players, time_limit, progress)
+    proof = decide_stepwise(spec, players, time_limit, progress, every=backend == "auto")
     figures = {"queries": proof.queries, "support invariants": proof.support}
     if proof.verdict == "proved":
         return Certificate(spec.name, players, "smt stepwise", "proved", tuple(range(players)),
@@ -60,6 +66,14 @@ def certify(rules: str, players: int, backend: str, time_limit: float | None = N
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - started))
     why = f"the stepwise proof does not close: {proof.reason}"
     if backend == "auto":
+        if proof.open:
+            aimed = directed(spec, game, proof.open, proof.complete, left, progress)
+            if aimed.leak is not None:
+                return Certificate(spec.name, players, "smt stepwise, directed search", "leak", (aimed.leak.seat,),
+                                   "every seat tried along the game", time.monotonic() - started,
+                                   {**figures, **aimed.figures}, f"{why}; {aimed.reason}", aimed.leak)
+            why = f"{why}; the directed search: {aimed.reason}"
+            left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - started))
         return _search(game, spec.name, started, left, max_beliefs, progress, why)
     return _self_composition(spec, game, started, left, depth, progress, why)
 

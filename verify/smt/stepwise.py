@@ -13,6 +13,12 @@ A satisfiable query may pair unreached states, so it is never a leak: unknown, n
 rule and seat (the belief search, or BMC, is where a real pair of games is found). A
 timeout is unknown too.
 
+With `every`, a query that is not unsatisfiable does not end the proof: the rest are asked,
+and `open` lists every rule some seat's query did not close (a rule open for one seat is
+not asked again for the others). A shortest leak ends with a move of an open rule
+(verify/knowledge/directed.py), so the directed search looks only where they are taken;
+`complete` says every rule was asked, so the list is all of them.
+
 Every seat is asked for, so no symmetry is assumed. The step by one rule with a weight is
 taken without it: the query ranges over more steps than the engine's, never fewer.
 """
@@ -35,7 +41,9 @@ from .system import Step
 
 @dataclass(slots=True)
 class Outcome:
-    """`proved` (every query unsatisfiable), or `unknown` with the first query that was not."""
+    """`proved` (every query unsatisfiable), or `unknown` with the first query that was not;
+    `open`, the rules whose query was not unsatisfiable for some seat, and `complete`, that
+    every rule was asked for (so that no rule outside `open` is open)."""
 
     verdict: str
     reason: str
@@ -43,6 +51,7 @@ class Outcome:
     support: int = 0
     seconds: float = 0.0
     open: list[str] = field(default_factory=list)
+    complete: bool = False
 
 
 def _observation_equal(pair: SelfComposition, rule: Rule, a: Step, b: Step) -> z3.BoolRef:
@@ -50,8 +59,10 @@ def _observation_equal(pair: SelfComposition, rule: Rule, a: Step, b: Step) -> z
     return z3.And([pair.public_equal(a.after, b.after), *pair.shown_equal_by(rule, a, b)])
 
 
-def decide(spec: Spec, players: int, time_limit: float | None = None, progress: object = None) -> Outcome:
-    """Every (seat, rule) query (module docstring), within `time_limit` seconds in all."""
+def decide(spec: Spec, players: int, time_limit: float | None = None, progress: object = None,
+           every: bool = False) -> Outcome:
+    """Every (seat, rule) query (module docstring), within `time_limit` seconds in all; with
+    `every`, past the first that is not unsatisfiable, to list every open rule."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     strengthening = load_invariants(spec)      # its spec: the rules with the invariants' definitions
@@ -67,13 +78,18 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
         return Outcome("unknown", f"the inductive support was not proved in time ({stopped})",
                        seconds=time.monotonic() - started)
     queries = 0
+    opened: list[str] = []
+    first = ""
     for seat, pair in enumerate(pairs):
         pair.system = system
         for rule in strengthening.spec.rules:
+            if rule.name in opened:
+                continue
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                return Outcome("unknown", f"the time limit of {time_limit:g} s was hit at seat {seat + 1}, rule "
-                               f"'{rule.name}'", queries, len(support.kept), time.monotonic() - started)
+                hit = f"the time limit of {time_limit:g} s was hit at seat {seat + 1}, rule '{rule.name}'"
+                return Outcome("unknown", f"{first}; {hit}" if first else hit, queries, len(support.kept),
+                               time.monotonic() - started, opened)
             tag = f"q{seat}.{rule.name}"
             s, t, s2, t2 = (system.state(f"{tag}.{name}") for name in ("s", "t", "s2", "t2"))
             a, b = system.rule_step(s, s2, rule, f"{tag}.a"), system.rule_step(t, t2, rule, f"{tag}.b")
@@ -88,11 +104,21 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
             if answer != z3.unsat:
                 why = ("two states the support allows, with one view, step by it with one observation to different "
                        "views (they may be unreached)" if answer == z3.sat else "the solver gave up")
-                return Outcome("unknown", f"seat {seat + 1}, rule '{rule.name}': {why}", queries, len(support.kept),
-                               time.monotonic() - started)
+                if not every:
+                    return Outcome("unknown", f"seat {seat + 1}, rule '{rule.name}': {why}", queries,
+                                   len(support.kept), time.monotonic() - started, [rule.name])
+                first = first or f"seat {seat + 1}, rule '{rule.name}': {why}"
+                opened.append(rule.name)
+                if callable(progress):
+                    progress(f"{players} players: seat {seat + 1}, rule '{rule.name}' does not close "
+                             f"({time.monotonic() - started:.0f} s)")
+                continue
             if callable(progress):
                 progress(f"{players} players: seat {seat + 1}, rule '{rule.name}' closes "
                          f"({time.monotonic() - started:.0f} s)")
+    if opened:
+        return Outcome("unknown", f"{first}; every rule asked, open: {', '.join(opened)}", queries, len(support.kept),
+                       time.monotonic() - started, opened, complete=True)
     return Outcome("proved", f"every seat, every rule: a seat's view after a move is a function of its view before "
                    f"and what the move shows it, in every state the support ({len(support.kept)} invariants) allows",
-                   queries, len(support.kept), time.monotonic() - started)
+                   queries, len(support.kept), time.monotonic() - started, complete=True)
