@@ -35,7 +35,8 @@ from spec.loader import load_spec
 from spec.properties import load_properties, state_scope
 from verify.cli import main
 from verify.results import Limits, Proved
-from verify.smt.check import Backend, check_property
+from verify.smt.backend import Backend
+from verify.smt.check import check_property
 from verify.smt.induction import Induction
 from verify.smt.system import System
 

@@ -26,7 +26,8 @@ from verify.cli import main
 from verify.explicit.explore import explore
 from verify.explicit.model import Model
 from verify.results import Limits, Proved, Refuted
-from verify.smt.check import Backend, _decide
+from verify.smt.backend import Backend
+from verify.smt.check import decide
 from verify.smt.infer import CACHE_VERSION, cache_dir, cache_key, candidates, ledgers, sample_states, strengthen
 from helpers import length, moves
 
@@ -180,7 +181,7 @@ def test_the_found_ranking_proves_every_game_ends(found5: Backend) -> None:
     ranking = found5.strengthening.ranking
     assert ranking is not None and ranking.where.file == "<ranking>"
     terminates = next(p for p in found5.catalogue if p.kind == "terminates")
-    verdict = _decide(found5, terminates, LIMITS)
+    verdict = decide(found5, terminates, LIMITS)
     assert isinstance(verdict, Proved), verdict
 
 
@@ -202,7 +203,7 @@ def test_state_properties_proved_without_written_invariants(found5: Backend) -> 
              "over_iff_win"]
     for prop in found5.catalogue:
         if prop.name in names:
-            verdict = _decide(found5, prop, LIMITS)
+            verdict = decide(found5, prop, LIMITS)
             assert isinstance(verdict, Proved), (prop.name, verdict)
 
 

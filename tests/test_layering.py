@@ -149,3 +149,77 @@ def test_rule_text_is_never_executed_by_the_loader() -> None:
     for path in (ROOT / "spec").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "eval(" not in source and "exec(" not in source, path
+
+
+def sibling_imports(package: str, source: str, module: str) -> tuple[list[str], list[str]]:
+    """The modules of `package` that `module` (its source) imports at the top of its body,
+    and those it imports anywhere else (inside a function, a class or an `if`)."""
+    parent = module if module == package else module.rpartition(".")[0]
+    tree = ast.parse(source)
+    top = {id(node) for node in tree.body}
+    at_top: list[str] = []
+    inside: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.level == 0 and not (node.module or "").startswith(package):
+            continue
+        if node.level == 0:
+            names = [node.module or ""]
+        else:
+            base = parent.split(".")[:len(parent.split(".")) - (node.level - 1)]
+            names = ([".".join(base + [node.module])] if node.module
+                     else [".".join(base + [alias.name]) for alias in node.names])
+        wanted = [name for name in names if name.startswith(package + ".") and name != module]
+        (at_top if id(node) in top else inside).extend(wanted)
+    return at_top, inside
+
+
+def import_cycle(graph: dict[str, list[str]]) -> list[str]:
+    """A cycle of imports in `graph` (module -> the modules it imports), as the modules
+    along it, or [] when there is none."""
+    state: dict[str, str] = {}
+    path: list[str] = []
+
+    def visit(module: str) -> list[str]:
+        state[module] = "open"
+        path.append(module)
+        for other in graph.get(module, []):
+            if state.get(other) == "open":
+                return path[path.index(other):] + [other]
+            if other not in state:
+                found = visit(other)
+                if found:
+                    return found
+        state[module] = "done"
+        path.pop()
+        return []
+    for module in sorted(graph):
+        if module not in state:
+            found = visit(module)
+            if found:
+                return found
+    return []
+
+
+def test_the_cycle_finder_finds_a_cycle_and_an_import_inside_a_function() -> None:
+    sources = {"p.a": "from .b import x\n", "p.b": "def f():\n    from .c import y\n", "p.c": "from .a import z\n"}
+    found = {name: sibling_imports("p", source, name) for name, source in sources.items()}
+    assert found["p.b"] == ([], ["p.c"])
+    assert import_cycle({name: top + inside for name, (top, inside) in found.items()}) == ["p.a", "p.b", "p.c", "p.a"]
+    assert import_cycle({"p.a": ["p.b"], "p.b": [], "p.c": ["p.a"]}) == []
+
+
+@pytest.mark.parametrize("package", ["verify.smt"])
+def test_a_package_imports_its_own_modules_at_the_top_and_in_one_direction(package: str) -> None:
+    """Every import of a sibling is at the top of its module, and no module imports one
+    that imports it back (an import put inside a function to break a cycle hides the
+    cycle; verify/smt/backend.py holds what its deciding modules share instead)."""
+    graph: dict[str, list[str]] = {}
+    hidden = []
+    for path in python_files(package.replace(".", "/")):
+        name = module_name(path)
+        at_top, inside = sibling_imports(package, path.read_text(encoding="utf-8"), name)
+        graph[name] = at_top + inside
+        hidden += [f"{path.relative_to(ROOT)} imports {other} inside a function or a block" for other in inside]
+    assert not hidden, "\n".join(hidden)
+    cycle = import_cycle(graph)
+    assert not cycle, "an import cycle: " + " -> ".join(cycle)

@@ -19,7 +19,7 @@ from verify.cli import main
 from verify.diff.gate import load_record, names
 from verify.diff.mutate import base_verdicts, baseline_verdicts, decide, only_rule_changed, rules_changed, same_shape
 from verify.diff.operators import OPERATORS, mutants
-from verify.smt.check import (rule_makes_the_same_moves, rule_sets_play_the_same_games, rule_stops_a_quiet_step_short,
+from verify.smt.equivalence import (rule_makes_the_same_moves, rule_sets_play_the_same_games, rule_stops_a_quiet_step_short,
                                rules_never_fire)
 from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
@@ -310,15 +310,15 @@ def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypa
     undecided (not measured, rather than every property it skipped). That nothing is
     asked after the kill is shown with a scripted solver below: here the killing
     property comes last either way."""
-    from verify.smt import check as smt_check
+    from verify.smt import passes as smt_passes
     asked: list[str] = []
-    real = smt_check.verdicts_under
+    real = smt_passes.verdicts_under
 
     def counting(*args: Any, **kwargs: Any) -> Iterator[tuple[Property, Verdict]]:
         for prop, verdict in real(*args, **kwargs):
             asked.append(prop.name)
             yield prop, verdict
-    monkeypatch.setattr(smt_check, "verdicts_under", counting)
+    monkeypatch.setattr(smt_passes, "verdicts_under", counting)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
     verdicts = {"deck_conservation_fascist": "proved", "deck_conservation_liberal": "proved",
@@ -337,7 +337,7 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
     from types import SimpleNamespace
 
     from verify.budgets import SOLVER_ONLY_DEEP_SHARE
-    from verify.smt import check as smt_check
+    from verify.smt import passes as smt_passes
     given: list[tuple[float, float]] = []
 
     def scripted(spec: object, players: int, props: list[object], seconds: float, *args: object,
@@ -345,7 +345,7 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
         given.append((seconds, deep))
         for prop in props:
             yield prop, SimpleNamespace(verdict="refuted", trace=None)
-    monkeypatch.setattr(smt_check, "verdicts_under", scripted)
+    monkeypatch.setattr(smt_passes, "verdicts_under", scripted)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
     for limit in (300.0, 900.0):
@@ -360,7 +360,7 @@ def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatc
     the first that differs from the rules' own, without it every one is."""
     from types import SimpleNamespace
 
-    from verify.smt import check as smt_check
+    from verify.smt import passes as smt_passes
     drawn: list[str] = []
 
     def scripted(spec: object, players: int, props: list[Property], *args: object,
@@ -370,7 +370,7 @@ def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatc
         for prop in props:
             drawn.append(prop.name)
             yield prop, SimpleNamespace(verdict=answers[prop.name], trace=None)
-    monkeypatch.setattr(smt_check, "verdicts_under", scripted)
+    monkeypatch.setattr(smt_passes, "verdicts_under", scripted)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
     verdicts = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "proved",

@@ -22,7 +22,7 @@ from spec.properties import Property, move_scope, state_scope
 from verify.results import Witnessed
 from verify.smt import BackendDisagreement, backend_for, check_property
 from verify.smt.bmc import replay
-from verify.smt.check import catalogue_of
+from verify.smt.backend import catalogue_of
 
 SPEC = load_spec("standard")
 CATALOGUE = {prop.name: prop for prop in catalogue_of(SPEC)}

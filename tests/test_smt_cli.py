@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-import verify.smt.check as smt_check
+import verify.smt.backend as smt_backend
 from verify.cli import main
 from verify.portfolio import Deadline, Request, Rules, decide
-from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict
-from verify.smt.check import catalogue_of, check_players, clear_cache
+from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, StopReason, Unknown, Verdict
+from verify.smt.backend import catalogue_of, clear_cache
+from verify.smt.check import check_players
 from verify.smt.induction import OutOfTime
 
 
@@ -126,18 +127,19 @@ def test_check_verbose_says_when_each_count_ends_off_a_terminal() -> None:
 
 def test_inference_is_tried_once_per_count_within_all_its_properties_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Inference that does not finish leaves every property of the count unknown, saying
-    why; it is not begun again for each property (verify/smt/check.py `build_once`)."""
+    why; it is not begun again for each property (verify/smt/check.py `build_once`), and says it was time."""
     built: list[float | None] = []
 
     def stopped(spec: object, players: int, hints: bool, deadline: float | None = None, infer: bool = False) -> None:
         built.append(deadline)
         raise OutOfTime(["a", "b"], 9.0, 12)
     clear_cache()
-    monkeypatch.setattr(smt_check, "_new_backend", stopped)
+    monkeypatch.setattr(smt_backend, "new_backend", stopped)
     results = check_players("standard", 5, ("tracks_in_range", "tracker_in_range"), Limits(time_limit=5.0),
                             hints=False)
     clear_cache()
     assert len(built) == 1
     reasons = [r.verdict.reason for r in results if isinstance(r.verdict, Unknown)]
     assert len(reasons) == 2
+    assert all(r.verdict.stop is StopReason.TIME for r in results if isinstance(r.verdict, Unknown))
     assert all("inferring strengthening invariants took longer than the 10 s" in reason for reason in reasons)

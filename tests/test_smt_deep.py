@@ -20,7 +20,8 @@ from verify.diff.operators import mutants
 from verify.explicit.check import check_game
 from verify.results import Limits, Refuted
 from verify.smt import backend_for
-from verify.smt.check import catalogue_of, verdicts_under
+from verify.smt.backend import catalogue_of
+from verify.smt.passes import verdicts_under
 from verify.smt.deep import violations_along_the_rules
 from verify.smt.guides import forget_guides, keep_guide
 from helpers import moves

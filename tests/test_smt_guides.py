@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-import verify.smt.check as smt_check
+import verify.smt.backend as smt_backend
 from spec.loader import load_spec
 from verify.results import Witnessed
 from verify.smt import backend_for, check_property
-from verify.smt.bmc import guided
-from verify.smt.check import catalogue_of, clear_cache
+from verify.smt.bmc import Ended, guided
+from verify.smt.backend import catalogue_of, clear_cache
 from verify.smt.guides import guides_for
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
@@ -30,7 +30,7 @@ def test_a_guided_witness_is_as_long_as_the_unguided_one(name: str, monkeypatch:
     again, and at 6 players (the same board), the guided search finds one as long, the
     length test_smt_bmc.py's table records for the unguided search. (No random games:
     tests/test_smt_playouts.py has those.)"""
-    monkeypatch.setattr(smt_check, "PLAYOUT_FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(smt_backend, "PLAYOUT_FIRST_SECONDS", 0.0)
     clear_cache()
     prop = CATALOGUE[name]
     unguided = check_property(SPEC, prop, 5)
@@ -60,7 +60,7 @@ def test_a_guide_that_does_not_fit_finds_nothing() -> None:
     assert len(rules) == 36
     assert prop.state is not None
     found = guided(backend.unrolling(), backend.state_target(prop.state, False), rules)
-    assert found.trace is None and found.stopped == "unguided"
+    assert found.trace is None and found.ended is Ended.UNGUIDED
 
 
 @pytest.mark.slow
@@ -71,9 +71,9 @@ def test_without_a_proved_bound_a_witness_is_sought_along_a_guide_of_any_length(
     alone) first follows kept guides, whatever their length. The game found replays
     under the rules, and, longer than any bound proved, carries that it may not be the
     shortest."""
-    from verify.smt.check import verdicts_under
+    from verify.smt.passes import verdicts_under
     from verify.smt.guides import forget_guides, keep_guide
-    monkeypatch.setattr(smt_check, "PLAYOUT_FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(smt_backend, "PLAYOUT_FIRST_SECONDS", 0.0)
     clear_cache()
     prop = CATALOGUE["fascist_hitler_win"]
     hinted = check_property(SPEC, prop, 5)

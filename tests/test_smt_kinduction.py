@@ -8,7 +8,7 @@ last President a few seats ahead and the tracker low, rejections bring candidacy
 him. No game of k steps without an election gets there once k is longer than the rounds
 the Election Tracker allows, so the negation is k-inductive for a larger k. Once the
 search for a witness finds none, the solver tries k = 2, 4, 8, 16 with the depths the
-search covered as the base case (verify/smt/check.py `KProbe`). A permission
+search covered as the base case (verify/smt/reach.py `KProbe`). A permission
 (`allows`, `only`), a state invariant and deadlock freedom whose one-step proof fails are
 tried as the search for a breaking game goes (`KProbe`): each time it has ruled out every
 game of k moves or fewer, k-induction with that base case.
@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 import verify.smt.check as smt_check
+import verify.smt.reach as smt_reach
 from engine.game import compiled_game
 from verify.lawyer.ask import catalogue
 from verify.results import Limits, Unwitnessed
 from verify.smt import check_property
-from verify.smt.check import backend_for
+from verify.smt.backend import backend_for
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
@@ -66,7 +67,7 @@ def test_a_permission_no_game_breaks_is_proved_by_k_induction(monkeypatch: pytes
     that, k-induction with the searched depths as base case does."""
     from spec.loader import load_spec
     from spec.properties import load_properties
-    monkeypatch.setattr(smt_check, "CTI_SECONDS", 5.0)
+    monkeypatch.setattr(smt_reach, "CTI_SECONDS", 5.0)
     spec = load_spec("strict_term_limits")
     prop = next(p for p in load_properties(spec) if p.name == "the_next_player_may_be_nominated")
     verdict = check_property(spec, prop, 7, Limits(time_limit=240))
@@ -87,16 +88,17 @@ def test_a_state_invariant_and_deadlock_freedom_are_proved_by_k_induction(tmp_pa
     from spec.invariants import Strengthening
     from spec.loader import load_spec
     from spec.properties import load_properties
-    from verify.smt.check import Backend, _decide
+    from verify.smt.backend import Backend
+    from verify.smt.check import decide
     monkeypatch.setenv("SHRULES_CACHE", str(tmp_path))
     spec = load_spec("veto_chaos_first")
     props = {p.name: p for p in load_properties(spec)}
     backend = Backend(spec, 5, strengthening=Strengthening(spec, (), None, None), infer=True)
-    draw = _decide(backend, props["draw_finds_three"], Limits(time_limit=300))
+    draw = decide(backend, props["draw_finds_three"], Limits(time_limit=300))
     assert draw.verdict == "proved", draw
     assert draw.evidence.method == "k-induction" and draw.evidence.depth is not None
     assert draw.evidence.depth >= 2 and "-inductive" in draw.evidence.note
-    stuck = _decide(backend, props["deadlock_free"], Limits(time_limit=300))
+    stuck = decide(backend, props["deadlock_free"], Limits(time_limit=300))
     assert stuck.verdict == "proved", stuck
     assert "no game gets stuck in phase" in stuck.evidence.note and "draw" in backend.stuck_free
 

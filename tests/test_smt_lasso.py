@@ -12,7 +12,7 @@ from spec.loader import load_spec
 from verify.diff.operators import Mutant, mutants
 from verify.results import Limits, Refuted
 from verify.smt import check_property
-from verify.smt.check import catalogue_of
+from verify.smt.backend import catalogue_of
 from verify.smt.guides import forget_guides
 from verify.smt.lasso import CYCLE_MOVES
 from verify.smt.playouts import played_guides

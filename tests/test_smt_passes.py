@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import verify.smt.check as smt_check
+import verify.smt.passes as smt_passes
 from verify.results import Evidence, Proved, Unknown, Verdict
 
 
@@ -43,9 +43,9 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, float]]:
         if prop.needs <= limits.time_limit:
             return Proved(Evidence("k-induction"))
         return Unknown(Evidence("k-induction"), "out of time")
-    monkeypatch.setattr(smt_check, "_new_backend", lambda *args, **kwargs: Backend())
-    monkeypatch.setattr(smt_check, "_decide", decide)
-    monkeypatch.setattr(smt_check, "_noting_inference", lambda backend, verdict: verdict)
+    monkeypatch.setattr(smt_passes, "new_backend", lambda *args, **kwargs: Backend())
+    monkeypatch.setattr(smt_passes, "decide", decide)
+    monkeypatch.setattr(smt_passes, "noting_inference", lambda backend, verdict: verdict)
     return log
 
 
@@ -53,7 +53,7 @@ def run(props: list[Stub], each: Any) -> list[tuple[str, str]]:
     stand_ins: list[Any] = list(props)   # only the name and the counts of a property are read
     no_spec: Any = None                   # nor is the spec: the backend is a stand-in too
     return [(prop.name, verdict.verdict)
-            for prop, verdict in smt_check.verdicts_under(no_spec, 5, stand_ins, 1000.0, each=each)]
+            for prop, verdict in smt_passes.verdicts_under(no_spec, 5, stand_ins, 1000.0, each=each)]
 
 
 PROPS = [Stub("hard", 20.0), Stub("quick", 1.0), Stub("never", 500.0), Stub("other count", 1.0, (7,)),
@@ -78,7 +78,7 @@ def test_a_property_unknown_when_time_runs_out_is_still_reported(monkeypatch: py
     """The second pass has no time left: what the first left unknown comes back unknown,
     once, never dropped and never proved."""
     clock = iter([0.0] * 5)          # the deadline, then the first pass's four looks at the clock
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock, 2000.0))   # the clock smt_check reads
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock, 2000.0))   # the clock smt_passes reads
     assert run(PROPS, (5.0, 30.0)) == [("quick", "proved"), ("also quick", "proved"), ("hard", "unknown"),
                                        ("never", "unknown")]
     assert [name for name, _ in asked] == ["hard", "quick", "never", "also quick"]

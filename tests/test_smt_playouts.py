@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import verify.smt.check as smt_check
+import verify.smt.backend as smt_backend
 from engine.game import Game, Move
 from spec.lang.limits import EvaluationLimit
 from spec.loader import load_spec
@@ -26,7 +26,7 @@ from verify.diff.operators import Mutant, mutants
 from verify.results import Limits, PropertyResult, Refuted, Unknown, Witnessed
 from verify.smt import check_property
 from verify.smt.bmc import shortest as real_shortest
-from verify.smt.check import catalogue_of, clear_cache
+from verify.smt.backend import catalogue_of, clear_cache
 from verify.smt.guides import forget_guides
 from verify.smt.playouts import played_guides
 
@@ -54,8 +54,8 @@ def test_played_guides_end_where_the_property_first_holds() -> None:
 def stalled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hold back nearly all of a property's time from the plain search, so that it stops
     by time at its first depth and the random games decide."""
-    monkeypatch.setattr(smt_check, "PLAYOUT_SHARE", 0.97)
-    monkeypatch.setattr(smt_check, "PLAYOUT_RESERVE", 1_000.0)
+    monkeypatch.setattr(smt_backend, "PLAYOUT_SHARE", 0.97)
+    monkeypatch.setattr(smt_backend, "PLAYOUT_RESERVE", 1_000.0)
 
 
 def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
@@ -89,7 +89,7 @@ def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
 def test_no_random_game_leaves_the_verdict_unknown(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where no random game gets there, nothing is claimed: unknown, saying so."""
     forget_guides()
-    monkeypatch.setattr(smt_check, "played_guides", lambda *args, **kwargs: [])
+    monkeypatch.setattr(smt_backend, "played_guides", lambda *args, **kwargs: [])
     verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=10))
     assert isinstance(verdict, Unknown)
     assert "no random game played in time got there" in verdict.reason
@@ -108,7 +108,7 @@ def test_a_random_game_as_long_as_the_bound_saves_the_deep_query(monkeypatch: py
     lower bound: the solver's path along it is the witness, a shortest one, of the length
     test_smt_bmc.py's table records for the unguided search."""
     clear_cache()
-    monkeypatch.setattr(smt_check, "PLAYOUT_FIRST_SECONDS", 60.0)
+    monkeypatch.setattr(smt_backend, "PLAYOUT_FIRST_SECONDS", 60.0)
     verdict = check_property(SPEC, CATALOGUE["fascist_hitler_win"], 7)
     assert isinstance(verdict, Witnessed) and verdict.trace is not None and verdict.lower_bound is None
     assert verdict.evidence.note.startswith("found along the rules of a random game; 36 moves is the proved")
@@ -121,7 +121,7 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     lower bound of the Fascist policy win at 5 players), never as a shortest itself."""
     forget_guides()
     real = played_guides
-    monkeypatch.setattr(smt_check, "played_guides",
+    monkeypatch.setattr(smt_backend, "played_guides",
                         lambda game, prop, **kw: real(game, prop, **{**kw, "at_least": kw["at_least"] + 2,
                                                                      "exactly": False}))
     prop = CATALOGUE["fascist_policy_win"]
@@ -143,7 +143,7 @@ def test_first_game_is_led_by_random_games_before_the_deep_search(monkeypatch: p
 
     def no_plain_search(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the depth-by-depth search ran before the random games")
-    monkeypatch.setattr(smt_check, "shortest", lambda unrolling, target, high, low=0, deadline=None:
+    monkeypatch.setattr(smt_backend, "shortest", lambda unrolling, target, high, low=0, deadline=None:
                         no_plain_search() if high > 0 else real_shortest(unrolling, target, high, low, deadline))
     verdict = check_property(SPEC, CATALOGUE["fascist_policy_win"], 5, Limits(time_limit=120, first_game=True))
     assert isinstance(verdict, Witnessed) and verdict.trace is not None

@@ -21,7 +21,7 @@ from spec.loader import load_spec
 from verify.results import Proved, Refuted, Unknown
 from verify.smt import check_property
 from verify.results import Limits
-from verify.smt.check import Backend, backend_for, catalogue_of
+from verify.smt.backend import Backend, backend_for, catalogue_of
 from verify.smt.induction import Induction
 from verify.smt.system import System
 

@@ -1,7 +1,7 @@
 """A counterexample to induction that a game reaches is real: where the solver's one-step
 proof of deadlock freedom or of an `allows` property fails, it searches for the shortest
 game to a state that breaks the property and reports the refutation with that game,
-replayed through the engine, instead of "unknown" (verify/smt/check.py `_reach`)."""
+replayed through the engine, instead of "unknown" (verify/smt/reach.py `reach`)."""
 
 from __future__ import annotations
 

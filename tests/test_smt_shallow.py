@@ -19,7 +19,8 @@ from verify.results import Refuted
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
-from verify.smt import check as smt_check  # noqa: E402  (after the skip: it imports z3)
+from verify.smt import backend as smt_backend  # noqa: E402  (after the skip: it imports z3)
+from verify.smt.passes import verdicts_under  # noqa: E402
 from verify.smt.lasso import CYCLE_MOVES  # noqa: E402
 from verify.smt.playouts import played_breaches  # noqa: E402
 from verify.smt.shallow import SHALLOW_KINDS, violations_within  # noqa: E402
@@ -48,7 +49,7 @@ def test_an_early_break_is_refuted_by_a_shortest_game_without_inference(
         monkeypatch: pytest.MonkeyPatch, rule: str, description: str) -> None:
     """The game found is as long as the explicit search's shortest violation of the same
     property (breadth first, so shortest), and each move is legal in the engine."""
-    monkeypatch.setattr(smt_check, "strengthen", _no_inference)
+    monkeypatch.setattr(smt_backend, "strengthen", _no_inference)
     spec = _mutant(rule, description)
     found = violations_within(spec, 5, _asked(spec, 5), time.perf_counter() + 120.0)
     prop, refuted = next(found)          # the rest, not drawn, would go on deeper until the deadline
@@ -82,9 +83,9 @@ def test_a_depth_not_reached_claims_nothing() -> None:
 def test_the_mutants_first_verdict_comes_before_its_invariants_are_inferred(monkeypatch: pytest.MonkeyPatch) -> None:
     """`verdicts_under` with a shallow share yields the pass's refutation first; inference,
     which would fail here, is not reached before it."""
-    monkeypatch.setattr(smt_check, "strengthen", _no_inference)
+    monkeypatch.setattr(smt_backend, "strengthen", _no_inference)
     spec = _mutant("nominate", "requirement 'chancellor != president' dropped")
-    verdicts = smt_check.verdicts_under(spec, 5, _asked(spec, 5), 60.0, hints=False, shallow=30.0)
+    verdicts = verdicts_under(spec, 5, _asked(spec, 5), 60.0, hints=False, shallow=30.0)
     prop, verdict = next(verdicts)
     assert prop.name == "nominee_eligible" and isinstance(verdict, Refuted), (prop.name, verdict)
     assert verdict.evidence.depth == 3 and "before any invariant was inferred" in verdict.evidence.note
@@ -124,7 +125,7 @@ def test_a_break_past_the_depths_asked_is_found_along_a_random_game(monkeypatch:
     breaks deck conservation only some 40 moves in, past every depth asked in a second:
     the game found along a random game's rules is the engine's, breaks the property there,
     and carries the depths asked as its lower bound; no invariant is inferred for it."""
-    monkeypatch.setattr(smt_check, "strengthen", _no_inference)
+    monkeypatch.setattr(smt_backend, "strengthen", _no_inference)
     spec = _by_description("drop_effect", "chaos", "effect known_top = drop(known_top, 1) dropped")
     now = time.perf_counter()
     prop, refuted = next(violations_within(spec, 5, _asked(spec, 5), now + 1.0, now + 120.0))
@@ -168,9 +169,9 @@ def test_a_deadlock_is_found_along_a_random_game_and_confirmed_by_the_engine() -
 def test_verdicts_under_follows_random_games_before_inference(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a `played` share, `verdicts_under` yields the refutation along a random game
     once the depths stop, before inference, which would fail here."""
-    monkeypatch.setattr(smt_check, "strengthen", _no_inference)
+    monkeypatch.setattr(smt_backend, "strengthen", _no_inference)
     spec = _by_description("drop_effect", "chaos", "effect known_top = drop(known_top, 1) dropped")
-    verdicts = smt_check.verdicts_under(spec, 5, _asked(spec, 5), 120.0, hints=False, shallow=1.0, played=60.0)
+    verdicts = verdicts_under(spec, 5, _asked(spec, 5), 120.0, hints=False, shallow=1.0, played=60.0)
     prop, verdict = next(verdicts)
     assert isinstance(verdict, Refuted) and "random game" in verdict.evidence.note, (prop.name, verdict)
 

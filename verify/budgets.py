@@ -101,7 +101,7 @@ PLAYOUT_RESERVE = 20.0
 and `PLAYOUT_SHARE` of it from the plain search for a shortest witness: where that search
 stalls (the bound the found distance proves is looser than the written one, and each
 depth below the shortest is a whole unsatisfiable query), the reserve goes to random games
-and the solver's paths along them (verify/smt/check.py `Backend._played`), so the
+and the solver's paths along them (verify/smt/backend.py `Backend._played`), so the
 property is decided, with how far the path may be from a shortest, instead of unknown."""
 
 PLAYOUT_SHARE = 0.25
@@ -114,7 +114,7 @@ the search for a witness found none: a thing that never happens, but whose negat
 not inductive in one step, is proved by a longer k (at 6 players, "the last President
 nominates again" at k = 13, in 14 s) where a search can only say it found nothing. Of
 an invariant's or a permission's, the share its search's k-induction may take
-(verify/smt/check.py `_k_seconds`, `KProbe`)."""
+(verify/smt/reach.py `k_seconds`, `KProbe`)."""
 
 CTI_SECONDS = 30.0
 """The most the search for a reachable violation may take once induction failed (or what

@@ -59,7 +59,7 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     """Every selected property for every selected player count, sorted by property and count.
 
     `explorer` is the explicit backend's search (verify/explicit/check.py EXPLORERS);
-    `infer` and `hints` go to the Z3 backend (`verify.smt.check.backend_for`): strengthening
+    `infer` and `hints` go to the Z3 backend (`verify.smt.backend.backend_for`): strengthening
     invariants found in played games added to spec/invariants.toml's, or used alone.
     `mp_context`: how worker processes start (default: the platform's); the rules reach
     them as a value (`Rules`), so `spawn` works as `fork` does."""

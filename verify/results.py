@@ -147,6 +147,7 @@ class StopReason(enum.Enum):
     DEPTH = "depth"                 # `Limits.max_depth` (a bounded search, BMC's longest path)
     NO_RANKING = "no ranking"       # a sweep by the ranking the rules do not have or break
     SOLVER = "solver"               # the solver answered unknown
+    INDUCTION = "induction"         # the induction did not close, and no search decided (none hit a limit)
     NOT_SEARCHED = "not searched"   # nothing searched: rules the backend cannot take, or a premise cut short
     DISAGREEMENT = "disagreement"   # the backends disagree
     OTHER = "other"

@@ -75,7 +75,7 @@ def prove(name: str | None, players_text: str | None, rules: str, depth: int, k:
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
     # second), and the group imports every command module on each `shrules` run.
     from ..smt import check_property
-    from ..smt.check import catalogue_of
+    from ..smt.backend import catalogue_of
 
     writable(trace_path, "--trace")
     spec = load_spec(rules)

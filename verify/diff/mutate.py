@@ -253,7 +253,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     hints = not solver_only
     if only_rule_changed(base, mutant.spec, mutant.rule):
         # The solver is loaded here, not with the module: every command imports this one.
-        from ..smt.check import rule_makes_the_same_moves, rule_stops_a_quiet_step_short, rules_never_fire
+        from ..smt.equivalence import rule_makes_the_same_moves, rule_stops_a_quiet_step_short, rules_never_fire
         written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
         support = "strengthening invariants" if hints else "inferred invariants"
         if rules_never_fire(base, players, [written, mutated], hints):
@@ -280,7 +280,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     # the same games leave behind).
     changed = rules_changed(base, mutant.spec)
     if changed is not None and len(changed) > 1:
-        from ..smt.check import rule_makes_the_same_moves, rules_never_fire
+        from ..smt.equivalence import rule_makes_the_same_moves, rules_never_fire
         support = "strengthening invariants" if hints else "inferred invariants"
         said = []
         for name in changed:
@@ -295,7 +295,7 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         else:
             return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
                                       f"state the rules' {support} allow (proved)")
-    from ..smt.check import rule_sets_play_the_same_games
+    from ..smt.equivalence import rule_sets_play_the_same_games
     relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
     if relation.proved:
         differ = relation.fields_that_differ()
@@ -348,7 +348,7 @@ def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Pro
     none), within SOLVER_SECONDS: the properties about the changed rule's moves first,
     then the state properties, the witnesses last (each a bounded model check), asked
     of the mutant with the order-of-play monitor (`watched`)."""
-    from ..smt.check import verdicts_under
+    from ..smt.passes import verdicts_under
 
     decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
                      key=lambda prop: _asking_order(mutant, prop))
@@ -374,7 +374,8 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
     looks for a relation making the two play the same games (`equivalent`); failing
     that the mutant is `unknown`: with no search for a game telling the two apart, a
     mutant the catalogue cannot see is never called survived."""
-    from ..smt.check import rule_sets_play_the_same_games, verdicts_under
+    from ..smt.equivalence import rule_sets_play_the_same_games
+    from ..smt.passes import verdicts_under
 
     _guides_from_the_rules(base, players, props)
     checked = sorted(props, key=lambda prop: _asking_order(mutant, prop))

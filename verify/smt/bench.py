@@ -22,7 +22,8 @@ from spec.loader import load_spec
 from .agree import compare_specs
 from ..results import Limits
 from ..workers import WorkerPool
-from .check import backend_for, catalogue_of, check_property, clear_cache
+from .backend import backend_for, catalogue_of, clear_cache
+from .check import check_property
 
 
 DECIDED = ("proved", "witness")

@@ -25,6 +25,7 @@ claims. A disagreement means the two compilations of the spec differ, and is rai
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ import z3  # type: ignore[import-untyped]
 from engine.game import IllegalMove, Move
 from engine.trace import Trace, changed_fields
 
+from ..results import StopReason
 from .system import State, Step, System
 
 
@@ -62,18 +64,54 @@ def solver(timeout_ms: int = 0) -> z3.Solver:
     return out
 
 
+class Ended(enum.Enum):
+    """Why a search ended without a path (`Search.ended`), read by the callers that decide
+    from it; `Search.stopped` says the same in words, with what the solver or the tries
+    after the search added."""
+
+    DEPTH = "depth"                 # every depth up to the limit asked: no path
+    TIME = "time"                   # the deadline passed
+    SOLVER = "solver"               # the solver answered unknown at a depth
+    UNREACHABLE = "unreachable"     # no path of any length: the proved distance bound
+    K_INDUCTIVE = "k-inductive"     # no path of any length: k-induction with the depths searched as base case
+    UNGUIDED = "unguided"           # no path along the rules given (`guided`)
+    NOT_SEARCHED = "not searched"   # nothing asked: the target has too many parameter values to spell out
+
+    @property
+    def stop(self) -> StopReason:
+        """The `Unknown.stop` of a verdict this end leaves unknown: a limit by its name;
+        a search that ended without one (no path, or none along the rules given) leaves
+        the verdict to the induction, which did not close."""
+        return _STOPS.get(self, StopReason.INDUCTION)
+
+
+_STOPS = {Ended.DEPTH: StopReason.DEPTH, Ended.TIME: StopReason.TIME, Ended.SOLVER: StopReason.SOLVER,
+          Ended.NOT_SEARCHED: StopReason.NOT_SEARCHED}
+
+
 @dataclass(slots=True)
 class Search:
     """The outcome of a BMC search: the trace found (or None), the depth reached, time,
-    solver calls, and why it stopped when it found nothing."""
+    solver calls, and why it stopped when it found nothing: `ended` for the callers that
+    decide by it, `stopped` in words (by default the words of `ended`)."""
 
     trace: Trace | None
     depth: int
     seconds: float
     queries: int
-    stopped: str = ""           # "" | "depth" | "time" | "solver: ..." | "unreachable" | "k-inductive"
-    note: str = ""              # how the trace was found, when not by the plain search
+    ended: Ended | None = None      # None: a path was found
+    stopped: str = ""               # why, in words: "time", "solver: <the solver's reason>", ...
+    note: str = ""                  # how the trace was found, when not by the plain search
     lower_bound: int | None = None  # set when the trace is not proved a shortest: no shorter path exists
+
+    def __post_init__(self) -> None:
+        if self.ended is not None and not self.stopped:
+            self.stopped = self.ended.value
+
+    @property
+    def stop(self) -> StopReason:
+        """The `Unknown.stop` of a verdict this search leaves unknown (`Ended.stop`)."""
+        return StopReason.INDUCTION if self.ended is None else self.ended.stop
 
 
 @dataclass(slots=True)
@@ -189,16 +227,16 @@ def shortest(unrolling: Unrolling, target: Target, max_depth: int, min_depth: in
     in increasing order (no path shorter than `min_depth` reaches it: the caller's proof).
     `probe`, asked before each depth with the depth every shorter path was ruled out to,
     proves that no path of any length does (k-induction with that base case, in
-    verify/smt/check.py): the search then stops, `stopped == "k-inductive"`."""
+    verify/smt/reach.py `KProbe`): the search then stops, `ended is Ended.K_INDUCTIVE`."""
     start = time.perf_counter()
     queries = 0
     for depth in range(min_depth, max_depth + 1):
         if probe is not None and depth > 0 and probe(depth - 1):
-            return Search(None, depth - 1, time.perf_counter() - start, queries, "k-inductive")
+            return Search(None, depth - 1, time.perf_counter() - start, queries, Ended.K_INDUCTIVE)
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:
-                return Search(None, depth - 1, time.perf_counter() - start, queries, "time")
+                return Search(None, depth - 1, time.perf_counter() - start, queries, Ended.TIME)
             unrolling.timeout_ms = max(1, int(left * 1000))
         queries += 1
         unrolling.extend(depth)
@@ -206,8 +244,9 @@ def shortest(unrolling: Unrolling, target: Target, max_depth: int, min_depth: in
         if result == z3.sat:
             return Search(unrolling.trace(depth), depth, time.perf_counter() - start, queries)
         if result == z3.unknown:
-            return Search(None, depth, time.perf_counter() - start, queries, f"solver: {unrolling.reason}")
-    return Search(None, max_depth, time.perf_counter() - start, queries, "depth")
+            return Search(None, depth, time.perf_counter() - start, queries, Ended.SOLVER,
+                          f"solver: {unrolling.reason}")
+    return Search(None, max_depth, time.perf_counter() - start, queries, Ended.DEPTH)
 
 
 def guided(unrolling: Unrolling, target: Target, rules: Sequence[str], deadline: float | None = None) -> Search:
@@ -219,7 +258,7 @@ def guided(unrolling: Unrolling, target: Target, rules: Sequence[str], deadline:
     if deadline is not None:
         left = deadline - time.perf_counter()
         if left <= 0:
-            return Search(None, depth, 0.0, 0, "time")
+            return Search(None, depth, 0.0, 0, Ended.TIME)
         unrolling.timeout_ms = max(1, int(left * 1000))
     unrolling.extend(depth)
     fixed = [unrolling.steps[index].fires(rule) for index, rule in enumerate(rules)]
@@ -227,7 +266,9 @@ def guided(unrolling: Unrolling, target: Target, rules: Sequence[str], deadline:
     seconds = time.perf_counter() - start
     if result == z3.sat:
         return Search(unrolling.trace(depth), depth, seconds, 1)
-    return Search(None, depth, seconds, 1, "unguided" if result == z3.unsat else f"solver: {unrolling.reason}")
+    if result == z3.unsat:
+        return Search(None, depth, seconds, 1, Ended.UNGUIDED)
+    return Search(None, depth, seconds, 1, Ended.SOLVER, f"solver: {unrolling.reason}")
 
 
 @dataclass(slots=True)

@@ -25,7 +25,7 @@ import z3  # type: ignore[import-untyped]
 from spec.model import Spec
 from spec.properties import Property
 
-from .check import backend_built, backend_for
+from .backend import backend_built, backend_for
 from .induction import Candidate
 from .system import Step
 

@@ -31,19 +31,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import z3  # type: ignore[import-untyped]
 
 from spec.properties import Property
 
 from ..results import Evidence, Played, Refuted
+from .backend import Backend
 from .bmc import Target, any_of, state_target
 from .guides import every_guide
 from .system import State
-
-if TYPE_CHECKING:
-    from .check import Backend
 
 BEYOND = (0, 12)
 """The moves a path may make of its own after leaving a guide, tried in turn: none first

@@ -36,6 +36,7 @@ from spec.liveness import successor_phases
 from spec.model import Rule
 from spec.properties import Property
 
+from ..results import StopReason
 from .bmc import Target, Window
 from .system import State, Step, System
 
@@ -127,7 +128,8 @@ class Outcome:
     k: int
     seconds: float
     counterexample: Counterexample | None = None
-    unknown: str = ""
+    unknown: str = ""               # why it is unknown, in words, when there is no counterexample
+    stop: StopReason = StopReason.INDUCTION     # ... and typed: SOLVER when the solver gave up
 
 
 @dataclass(slots=True)
@@ -404,7 +406,7 @@ class Induction:
             return Outcome(True, 1, seconds)
         assert part is not None
         if result == z3.unknown:
-            return Outcome(False, 1, seconds, unknown=f"solver: {part.reason}")
+            return Outcome(False, 1, seconds, unknown=f"solver: {part.reason}", stop=StopReason.SOLVER)
         return Outcome(False, 1, seconds, self.counterexample(part, [broken]))
 
     def consecution(self, name: str) -> Outcome:
@@ -498,7 +500,8 @@ class Induction:
         if result == z3.unsat:
             return Outcome(True, k, time.perf_counter() - start)
         if result == z3.unknown:
-            return Outcome(False, k, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}")
+            return Outcome(False, k, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}",
+                           stop=StopReason.SOLVER)
         return None
 
     # ------------------------------------------------------------------ move properties, ranking
@@ -566,7 +569,7 @@ class Induction:
         if result == z3.unsat:
             return Outcome(True, 1, seconds)
         if result == z3.unknown:
-            return Outcome(False, 1, seconds, unknown=f"solver: {solver.reason_unknown()}")
+            return Outcome(False, 1, seconds, unknown=f"solver: {solver.reason_unknown()}", stop=StopReason.SOLVER)
         state = system.decode_state(solver.model(), self.before)
         return Outcome(False, 1, seconds, Counterexample((state,), (), (f"{prop.name}: no such move is legal here",)))
 
@@ -702,11 +705,12 @@ class Induction:
         ranked: under no_topdecking a finished game's state the support allows holds a
         sixth Liberal policy (no game reaches it; nothing leaves it either). `lemmas`:
         terms over the state before the step that hold in every reachable state, proved
-        otherwise (a declared range by k-induction, verify/smt/check.py `_terminates`), assumed
+        otherwise (a declared range by k-induction, verify/smt/liveness.py `terminates`), assumed
         with the support."""
         ranking = self.strengthening.ranking
         if ranking is None:
-            return Outcome(False, 1, 0.0, unknown="no ranking function declared in spec/invariants.toml"), None
+            return Outcome(False, 1, 0.0, unknown="no ranking function declared in spec/invariants.toml",
+                           stop=StopReason.NO_RANKING), None
         start = time.perf_counter()
         system = self.system
         before, after = system.values_across(ranking.measure, self.before, self.after)
@@ -725,7 +729,7 @@ class Induction:
         move: per phase with rules, no state of that phase makes every rule's guard false for
         all parameter values (a quantifier over the parameters, which are finite). The
         phases of `proved` are skipped: their deadlock freedom was shown otherwise (by
-        k-induction, verify/smt/check.py `_deadlock_free`)."""
+        k-induction, verify/smt/liveness.py `deadlock_free`)."""
         start = time.perf_counter()
         system = self.system
         kept = self.support().kept
@@ -746,7 +750,8 @@ class Induction:
             solver.add(z3.ForAll(bound, stuck) if bound else stuck)
             result = solver.check()
             if result == z3.unknown:
-                return Outcome(False, 1, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}")
+                return Outcome(False, 1, time.perf_counter() - start, unknown=f"solver: {solver.reason_unknown()}",
+                               stop=StopReason.SOLVER)
             if result == z3.sat:
                 state = system.decode_state(solver.model(), self.before)
                 return Outcome(False, 1, time.perf_counter() - start,

@@ -1,6 +1,6 @@
 """Rule sequences of random games that reach where a property fires: guides for the solver.
 
-Two uses (verify/smt/check.py `Backend.search`). Before the deep query at a tight lower
+Two uses (verify/smt/backend.py `Backend.search`). Before the deep query at a tight lower
 bound, games exactly that long: a path along one is a shortest witness for one quick
 query. And once that search stalls, as follows.
 
@@ -22,9 +22,9 @@ the depth the plain search reached, and otherwise the verdict says how far apart
 two are (`Witnessed.lower_bound`).
 
 The same holds for a violation once induction failed and the search for a reachable one
-stalls (`_reach`, `_state_invariant`): a changed rule may break a property only deep in a
-game, off every path the plain search reaches in time. Chaos that needs two Fascist
-tiles in the pile to enact one (R-E9) breaks "chaos may enact the pile's last Fascist
+stalls (verify/smt/reach.py `reach`, verify/smt/check.py `_state_invariant`): a changed
+rule may break a property only deep in a game, off every path the plain search reaches
+in time. Chaos that needs two Fascist tiles in the pile to enact one (R-E9) breaks "chaos may enact the pile's last Fascist
 tile" only where the pile holds exactly one, at a chaos with nothing known on top: 35 of
 3,000 random games at 5 players get there, 53 to 75 moves in (the shortest and the
 median), and the solver's path along one refutes it (`Refuted.lower_bound` when not

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from spec.invariants import Strengthening
 from spec.model import Spec
@@ -47,13 +46,12 @@ from spec.properties import PERMISSIONS, Property
 
 from ..budgets import PLAYOUT_SECONDS
 from ..results import Evidence, Limits, Played, Refuted
-from .bmc import Target, Unrolling, any_of, guided, move_target, shortest
+from .backend import Backend, bmc_depth
+from .bmc import Ended, Target, Unrolling, any_of, guided, move_target, shortest
 from .deep import breach, violation_target
 from .lasso import never_ends
 from .playouts import played_breaches
-
-if TYPE_CHECKING:
-    from .check import Backend
+from .targets import lacking_target
 
 SHALLOW_KINDS = ("always", "never", "shows")
 """The kinds a single state or move breaks and whose target needs no proved support
@@ -70,8 +68,6 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property], deadl
     until `deadline` (a `time.perf_counter()` value) or until every one is broken; then,
     with `played` (a later deadline), those still open along the rules of random games
     until that deadline, each game with the depths asked as its lower bound."""
-    from .check import Backend, bmc_depth
-
     start = time.perf_counter()
     backend = Backend(spec, players, strengthening=Strengthening(spec, (), None, None))
     open_targets = _targets(backend, props)
@@ -84,7 +80,7 @@ def violations_within(spec: Spec, players: int, props: Sequence[Property], deadl
             # Out of time, the solver gave up, or the depth limit: nothing claimed of the
             # depths not asked; every depth below `at_least` was asked and breaks none.
             if played is not None:
-                at_least = found.depth if found.stopped.startswith("solver") else found.depth + 1
+                at_least = found.depth if found.ended is Ended.SOLVER else found.depth + 1
                 yield from _along_played(backend, unrolling, open_targets, props, at_least, played, start)
             return
         depth, trace = found.depth, found.trace
@@ -135,7 +131,7 @@ def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str
     for name, rules in sorted(guides.items(), key=lambda item: (len(item[1]), item[0])):
         prop = asked[name]
         found = _along_one(backend, unrolling, open_targets, prop, rules, at_least, deadline, start)
-        if found == "time":
+        if found is Ended.TIME:
             return
         if isinstance(found, Refuted):
             yield prop, found
@@ -143,11 +139,10 @@ def _along_played(backend: Backend, unrolling: Unrolling, open_targets: dict[str
 
 def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, tuple[Property, Target]],
                prop: Property, rules: tuple[str, ...], at_least: int, deadline: float,
-               start: float) -> Refuted | str | None:
-    """The refutation of `prop` by a path along `rules` (`_along_played`), "time" when the
+               start: float) -> Refuted | Ended | None:
+    """The refutation of `prop` by a path along `rules` (`_along_played`), `Ended.TIME` when the
     deadline passed, None when the solver finds no such path or the engine does not
     confirm the breach."""
-    from .check import lacking_target
     if prop.name in open_targets:
         if len(rules) < at_least:
             return None                      # shorter than the depths asked allow: the query would say so
@@ -155,7 +150,7 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
     elif prop.kind == "terminates":
         target = backend.cycle().target()
     elif prop.kind == "allows":
-        target = lacking_target(backend, prop)
+        target = lacking_target(backend.system, prop)
     elif prop.kind == "only":
         target = move_target(backend.induction.breaks_only(prop))
     else:
@@ -164,7 +159,7 @@ def _along_one(backend: Backend, unrolling: Unrolling, open_targets: dict[str, t
         return None
     led = guided(unrolling, target, rules, deadline)
     if led.trace is None:
-        return "time" if led.stopped == "time" else None
+        return Ended.TIME if led.ended is Ended.TIME else None
     seconds = time.perf_counter() - start
     if prop.name in open_targets:
         shortest_one = led.depth == at_least

@@ -33,7 +33,7 @@ import z3  # type: ignore[import-untyped]
 from spec.invariants import load_invariants
 from spec.model import Rule, Spec
 
-from .check import catalogue_of
+from .backend import catalogue_of
 from .induction import Induction, OutOfTime
 from .selfcompose import SelfComposition, Unsupported
 from .system import Step

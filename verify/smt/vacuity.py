@@ -25,7 +25,7 @@ from spec.model import Spec
 from spec.premises import premises
 from spec.properties import Property
 
-from ..results import PropertyResult, Proved, Unknown, Unwitnessed, Vacuous, Verdict, Witnessed
+from ..results import PropertyResult, Proved, StopReason, Unknown, Unwitnessed, Vacuous, Verdict, Witnessed
 from .playouts import played_breaches
 
 
@@ -51,6 +51,7 @@ def judge_premises(spec: Spec, players: int, results: list[tuple[Property, Prope
         elif not isinstance(answer, Witnessed):
             reason = answer.reason if isinstance(answer, Unknown) else answer.verdict
             verdict = Unknown(result.verdict.evidence, f"proved, but the solver did not reach its premise "
-                                                       f"({question.text}): {reason}; it may hold vacuously")
+                                                       f"({question.text}): {reason}; it may hold vacuously",
+                              answer.stop if isinstance(answer, Unknown) else StopReason.OTHER)
         out.append(replace(result, verdict=verdict))
     return out
