@@ -178,8 +178,8 @@ def test_a_game_that_comes_back_to_an_earlier_state_never_ends() -> None:
     props = tuple(p for p in load_properties(mutant.spec) if p.name == "terminates")
     (raw,) = probe_game(Game(mutant.spec, 5), props, 2_000, 120.0, 3, stop_on=frozenset({"terminates"}))
     assert raw.verdict.verdict == "refuted" and "earlier state of the same game" in message(raw), raw
-    moves = moves(raw)
-    assert moves is not None and moves[-1][0] in ("propose_veto", "refuse_veto"), raw
+    played = moves(raw)
+    assert played is not None and played[-1][0] in ("propose_veto", "refuse_veto"), raw
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import multiprocessing
 from multiprocessing.context import BaseContext
 from multiprocessing.managers import SyncManager
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import ParamSpec, TypeVar
 
 from spec.errors import SpecError, shown
@@ -82,6 +82,30 @@ class WorkerPool(ProcessPoolExecutor):
         """`fn(*args, **kwargs)` in a worker that ends at once if its parent's end cut the
         call short (`map` submits through here too)."""
         return super().submit(_call, fn, *args, **kwargs)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc_val: BaseException | None,
+                 exc_tb: TracebackType | None) -> bool | None:
+        """Leaving the `with` normally waits for every call, as a pool does. Leaving it by
+        an exception (a worker's result refused, Ctrl-C, a generator over the results
+        closed early) abandons the work: `ProcessPoolExecutor` would wait for every call
+        still queued, hundreds of mutants, before the error could be reported; a `mutate`
+        whose worker's outcome did not check hung that way for half an hour."""
+        if exc_type is None:
+            return super().__exit__(exc_type, exc_val, exc_tb)
+        self.abandon()
+        return None
+
+    def abandon(self) -> None:
+        """Cancel every call not started and end the workers running the others (SIGTERM:
+        a search removes its scratch folder first, verify/explicit/scratch.py), without
+        waiting for their results."""
+        running = list((getattr(self, "_processes", None) or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            if process.is_alive():
+                process.terminate()
+        for process in running:
+            process.join(timeout=GRACE)
 
 
 def worker_manager() -> SyncManager:

@@ -157,7 +157,7 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
     the shortest games first (module docstring); `complete`: `opened` holds every open rule."""
     from verify.results import Limits
     from verify.smt.bmc import move_target
-    from verify.smt.check import Backend
+    from verify.smt.backend import Backend
     from verify.smt.induction import OutOfTime
 
     started = time.monotonic()
