@@ -45,7 +45,7 @@ from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
 from .layered_check import LayeredExploration, layered_exploration
-from .layers import HANDED_OVER, NO_RANKING
+from .layers import BREADTH_FIRST, HANDED_OVER, NO_RANKING
 from .sweep import NOT_DECREASING, Swept, compiled_measure, measure_failed, sweep
 
 GRAPH_KINDS = ("terminates", "deadlock_free", "in_range")
@@ -142,16 +142,27 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
     `elections`: the layered sweep also finds the fewest elections of each win (a
     breadth-first search needs a search of its own for them: `by_elections`)."""
     note = ""
+    lasso: Lasso | None = None
+    looked = False
     if explorer == "layers":
         layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph,
                                       elections=elections or by_elections, stop_on=stop_on,
                                       progress=progress)
         if not layered.limit.startswith((NOT_DECREASING, f"limit: {NO_RANKING}", f"limit: {HANDED_OVER}")):
             return Searched(layered, layered.facts, "layered sweep by the ranking")
-        note = f"breadth-first: the layered sweep stopped ({layered.limit.removeprefix('limit: ')})"
-        if model.plan.dealt:
-            # Only the layered checker enumerates dealt fields: the others keep them.
-            model = Model(model.game, props, replace(model.plan.reductions, deals=False))
+        stopped = layered.limit.removeprefix('limit: ')
+        note = f"breadth-first: the layered sweep stopped ({stopped})"
+        # Only the layered checker enumerates dealt fields: the others keep them.
+        plain = Model(model.game, props, replace(model.plan.reductions, deals=False)) if model.plan.dealt else model
+        if not layered.limit.startswith(f"limit: {HANDED_OVER}"):
+            cyclic = _over_visited(model, plain, props, limits, stopped, deadlocks=deadlocks, graph=graph,
+                                   by_elections=by_elections, stop_on=stop_on, progress=progress,
+                                   cycle_alone=cycle_alone)
+            if isinstance(cyclic, Searched):
+                return cyclic
+            # Looked for already: a lasso, or none (the graph is then recorded below).
+            lasso, looked, graph = cyclic, graph, graph and cyclic is None
+        model = plain
     elif explorer == "sweep":
         measure = compiled_measure(model.game)
         if measure is not None:
@@ -162,8 +173,7 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
             note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
         else:
             note = "breadth-first: no ranking to sweep by"
-    lasso = None
-    if graph and note:
+    if graph and note and not looked:
         left = limits().time_limit
         lasso = find_cycle(model, deadline=None if left is None else time.perf_counter() + left)
         if lasso is not None:
@@ -176,6 +186,35 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
                           by_elections=by_elections, progress=progress)
     facts = analyse(exploration.graph) if exploration.graph is not None else None
     return Searched(exploration, facts, note, lasso)
+
+
+def _over_visited(model: Model, plain: Model, props: tuple[Property, ...], limits: Callable[[], Limits],
+                  stopped: str, *, deadlocks: bool, graph: bool, by_elections: bool, stop_on: frozenset[str],
+                  progress: Callable[[int, int], object] | None, cycle_alone: bool) -> Searched | Lasso | None:
+    """Rules the ranking does not fit (games that can go round), searched by the layered
+    sweep breadth-first over a set of every state taken (layers.py `BREADTH_FIRST`):
+    the same hits, as shallow, as the reference's breadth-first search. `terminates`
+    (`graph`) is refuted by a game that comes back to a state, found depth-first on
+    `plain` (the model without the dealt fields enumerated) before the sweep; without
+    one, the whole graph must be recorded: None, for the breadth-first search to decide
+    (or the lasso, when the layered sweep could not go on)."""
+    note = f"layered sweep {BREADTH_FIRST} (the sweep by the ranking stopped: {stopped})"
+    lasso = None
+    if graph:
+        left = limits().time_limit
+        lasso = find_cycle(plain, deadline=None if left is None else time.perf_counter() + left)
+        if lasso is None:
+            return None
+        note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
+        if cycle_alone:
+            return Searched(Exploration(model, props, states=lasso.states, seconds=lasso.seconds), None, note, lasso)
+    layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph, stop_on=stop_on,
+                                  progress=progress, breadth_first=True, by_elections=by_elections)
+    if layered.limit.startswith(f"limit: {HANDED_OVER}"):
+        return lasso
+    if by_elections:
+        note += "; its layers by the fewest elections first"
+    return Searched(layered, None, note, lasso)
 
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
@@ -304,7 +343,7 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
                           progress=layers(players, progress, explorer),
                           cycle_alone=with_graph and not group and [p.kind for p in graph_props] == ["terminates"])
         exploration = searched.exploration
-        if isinstance(exploration, LayeredExploration):
+        if isinstance(exploration, LayeredExploration) and not exploration.breadth_first:
             counted.update(p.name for p in group if p in wins)
             # Cut short, a later layer may hold a game with fewer elections: none is claimed
             # (settled, none can: `PropertyWatch.settled`).
@@ -314,7 +353,7 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
         # A sweep by rank meets shallow and deep states in any order: cut short, what it
         # found is a true trace but not known to be the shortest.
         cut = isinstance(exploration, Swept) or (isinstance(exploration, LayeredExploration)
-                                                  and not exploration.settled)
+                                                  and not exploration.settled and not exploration.breadth_first)
         unsure = ("traces found are not known to be the shortest: the sweep was cut short"
                   if cut and not exploration.complete else "")
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note, unsure) if part)
