@@ -18,8 +18,10 @@ For its count it
 
 Each search is breadth-first (explore.py, the default) or, with `explorer="sweep"`, the
 sweep-line search by the ranking (sweep.py): the same verdicts and shortest traces with
-a few layers of states in memory. A sweep the ranking does not fit (a move that does not
-lower it) falls back to the breadth-first search, and the evidence's note says so.
+a few layers of states in memory. Where the ranking does not fit (a move that does not
+lower it: games that can go round), the layered sweep takes its layers breadth-first over
+a set of every state taken (layers.py `BREADTH_FIRST`), the others fall back to the
+breadth-first search, and the evidence's note says so.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ a state at a time (sweep.py)."""
 DEFAULT_EXPLORER = "layers"
 """The search every command runs unless told otherwise: at 5 players it decides the
 catalogue in a tenth of the breadth-first search's time (bench); the breadth-first
-search stays the reference it is tested against, and takes over where the rules have no
-ranking that every move lowers or hold a value the arrays cannot."""
+search stays the reference it is tested against, and takes over where the rules hold a
+value the arrays cannot (where no ranking fits, the layers go breadth-first)."""
 
 
 __all__ = ["DEFAULT_EXPLORER", "EXPLORERS", "GRAPH_KINDS", "STANDARD", "check_game", "check_players", "moves_of",
