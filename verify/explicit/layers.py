@@ -61,7 +61,7 @@ from ..results import Limits
 from .abstraction import batch_projector
 from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
-from .keys import Words, distinct_groups, mixed, pack_rows, unpack_rows
+from .keys import Words, distinct_groups, mixed, pack_rows, places, unpack_rows
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
 from .tally import Tally
@@ -418,6 +418,10 @@ class LayeredSearch:
         self.pivot = codec.pivot
         stored = [layout for layout in codec.layouts if layout.bits]
         self.stored = [(layout.index, layout.low, layout.bits) for layout in stored]
+        # Where the phase lies in a key (word, shift, bits), to order a layer by it.
+        self.phase_key = next(((word, shift, bits) for (row, _, bits), (word, shift)
+                               in zip(self.stored, places([bits for _, _, bits in self.stored]))
+                               if row == self.phase and bits), None)
         self.seat_rows = [layout.index for layout in stored if layout.kind == "seat"]
         self.seats_rows = [layout.index for layout in stored if layout.kind == "seats"]
         self.fixed = [(layout.index, 0 if layout.index == codec.pivot else layout.default)
@@ -822,6 +826,7 @@ class LayeredSearch:
                         if not new.all():
                             words = words.compress(new, axis=1)
                             values = {name: column[new] for name, column in values.items()}
+                        words, values = self._by_phase(words, values)
                         visited.add(words, base + np.arange(words.shape[1], dtype=np.int64))
                     result.states += words.shape[1]
                     if paths:
@@ -1053,6 +1058,17 @@ class LayeredSearch:
         states.clear()
         carried.clear()
         return _without_duplicates(words, values)
+
+    def _by_phase(self, words: Words, values: dict[str, Array]) -> tuple[Words, dict[str, Array]]:
+        """A breadth-first layer ordered by phase. A layer by rank holds a few phases; one
+        by depth holds most of them, and its parts, expanded rule by rule over the
+        columns of each phase, took twice as long in four times as many calls."""
+        if words.shape[1] <= 1 or self.phase_key is None:
+            return words, values
+        word, shift, bits = self.phase_key
+        phases = (words[word] >> np.uint64(shift)) & np.uint64((1 << bits) - 1)
+        order = np.argsort(phases.astype(np.int16) if bits < 15 else phases, kind="stable")
+        return words.take(order, axis=1), {name: column[order] for name, column in values.items()}
 
     def unpacked(self, words: Words) -> Array:
         """The states whose keys these are (the inverse of `keys` on canonical states)."""

@@ -85,20 +85,18 @@ class Visited:
 
 
 def _merged(earlier: _Run, later: _Run) -> _Run:
-    """Two runs as one, in one pass: where each key of `later` goes among `earlier`'s is
-    a search of sorted values (a sort of the two together took twice as long)."""
+    """Two runs as one, in one pass: where each key of one run goes among the other's is a
+    search of sorted values (of equal hashes, `earlier`'s first), and the merged run
+    gathers both by those places (a sort of the two together took twice as long)."""
     size = earlier.size + later.size
-    into = np.searchsorted(earlier.hashes, later.hashes, side="right") + np.arange(later.size)
-    rest = np.ones(size, dtype=bool)
-    rest[into] = False
-    hashes = np.empty(size, dtype=np.uint64)
-    words: Words = np.empty((earlier.words.shape[0], size), dtype=np.uint64)
-    ids = np.empty(size, dtype=np.int64)
-    for merged, old, new in ((hashes, earlier.hashes, later.hashes), (ids, earlier.ids, later.ids),
-                             *zip(words, earlier.words, later.words)):
-        merged[into] = new
-        merged[rest] = old
-    return _Run(hashes, words, ids)
+    source = np.empty(size, dtype=np.int64)
+    source[np.searchsorted(later.hashes, earlier.hashes, side="left") + np.arange(earlier.size)] = \
+        np.arange(earlier.size)
+    source[np.searchsorted(earlier.hashes, later.hashes, side="right") + np.arange(later.size)] = \
+        np.arange(earlier.size, size)
+    return _Run(np.concatenate([earlier.hashes, later.hashes]).take(source),
+                np.concatenate([earlier.words, later.words], axis=1).take(source, axis=1),
+                np.concatenate([earlier.ids, later.ids]).take(source))
 
 
 def _look_up(run: _Run, words: Words, hashes: npt.NDArray[np.uint64], found: Array) -> None:
