@@ -14,16 +14,20 @@ test_layered_check.py; here the full 5-player game.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
 from engine.game import compiled_game
 from verify.explicit import visited as visited_module
-from verify.explicit.check import Raw, check_game, materialise, select
+from helpers import length, message
+from verify.explicit.check import check_game, select
 from verify.explicit.explore import Limits, explore
 from verify.explicit.layers import BREADTH_FIRST, LayeredSearch
 from verify.explicit.model import Model
 from verify.explicit.visited import Visited
+from verify.results import PropertyResult, Refuted, Witnessed
 
 CYCLING = "mistakes/veto_costs_nothing"
 ALSO_CYCLING = "mistakes/election_resets_tracker"       # any election, even a failed one, resets the tracker
@@ -75,7 +79,7 @@ mistake breaks, and one over the monitored order of play."""
 
 
 def decided(rules: str, names: tuple[str, ...] | None, limits: Limits = Limits(time_limit=600),
-            explorer: str = "layers") -> dict[str, Raw]:
+            explorer: str = "layers") -> dict[str, PropertyResult]:
     game = compiled_game(5, rules)
     props = tuple(prop for prop in select(rules, names) if 5 in prop.players)
     return {raw.property: raw for raw in check_game(game, props, limits, explorer=explorer)}
@@ -87,30 +91,30 @@ def test_a_cycling_variant_is_decided_by_the_layered_search() -> None:
     its fewest elections, every trace replayed through the engine."""
     raws = decided(CYCLING, SOME)
     assert set(raws) == set(SOME)
-    assert not [name for name, raw in raws.items() if raw.verdict == "unknown"]
-    assert all(BREADTH_FIRST in raw.evidence["note"] for raw in raws.values())
-    assert raws["terminates"].verdict == "refuted" and "go round for ever" in raws["terminates"].message
-    assert raws["accepted_veto_advances_the_tracker"].verdict == "refuted"
-    assert raws["deck_conservation_liberal"].verdict == "proved"
-    assert raws["liberal_policy_win"].verdict == "witness"
-    assert isinstance(raws["liberal_policy_win"].extra.get("fewest_elections"), int)
-    props = {prop.name: prop for prop in select(CYCLING)}
-    for raw in raws.values():
-        materialise(raw, CYCLING, props)
+    assert not [name for name, raw in raws.items() if raw.verdict.verdict == "unknown"]
+    assert all(BREADTH_FIRST in raw.verdict.evidence.note for raw in raws.values())
+    assert isinstance(raws["terminates"].verdict, Refuted) and "go round for ever" in message(raws["terminates"])
+    assert isinstance(raws["accepted_veto_advances_the_tracker"].verdict, Refuted)
+    assert raws["deck_conservation_liberal"].verdict.verdict == "proved"
+    assert isinstance(raws["liberal_policy_win"].verdict, Witnessed)
+    assert isinstance(raws["liberal_policy_win"].facts.fewest_elections, int)
+    for raw in raws.values():       # every game replays through the engine, as a process receiving it does
+        for game in (getattr(raw.verdict, "played", None), raw.facts.fewest_elections_game):
+            if game is not None:
+                pickle.loads(pickle.dumps(game)).trace
 
 
 def test_a_limit_on_the_breadth_first_layers_proves_nothing() -> None:
     raws = decided(CYCLING, SOME, Limits(max_states=20_000))
-    assert {raw.verdict for raw in raws.values()} <= {"unknown", "witness", "refuted"}
-    assert any(raw.verdict == "unknown" and "20,000 states" in raw.message for raw in raws.values())
+    assert {raw.verdict.verdict for raw in raws.values()} <= {"unknown", "witness", "refuted"}
+    assert any(raw.verdict.verdict == "unknown" and "20,000 states" in message(raw) for raw in raws.values())
 
 
-def summary(raws: dict[str, Raw]) -> dict[str, tuple[object, ...]]:
+def summary(raws: dict[str, PropertyResult]) -> dict[str, tuple[object, ...]]:
     """Verdicts, lengths and fewest elections; `terminates` by its verdict alone (a game
     that goes round is found depth-first, not the shortest)."""
-    return {name: (raw.verdict,) if name == "terminates" else
-            (raw.verdict, raw.evidence.get("depth"), None if raw.moves is None else len(raw.moves),
-             raw.extra.get("fewest_elections"))
+    return {name: (raw.verdict.verdict,) if name == "terminates" else
+            (raw.verdict.verdict, raw.verdict.evidence.depth, length(raw), raw.facts.fewest_elections)
             for name, raw in raws.items()}
 
 
@@ -119,5 +123,5 @@ def test_the_cycling_five_player_catalogue_equals_the_reference() -> None:
     """The whole catalogue at 5 players, by the layers and by the reference (the old
     path: breadth-first one state at a time, fewest elections by a search of their own)."""
     layered = decided(CYCLING, None)
-    assert not [name for name, raw in layered.items() if raw.verdict == "unknown"]
+    assert not [name for name, raw in layered.items() if raw.verdict.verdict == "unknown"]
     assert summary(layered) == summary(decided(CYCLING, None, explorer="bfs"))
