@@ -426,6 +426,7 @@ def layered_exploration(model: Model, properties: tuple[Property, ...], limits: 
     `ELECTIONS_FIRST`): each hit is then on a game with the fewest elections, as the
     reference's search by elections finds it."""
     search = LayeredSearch(model)
+    breadth_first = breadth_first or by_elections
     graph_facts = graph and not breadth_first
     elections = elections and not breadth_first
     watch = PropertyWatch(model, properties, deadlocks=deadlocks, elections=elections, stop_on=stop_on,
@@ -438,10 +439,9 @@ def layered_exploration(model: Model, properties: tuple[Property, ...], limits: 
     # them; the files are gone once the search is over (the mappings stay readable).
     with scratch("shrules-paths-") as folder:
         layered = search.run(limits, paths=True, facts=graph_facts or elections, progress=on_layer, watch=watch,
-                             spill=folder, breadth_first=breadth_first or by_elections,
-                             by_elections=by_elections)
+                             spill=folder, breadth_first=breadth_first, by_elections=by_elections)
     result = _exploration(model, properties, search, layered, watch, graph_facts)
-    result.breadth_first = breadth_first or by_elections
+    result.breadth_first = breadth_first
     return result
 
 
