@@ -18,8 +18,8 @@ the named strategy gives and returns every property's result:
 A backend (`Backend`) decides a request within a deadline; what it cannot decide it
 returns as `Unknown`, and no strategy turns an unknown into a verdict: a property only
 ever gets a backend's own verdict. The explicit backend runs the layered search by
-default (verify/explicit/check.py `DEFAULT_EXPLORER`), which falls back to the
-breadth-first one where the rules have no ranking; `explore` is the same search for a
+default (verify/explicit/check.py `DEFAULT_EXPLORER`), its layers breadth-first over
+a set of every state taken where the rules have no ranking; `explore` is the same search for a
 caller that wants the exploration itself (the rules lawyer reads blocked moves off it).
 
 `Rules` crosses into worker processes as its name, content hash and, for an overlay
@@ -171,7 +171,7 @@ class ExplicitBackend:
 def explore(model: Model, props: tuple[Property, ...], limits: Limits, *, explorer: str = DEFAULT_EXPLORER,
             progress: Callable[[int, int], object] | None = None) -> Exploration:
     """The explicit search of `model` for `props` (no deadlocks asked), as its exploration:
-    the layered search by default, breadth-first where the rules have no ranking (with the
+    the layered search by default, its layers breadth-first where the rules have no ranking (with the
     time left). Every hit is at the shortest game's depth either way."""
     started = time.perf_counter()
 

@@ -178,8 +178,9 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="The explicit backend's search: layers (sweep-line by the ranking of "
                    "spec/invariants.toml, a whole rank of states at a time over arrays), bfs (breadth-first, "
                    "one state at a time, keeping every state: the reference) or sweep (sweep-line one state at "
-                   "a time). The same verdicts and shortest traces; breadth-first again where the ranking "
-                   "does not fit.")
+                   "a time). The same verdicts and shortest traces; where the ranking does not fit (games "
+                   "that can go round), layers sweeps breadth-first over every state taken, the others "
+                   "breadth-first one state at a time.")
 @click.option("--infer", is_flag=True,
               help="Z3 backend: add strengthening invariants found in played games and kept by induction "
                    "(cached per rules and player count).")

@@ -18,8 +18,10 @@ For its count it
 
 Each search is breadth-first (explore.py, the default) or, with `explorer="sweep"`, the
 sweep-line search by the ranking (sweep.py): the same verdicts and shortest traces with
-a few layers of states in memory. A sweep the ranking does not fit (a move that does not
-lower it) falls back to the breadth-first search, and the evidence's note says so.
+a few layers of states in memory. Where the ranking does not fit (a move that does not
+lower it: games that can go round), the layered sweep takes its layers breadth-first over
+a set of every state taken (layers.py `BREADTH_FIRST`), the others fall back to the
+breadth-first search, and the evidence's note says so.
 """
 
 from __future__ import annotations
@@ -45,10 +47,14 @@ from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
 from .layered_check import LayeredExploration, layered_exploration
-from .layers import HANDED_OVER, NO_RANKING
+from .layers import BREADTH_FIRST, HANDED_OVER, NO_RANKING
 from .sweep import NOT_DECREASING, Swept, compiled_measure, measure_failed, sweep
 
 GRAPH_KINDS = ("terminates", "deadlock_free", "in_range")
+CYCLE_PROBE = 2_000
+"""States the depth-first search for a game that goes round may visit before the layered
+sweep by the ranking (cycles.py): 0.04 s where there is none; the veto that costs nothing
+shows one within 122 at 5 players, 199 at 7."""
 EXPLORERS = ("layers", "bfs", "sweep")
 """The searches the backend can run: the sweep-line search a whole rank at a time over
 arrays (layers.py, layered_check.py), breadth-first (explore.py) or the sweep-line search
@@ -57,8 +63,8 @@ a state at a time (sweep.py)."""
 DEFAULT_EXPLORER = "layers"
 """The search every command runs unless told otherwise: at 5 players it decides the
 catalogue in a tenth of the breadth-first search's time (bench); the breadth-first
-search stays the reference it is tested against, and takes over where the rules have no
-ranking that every move lowers or hold a value the arrays cannot."""
+search stays the reference it is tested against, and takes over where the rules hold a
+value the arrays cannot (where no ranking fits, the layers go breadth-first)."""
 
 
 __all__ = ["DEFAULT_EXPLORER", "EXPLORERS", "GRAPH_KINDS", "STANDARD", "check_game", "check_players", "moves_of",
@@ -142,16 +148,37 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
     `elections`: the layered sweep also finds the fewest elections of each win (a
     breadth-first search needs a search of its own for them: `by_elections`)."""
     note = ""
+    lasso: Lasso | None = None
+    looked = False
     if explorer == "layers":
-        layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph,
-                                      elections=elections or by_elections, stop_on=stop_on,
-                                      progress=progress)
-        if not layered.limit.startswith((NOT_DECREASING, f"limit: {NO_RANKING}", f"limit: {HANDED_OVER}")):
-            return Searched(layered, layered.facts, "layered sweep by the ranking")
-        note = f"breadth-first: the layered sweep stopped ({layered.limit.removeprefix('limit: ')})"
-        if model.plan.dealt:
-            # Only the layered checker enumerates dealt fields: the others keep them.
-            model = Model(model.game, props, replace(model.plan.reductions, deals=False))
+        # Only the layered checker enumerates dealt fields: the others keep them.
+        plain = Model(model.game, props, replace(model.plan.reductions, deals=False)) if model.plan.dealt else model
+        # A game that goes round shows within a few hundred states depth-first: then no
+        # ranking can fit, and the sweep by it is not tried (it ran a quarter of the graph).
+        probed = find_cycle(plain, max_states=CYCLE_PROBE)
+        handed_over = False
+        if probed is None:
+            layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph,
+                                          elections=elections or by_elections, stop_on=stop_on,
+                                          progress=progress)
+            if not layered.limit.startswith((NOT_DECREASING, f"limit: {NO_RANKING}", f"limit: {HANDED_OVER}")):
+                return Searched(layered, layered.facts, "layered sweep by the ranking")
+            stopped = f"the sweep by the ranking stopped: {layered.limit.removeprefix('limit: ')}"
+            handed_over = layered.limit.startswith(f"limit: {HANDED_OVER}")
+        else:
+            stopped = "no ranking fits: a game comes back to a state"
+        note = f"breadth-first: {stopped}"
+        if not handed_over:
+            cyclic = _over_visited(model, plain, props, limits, stopped, probed, deadlocks=deadlocks, graph=graph,
+                                   by_elections=by_elections, stop_on=stop_on, progress=progress,
+                                   cycle_alone=cycle_alone)
+            if isinstance(cyclic, Searched):
+                return cyclic
+            # Looked for already: a lasso, or none (the graph is then recorded below).
+            lasso, looked, graph = cyclic, graph, graph and cyclic is None
+            if lasso is not None:
+                note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
+        model = plain
     elif explorer == "sweep":
         measure = compiled_measure(model.game)
         if measure is not None:
@@ -162,8 +189,7 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
             note = f"breadth-first: the sweep stopped ({swept.limit.removeprefix('limit: ')})"
         else:
             note = "breadth-first: no ranking to sweep by"
-    lasso = None
-    if graph and note:
+    if graph and note and not looked:
         left = limits().time_limit
         lasso = find_cycle(model, deadline=None if left is None else time.perf_counter() + left)
         if lasso is not None:
@@ -176,6 +202,37 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
                           by_elections=by_elections, progress=progress)
     facts = analyse(exploration.graph) if exploration.graph is not None else None
     return Searched(exploration, facts, note, lasso)
+
+
+def _over_visited(model: Model, plain: Model, props: tuple[Property, ...], limits: Callable[[], Limits],
+                  stopped: str, lasso: Lasso | None, *, deadlocks: bool, graph: bool, by_elections: bool,
+                  stop_on: frozenset[str], progress: Callable[[int, int], object] | None,
+                  cycle_alone: bool) -> Searched | Lasso | None:
+    """Rules the ranking does not fit (games that can go round), searched by the layered
+    sweep breadth-first over a set of every state taken (layers.py `BREADTH_FIRST`):
+    the same hits, as shallow, as the reference's breadth-first search. `terminates`
+    (`graph`) is refuted by a game that comes back to a state, found depth-first on
+    `plain` (the model without the dealt fields enumerated) before the sweep, unless
+    `lasso` is one already; without one, the whole graph must be recorded: None, for the
+    breadth-first search to decide (or the lasso, when the layered sweep could not go on)."""
+    note = f"layered sweep {BREADTH_FIRST} ({stopped})"
+    lasso = lasso if graph else None
+    if graph and lasso is None:
+        left = limits().time_limit
+        lasso = find_cycle(plain, deadline=None if left is None else time.perf_counter() + left)
+        if lasso is None:
+            return None
+    if graph and lasso is not None:
+        note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
+        if cycle_alone:
+            return Searched(Exploration(model, props, states=lasso.states, seconds=lasso.seconds), None, note, lasso)
+    layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph, stop_on=stop_on,
+                                  progress=progress, breadth_first=True, by_elections=by_elections)
+    if layered.limit.startswith(f"limit: {HANDED_OVER}"):
+        return lasso if graph else None
+    if by_elections:
+        note += "; its layers by the fewest elections first"
+    return Searched(layered, None, note, lasso)
 
 
 def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductions: Reductions = Reductions(),
@@ -304,7 +361,7 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
                           progress=layers(players, progress, explorer),
                           cycle_alone=with_graph and not group and [p.kind for p in graph_props] == ["terminates"])
         exploration = searched.exploration
-        if isinstance(exploration, LayeredExploration):
+        if isinstance(exploration, LayeredExploration) and not exploration.breadth_first:
             counted.update(p.name for p in group if p in wins)
             # Cut short, a later layer may hold a game with fewer elections: none is claimed
             # (settled, none can: `PropertyWatch.settled`).
@@ -314,7 +371,7 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
         # A sweep by rank meets shallow and deep states in any order: cut short, what it
         # found is a true trace but not known to be the shortest.
         cut = isinstance(exploration, Swept) or (isinstance(exploration, LayeredExploration)
-                                                  and not exploration.settled)
+                                                  and not exploration.settled and not exploration.breadth_first)
         unsure = ("traces found are not known to be the shortest: the sweep was cut short"
                   if cut and not exploration.complete else "")
         note = "; ".join(part for part in (model.plan.describe(game.spec), searched.note, unsure) if part)

@@ -335,6 +335,7 @@ class LayeredExploration(Exploration):
     facts: GraphFacts | None
     settled: bool = False       # stopped with every hit as near as a complete search's (`SETTLED`)
     dealt_fired: tuple[str, ...] = ()   # properties that fired for some dealt value (reductions.py (e))
+    breadth_first: bool = False         # swept breadth-first over a visited set (layers.py `BREADTH_FIRST`)
 
     def trace_of(self, ids: list[int], hit: Hit | None) -> Trace:
         """The trace through the stored states `ids` (from the initial state), then the
@@ -412,22 +413,36 @@ def out_of_range_at(model: Model, state: Any, code: int) -> tuple[int, int]:
 def layered_exploration(model: Model, properties: tuple[Property, ...], limits: Limits, *,
                         deadlocks: bool = True, graph: bool = False, elections: bool = False,
                         stop_on: frozenset[str] = frozenset(),
-                        progress: Callable[[int, int], object] | None = None) -> LayeredExploration:
+                        progress: Callable[[int, int], object] | None = None,
+                        breadth_first: bool = False, by_elections: bool = False) -> LayeredExploration:
     """A layered search of `model` checking `properties`, as the reference's `Exploration`
-    (with `graph`, its `facts`; with `elections`, the fewest-elections hits)."""
+    (with `graph`, its `facts`; with `elections`, the fewest-elections hits).
+
+    `breadth_first`: the layers by the fewest decisions over a set of every state taken,
+    for rules whose games can go round (layers.py `BREADTH_FIRST`): every hit is as
+    shallow as by the ranking, but neither the graph facts (the longest game: `terminates`
+    is the caller's, cycles.py) nor the fewest elections come out of it. With
+    `by_elections` too, its layers come by the fewest elections first (layers.py
+    `ELECTIONS_FIRST`): each hit is then on a game with the fewest elections, as the
+    reference's search by elections finds it."""
     search = LayeredSearch(model)
+    breadth_first = breadth_first or by_elections
+    graph_facts = graph and not breadth_first
+    elections = elections and not breadth_first
     watch = PropertyWatch(model, properties, deadlocks=deadlocks, elections=elections, stop_on=stop_on,
                           whole=graph)
 
     def on_layer(step: LayerProgress) -> None:
         if progress is not None:
-            progress(step.states, step.rank)
+            progress(step.states, -step.rank if breadth_first else step.rank)
     # The paths go to disk a layer at a time, mapped back for the few traces read from
     # them; the files are gone once the search is over (the mappings stay readable).
     with scratch("shrules-paths-") as folder:
-        layered = search.run(limits, paths=True, facts=graph or elections, progress=on_layer, watch=watch,
-                             spill=folder)
-    return _exploration(model, properties, search, layered, watch, graph)
+        layered = search.run(limits, paths=True, facts=graph_facts or elections, progress=on_layer, watch=watch,
+                             spill=folder, breadth_first=breadth_first, by_elections=by_elections)
+    result = _exploration(model, properties, search, layered, watch, graph_facts)
+    result.breadth_first = breadth_first
+    return result
 
 
 def _exploration(model: Model, properties: tuple[Property, ...], search: LayeredSearch, layered: Layered,

@@ -29,6 +29,13 @@ What it checks as it goes: a move that does not lower the ranking stops the sear
 it (incomplete: the reference searches report where); a state that is not over and has
 no move is a deadlock, counted. Nothing is reported complete unless every layer was
 expanded within the limits.
+
+Rules with no ranking every move lowers (games that can go round: a veto that leaves the
+Election Tracker where it was) are swept breadth-first instead (`BREADTH_FIRST`): a layer
+is every state of one fewest number of decisions from the start, and a set of every state
+taken (visited.py) drops a successor met before, so that a cycle is closed, not searched
+round again. Each state's fewest decisions are final when its layer is taken, as by the
+ranking; the graph facts (longest games, fewest elections) are not, and are not kept.
 """
 
 from __future__ import annotations
@@ -54,10 +61,11 @@ from ..results import Limits
 from .abstraction import batch_projector
 from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
-from .keys import Words, distinct_groups, mixed, pack_rows, unpack_rows
+from .keys import Words, distinct_groups, mixed, pack_rows, places, unpack_rows
 from .model import ARG_BITS, RULE_BITS, Model
 from .sweep import NOT_DECREASING, ranking_of
 from .tally import Tally
+from .visited import Visited
 
 Array = npt.NDArray[np.int64]
 
@@ -69,6 +77,17 @@ at 6 players 8,192 took 3.8 s, 4,096 4.0-4.2 s and 16,384 4.2 s)."""
 HANDED_OVER = "a value the arrays cannot hold"
 """How a search's `limit` goes on when a value passed a bound of the language the arrays
 hand over to the one-game engine (engine/batched.py `HandOver`)."""
+
+BREADTH_FIRST = "breadth-first over a set of every state taken"
+"""How a layered search sweeps rules without a ranking (module docstring)."""
+
+ELECTIONS_FIRST = 1 << 10
+"""A breadth-first sweep by elections counts a state's depth as elections × this +
+decisions (as sweep.py's `ELECTION_WEIGHT`), so that its layers come by the fewest
+elections, then the fewest decisions, and a hit's depth orders games the same way: the
+first hit of a win is on a game with the fewest elections. Small, so that the depth and
+a column still pack into one word (keys.py `distinct_groups`); a game of more decisions
+with no election between stops the sweep (a limit, never a verdict)."""
 
 NO_RANKING = "no ranking to sweep by"
 """The end of a search's `limit` when the rules have no ranking: nothing to sweep by."""
@@ -399,6 +418,10 @@ class LayeredSearch:
         self.pivot = codec.pivot
         stored = [layout for layout in codec.layouts if layout.bits]
         self.stored = [(layout.index, layout.low, layout.bits) for layout in stored]
+        # Where the phase lies in a key (word, shift, bits), to order a layer by it.
+        self.phase_key = next(((word, shift, bits) for (row, _, bits), (word, shift)
+                               in zip(self.stored, places([bits for _, _, bits in self.stored]))
+                               if row == self.phase and bits), None)
         self.seat_rows = [layout.index for layout in stored if layout.kind == "seat"]
         self.seats_rows = [layout.index for layout in stored if layout.kind == "seats"]
         self.fixed = [(layout.index, 0 if layout.index == codec.pivot else layout.default)
@@ -423,6 +446,8 @@ class LayeredSearch:
         self.how = names.index("how") if "how" in names else None
         self._facts = False
         self._vias = False
+        self._breadth_first = False
+        self._by_elections = False
         self._spill: str | None = None       # where waiting successors go past PENDING_IN_MEMORY
         self._pending_memory = 0
         self._buffered = 0                   # bytes of them gathered for disk (`_Pending.buffered`)
@@ -718,9 +743,12 @@ class LayeredSearch:
 
     def run(self, limits: Limits = Limits(), *, paths: bool = False, project: bool = False, facts: bool = False,
             progress: Callable[[LayerProgress], object] | None = None, watch: Watch | None = None,
-            spill: str | None = None) -> Layered:
+            spill: str | None = None, breadth_first: bool = False, by_elections: bool = False) -> Layered:
         """Sweep every layer, highest rank first, within `limits` (seconds, states,
-        resident memory); `progress` after each layer. With
+        resident memory); `progress` after each layer. `breadth_first`: layers by the
+        fewest decisions from the start instead of by the ranking, over a set of every
+        state taken (`BREADTH_FIRST`; no `facts`); with `by_elections` too, by the fewest
+        elections and then the fewest decisions (`ELECTIONS_FIRST`). With
         `facts`, the longest game (in moves and in elections) and the fewest elections
         to each outcome (`winner`, `how`) of a finished game (and, with `paths` too, the
         predecessors on them: `VIA`). `watch` sees every state and move (`Watch`).
@@ -731,9 +759,16 @@ class LayeredSearch:
         started = time.perf_counter()
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
-        if self.rank is None:
+        if self.rank is None and not breadth_first:
             result.limit = f"limit: {NO_RANKING}"
             return result
+        if breadth_first and facts:
+            raise ValueError("the graph facts need the ranking's order: a breadth-first sweep has none")
+        if by_elections and not breadth_first:
+            raise ValueError("by elections is an order of the breadth-first sweep")
+        self._breadth_first = breadth_first
+        self._by_elections = by_elections
+        visited = Visited() if breadth_first else None
         self._facts = facts
         self._vias = facts and paths
         self._spill = spill
@@ -745,7 +780,8 @@ class LayeredSearch:
         # tally.IN_MEMORY when there is a folder to spill to.
         projected = Tally(spill)
         pending: dict[int, _Pending] = {}
-        initial_rank = int(np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
+        initial_rank = 0 if self.rank is None or breadth_first else int(
+            np.asarray(self.rank(Rows(self.initial, np.arange(1)))).ravel()[0])
         zero = np.zeros(1, dtype=np.int64)
         carried = {"depth": [zero]}
         if paths:
@@ -783,6 +819,15 @@ class LayeredSearch:
                     else:
                         words, values = self._layer(*layer.slice(number, slices))
                     base = result.states
+                    if visited is not None:
+                        # Breadth-first, a state met again was taken in an earlier layer
+                        # (or this one): it is dropped, and a cycle closes there.
+                        new = visited.find(words) < 0
+                        if not new.all():
+                            words = words.compress(new, axis=1)
+                            values = {name: column[new] for name, column in values.items()}
+                        words, values = self._by_phase(words, values)
+                        visited.add(words, base + np.arange(words.shape[1], dtype=np.int64))
                     result.states += words.shape[1]
                     if paths:
                         kept: dict[str, Any] = {"keys": words, "parent": _narrowed(values["parent"]),
@@ -972,13 +1017,26 @@ class LayeredSearch:
         if problem:
             return f"{OUT_OF_RANGE}: {problem}", 0
         self.canonical(after)
+        if self._breadth_first:
+            # The layer of the successor's depth (`rank` counts down from 0 by it).
+            carried = self._carried(values, base, origin, moves, forced)
+            if self._by_elections and int((carried["depth"] % ELECTIONS_FIRST).max()) >= ELECTIONS_FIRST - 1:
+                return f"limit: a game of {ELECTIONS_FIRST - 1} decisions, the most a search by elections counts", 0
+            return "", self._hold(pending, rank, after, -carried["depth"], carried)
         assert self.rank is not None        # run() stops at once without a ranking
         ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]), slice(None))),
                                            dtype=np.int64), (after.shape[1],))
         if (ranks >= rank).any():
             return (f"{NOT_DECREASING}: a move from a state of rank {rank} "
                     f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}"), 0
+        return "", self._hold(pending, rank, after, ranks, self._carried(values, base, origin, moves, forced))
+
+    def _carried(self, values: dict[str, Array], base: int, origin: Array, moves: Array, forced: Array
+                 ) -> dict[str, Array]:
+        """What each successor carries, from the state it left (`_Pending`)."""
         carried = {"depth": values["depth"][origin] + 1}
+        if self._by_elections:
+            carried["depth"] += ELECTIONS_FIRST * self.election_rule[moves & ((1 << RULE_BITS) - 1)]
         if "parent" in values:
             carried.update(parent=base + origin, move=moves)
         if self._facts:
@@ -990,7 +1048,7 @@ class LayeredSearch:
                 ids = base + origin
                 carried["long_via"] = carried["longest"] << VIA | ids
                 carried["elect_via"] = carried["fewest_elections"] << VIA | ids
-        return "", self._hold(pending, rank, after, ranks, carried)
+        return carried
 
     def _layer(self, states: list[Words], carried: dict[str, list[Array]]) -> tuple[Words, dict[str, Array]]:
         """A rank's pending states (or a slice of them) without duplicates
@@ -1000,6 +1058,17 @@ class LayeredSearch:
         states.clear()
         carried.clear()
         return _without_duplicates(words, values)
+
+    def _by_phase(self, words: Words, values: dict[str, Array]) -> tuple[Words, dict[str, Array]]:
+        """A breadth-first layer ordered by phase. A layer by rank holds a few phases; one
+        by depth holds most of them, and its parts, expanded rule by rule over the
+        columns of each phase, took twice as long in four times as many calls."""
+        if words.shape[1] <= 1 or self.phase_key is None:
+            return words, values
+        word, shift, bits = self.phase_key
+        phases = (words[word] >> np.uint64(shift)) & np.uint64((1 << bits) - 1)
+        order = np.argsort(phases.astype(np.int16) if bits < 15 else phases, kind="stable")
+        return words.take(order, axis=1), {name: column[order] for name, column in values.items()}
 
     def unpacked(self, words: Words) -> Array:
         """The states whose keys these are (the inverse of `keys` on canonical states)."""
