@@ -13,6 +13,7 @@ import multiprocessing
 import re
 import time
 from pathlib import Path
+from dataclasses import replace
 
 import pytest
 
@@ -20,6 +21,7 @@ from engine.game import compiled_game
 from spec.disputes import query
 from spec.identity import content_hash
 from spec.loader import load_spec, overlay_of
+from verify.budgets import CROSS_CHECK_SECONDS
 from verify.checker import _in_processes, check
 from verify.explicit.check import DEFAULT_EXPLORER, select
 from verify.explicit.reductions import Reductions
@@ -159,6 +161,31 @@ def test_cross_check_asks_the_solver_again_and_a_disagreement_is_the_failing_ver
     assert all(isinstance(r.verdict, Proved) for r in decision.results if r.property != "tracks_in_range")
     fake_solver = backends["smt"]
     assert isinstance(fake_solver, FakeBackend) and fake_solver.heard_of == list(PROPERTIES)
+
+
+class LimitsSeen(FakeBackend):
+    """A fake that also records the time limit of each request."""
+
+    def __init__(self, name: str, decides: dict[str, bool], log: list[tuple[str, tuple[str, ...]]]) -> None:
+        super().__init__(name, decides, log)
+        self.time_limits: list[float | None] = []
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        self.time_limits.append(request.limits.time_limit)
+        return super().decide(request, deadline)
+
+
+@pytest.mark.parametrize("given,asked", [(600.0, CROSS_CHECK_SECONDS), (10.0, 10.0)])
+def test_a_cross_check_gets_at_most_its_own_budget_and_an_unsettled_one_leaves_the_search_verdict(
+        given: float, asked: float) -> None:
+    log: list[tuple[str, tuple[str, ...]]] = []
+    solver = LimitsSeen("smt", {}, log)                 # settles nothing within its time
+    backends: dict[str, Backend] = {"explicit": FakeBackend("explicit", {name: True for name in PROPERTIES}, log),
+                                    "smt": solver}
+    request = replace(_request(), limits=Limits(time_limit=given))
+    decision = decide(request, None, strategy="cross_check", backends=backends)
+    assert solver.time_limits == [asked]
+    assert all(isinstance(r.verdict, Proved) and r.verdict.evidence.method == "explicit" for r in decision.results)
 
 
 def test_a_deadline_passed_gives_unknown_from_the_real_backends() -> None:

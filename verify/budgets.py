@@ -94,6 +94,14 @@ traces are not known to be the shortest, so the solver decides the count anyway 
 time the search would spend is the main job's waste. Breadth-first, a half was the
 measured best (132 s with the whole limit for the search at 6 players, 68 s with half)."""
 
+CROSS_CHECK_SECONDS = 30.0
+"""`both`: the solver's seconds for the cross-check of one property the search decided. The
+standard rules' cross-checks are proofs by induction of a second or two each; where the
+solver has to search instead (a variant's refutation 63 moves deep by bounded model
+checking, 137 s; the unreachability of a premise, 440 s) it would multiply the check's time
+to confirm what the complete search settled already: the search's verdict then stands
+unconfirmed, as it stands when the solver gives up for any other reason."""
+
 # ---------------------------------------------------------------------- the Z3 backend
 
 PLAYOUT_RESERVE = 20.0

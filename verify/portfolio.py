@@ -41,7 +41,7 @@ from spec.loader import load_spec, overlay_of, restore_overlay
 from spec.model import Spec
 from spec.properties import Property
 
-from .budgets import BOTH_SEARCH_SHARE
+from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_SECONDS
 from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, search
 from .explicit.explore import Exploration
 from .explicit.model import Model
@@ -324,8 +324,10 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
                         and not isinstance(results[prop.name].verdict, Unknown))
         # All asked of the solver at once (`SolverBackend.decide`: one call, one set of
         # random games for every premise), each then compared with the search's verdict.
-        again = {other.property: other for other in backends["smt"].decide(replace(request, properties=checked),
-                                                                            deadline)} if checked else {}
+        capped = replace(request.limits, time_limit=min(request.limits.time_limit or CROSS_CHECK_SECONDS,
+                                                         CROSS_CHECK_SECONDS))
+        again = {other.property: other for other in backends["smt"].decide(
+            replace(request, properties=checked, limits=capped), deadline)} if checked else {}
         for prop in checked:
             results[prop.name] = _cross_check(results[prop.name], again.get(prop.name))
     order = {prop.name: number for number, prop in enumerate(request.properties)}

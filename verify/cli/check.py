@@ -24,6 +24,7 @@ from engine.game import compiled_game
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 
+from ..budgets import CROSS_CHECK_SECONDS
 from ..checker import BACKENDS, check
 from ..diff.mutants import run_mutants
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
@@ -172,7 +173,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
 @click.option("--backend", type=click.Choice(BACKENDS), default="explicit", show_default=True,
               help="explicit-state search, the Z3 backend, or both: the search within a quarter of "
                    "--time-limit, then Z3 for what it left unknown and as a cross-check of the invariants it "
-                   "decided (a disagreement fails the check); a count decided after a smaller one in the same "
+                   f"decided (a disagreement fails the check; a cross-check Z3 cannot settle within "
+                   f"{CROSS_CHECK_SECONDS:g} s leaves the search's verdict); a count decided after a smaller one in the same "
                    "worker has Z3 first, guided by the smaller count's games, and the search for the rest.")
 @click.option("--explorer", type=click.Choice(EXPLORERS), default=DEFAULT_EXPLORER, show_default=True,
               help="The explicit backend's search: layers (sweep-line by the ranking of "
