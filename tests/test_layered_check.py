@@ -74,7 +74,19 @@ def five_player_rules() -> list[str]:
     return [rules for rules in ["standard", *SHIPPED] if 5 in load_spec(rules).player_counts]
 
 
-@pytest.mark.parametrize("rules", five_player_rules())
+QUICK_RULES = frozenset({"standard", "custom", "mistakes/veto_costs_nothing", "mistakes/dead_vote",
+                         "mistakes/special_election_noop"})
+"""The rule sets compared on every run: the rules, a custom board, games that cycle, a rule
+the vote breaks, a power that does nothing. The others (some thirty, a minute of searches in
+all) are compared under `-m slow`."""
+
+
+def compared_rules() -> list[Any]:
+    return [rules if rules in QUICK_RULES else pytest.param(rules, marks=pytest.mark.slow)
+            for rules in five_player_rules()]
+
+
+@pytest.mark.parametrize("rules", compared_rules())
 def test_the_catalogue_equals_the_reference_in_every_rule_set(rules: str) -> None:
     along = rules + ALONG
     layered, reference = decided(along, "layers"), decided(along, "bfs")
@@ -85,6 +97,7 @@ def test_the_catalogue_equals_the_reference_in_every_rule_set(rules: str) -> Non
                 pickle.loads(pickle.dumps(game)).trace
 
 
+@pytest.mark.slow
 def test_the_mistakes_compared_break_what_they_should() -> None:
     """The comparison above is not only of proofs: most mistakes refute properties."""
     verdicts = {(rules, raw.verdict.verdict) for rules in SHIPPED if rules.startswith("mistakes/")

@@ -304,6 +304,7 @@ def test_the_solver_alone_kills_a_mutant_with_inferred_invariants_and_names_noth
     assert outcome.undecided == [] and outcome.to_json()["undecided"] == []
 
 
+@pytest.mark.slow
 def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypatch: pytest.MonkeyPatch) -> None:
     """`--until-killed` with the real solver: the mutant is killed by the property whose
     verdict differs, the last one the solver hands back, and no property is named

@@ -56,6 +56,7 @@ def test_the_solver_finds_the_same_shortest_leak_as_the_search() -> None:
     assert certificate.leak.difference.item == "hand"
 
 
+@pytest.mark.slow
 def test_hitler_shown_his_fascists_at_7_is_caught_after_the_deal() -> None:
     certificate = certify(str(LEAKS / "hitler_knows_fascists_at_7.toml"), 7, "smt", time_limit=120, depth=3)
     assert certificate.verdict == "leak" and certificate.leak is not None
