@@ -12,6 +12,7 @@ not decrease, a deadlock) is reported, never a complete graph.
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 from pathlib import Path
 from random import Random
@@ -33,6 +34,7 @@ from verify.explicit.layers import Layered, LayeredSearch, layered
 from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions
 from verify.explicit.sweep import NOT_DECREASING
+from verify.results import StopReason, halted_by
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "custom[start_liberal=4; start_fascist=5]"
@@ -205,12 +207,15 @@ def test_every_rule_set_steps_as_the_model_steps(rules: str, players: int) -> No
 # ---------------------------------------------------------------- what stops a search
 
 
-@pytest.mark.parametrize("limits,reason", [
-    (Limits(time_limit=0.0), "limit: time"), (Limits(max_states=50), "limit: 50 states"),
-    (Limits(memory_limit=1), "limit: memory 1 MiB")])
-def test_a_limit_leaves_the_search_incomplete_with_its_reason(limits: Limits, reason: str) -> None:
+@pytest.mark.parametrize("limits,reason,stop", [
+    (Limits(time_limit=0.0), "limit: time", StopReason.TIME), (Limits(max_states=50), "limit: 50 states", StopReason.STATES),
+    (Limits(memory_limit=1), "limit: memory 1 MiB", StopReason.MEMORY)])
+def test_a_limit_leaves_the_search_incomplete_with_its_reason(limits: Limits, reason: str, stop: StopReason) -> None:
     found = layered(Model(compiled_game(5, MEDIUM), keep=frozenset(PROJECTION_FIELDS)), limits, project=True)
     assert not found.complete and found.limit.startswith(reason) and found.projected is None
+    assert halted_by(found.limit) is stop
+    again = pickle.loads(pickle.dumps(found.limit))     # the reason crosses to another process with its words
+    assert again == found.limit and halted_by(again) is stop
 
 
 def test_a_ranking_that_does_not_decrease_stops_the_search() -> None:
@@ -218,6 +223,7 @@ def test_a_ranking_that_does_not_decrease_stops_the_search() -> None:
     search.rank = lambda rows: np.full(rows.width, 7)
     found = search.run()
     assert not found.complete and found.limit.startswith(NOT_DECREASING) and found.states == 1
+    assert halted_by(found.limit) is StopReason.NO_RANKING
 
 
 def test_a_value_outside_its_declared_range_stops_the_search() -> None:
@@ -228,6 +234,7 @@ def test_a_value_outside_its_declared_range_stops_the_search() -> None:
                       for index, low, high, name in search.checked]
     found = search.run()
     assert not found.complete and "field 'election_tracker' = 1 is outside its declared range 0..0" in found.limit
+    assert halted_by(found.limit) is StopReason.OUT_OF_RANGE
 
 
 def test_deadlocks_are_counted(tmp_path: Path) -> None:

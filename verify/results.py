@@ -30,6 +30,7 @@ from __future__ import annotations
 import builtins
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.game import Game, Move, compiled_game
 from engine.trace import Trace
@@ -150,7 +151,31 @@ class StopReason(enum.Enum):
     INDUCTION = "induction"         # the induction did not close, and no search decided (none hit a limit)
     NOT_SEARCHED = "not searched"   # nothing searched: rules the backend cannot take, or a premise cut short
     DISAGREEMENT = "disagreement"   # the backends disagree
+    OUT_OF_RANGE = "out of range"   # a successor left its declared range: a finding, and the search incomplete
+    ARRAYS = "arrays"               # a value the layered search's arrays cannot hold: searched state by state
     OTHER = "other"
+
+
+class Halt(str):
+    """Why a search stopped: the words a user reads (the string itself) and the
+    `StopReason` a program reads (`reason`), made together where the search stops, so
+    that no reader has to recognise a limit by the first words of its message."""
+
+    reason: StopReason
+
+    def __new__(cls, reason: StopReason, words: str) -> "Halt":
+        made = super().__new__(cls, words)
+        made.reason = reason
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Halt, (self.reason, str(self)))
+
+
+def halted_by(words: str) -> StopReason | None:
+    """The reason a search's `limit` carries (None: no limit, or an early stop that is no
+    limit, like a decisive hit)."""
+    return words.reason if isinstance(words, Halt) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from spec.loader import load_spec
 from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearch
 from ..explicit.model import Model
 from ..explicit.scratch import scratch
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, StopReason, halted_by
 from .options import (counts_option, json_option, memory_limit_option, parse_counts, progress_stream, rules_name,
                       rules_option, time_limit_option, variant_options)
 
@@ -81,7 +81,7 @@ def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_fil
         description = model.plan.describe(game.spec)
         click.echo(json.dumps(as_dict(found, game, name, description)) if as_json
                    else describe(found, game, name, description))
-        broken = found.limit.startswith(OUT_OF_RANGE)
+        broken = halted_by(found.limit) is StopReason.OUT_OF_RANGE
         cut |= not found.complete and not broken
         stuck |= broken or (found.complete and found.deadlocks > 0)
     raise SystemExit(EXIT_FAILED if stuck else EXIT_LIMIT if cut else EXIT_OK)
@@ -118,7 +118,7 @@ def as_dict(found: Layered, game: Game, rules: str, reductions: str) -> dict[str
 def describe(found: Layered, game: Game, rules: str, reductions: str) -> str:
     """One count's figures and facts in words."""
     rate = found.states / found.seconds if found.seconds else 0.0
-    if found.limit.startswith(OUT_OF_RANGE):
+    if halted_by(found.limit) is StopReason.OUT_OF_RANGE:
         state = (f"a value leaves its declared range ({found.limit.removeprefix(OUT_OF_RANGE).lstrip(': ')}): "
                  f"the rules break, and the search stopped there")
     elif found.complete:

@@ -39,7 +39,7 @@ from spec.order import is_monitored
 from spec.premises import PREMISE, premises
 from spec.properties import Property, load_properties
 
-from ..results import (Evidence, Facts, Limits, Played, PropertyResult, Proved, Refuted, StopReason, Unknown,
+from ..results import (Evidence, Facts, halted_by, Limits, Played, PropertyResult, Proved, Refuted, StopReason, Unknown,
                        Unwitnessed, Vacuous, Verdict, Witnessed, moves_of, replay, rules_name)
 from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .cycles import Lasso, find_cycle
@@ -47,8 +47,8 @@ from .graphs import GraphFacts, analyse
 from .model import Model
 from .reductions import Reductions, cone, dealt_fields, symmetry_blockers
 from .layered_check import LayeredExploration, layered_exploration
-from .layers import BREADTH_FIRST, HANDED_OVER, NO_RANKING
-from .sweep import NOT_DECREASING, Swept, compiled_measure, measure_failed, sweep
+from .layers import BREADTH_FIRST
+from .sweep import Swept, compiled_measure, measure_failed, sweep
 
 GRAPH_KINDS = ("terminates", "deadlock_free", "in_range")
 CYCLE_PROBE = 2_000
@@ -161,10 +161,11 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
             layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph,
                                           elections=elections or by_elections, stop_on=stop_on,
                                           progress=progress)
-            if not layered.limit.startswith((NOT_DECREASING, f"limit: {NO_RANKING}", f"limit: {HANDED_OVER}")):
+            halt = halted_by(layered.limit)
+            if halt not in (StopReason.NO_RANKING, StopReason.ARRAYS):
                 return Searched(layered, layered.facts, "layered sweep by the ranking")
             stopped = f"the sweep by the ranking stopped: {layered.limit.removeprefix('limit: ')}"
-            handed_over = layered.limit.startswith(f"limit: {HANDED_OVER}")
+            handed_over = halt is StopReason.ARRAYS
         else:
             stopped = "no ranking fits: a game comes back to a state"
         note = f"breadth-first: {stopped}"
@@ -228,7 +229,7 @@ def _over_visited(model: Model, plain: Model, props: tuple[Property, ...], limit
             return Searched(Exploration(model, props, states=lasso.states, seconds=lasso.seconds), None, note, lasso)
     layered = layered_exploration(model, props, limits(), deadlocks=deadlocks, graph=graph, stop_on=stop_on,
                                   progress=progress, breadth_first=True, by_elections=by_elections)
-    if layered.limit.startswith(f"limit: {HANDED_OVER}"):
+    if halted_by(layered.limit) is StopReason.ARRAYS:
         return lasso if graph else None
     if by_elections:
         note += "; its layers by the fewest elections first"

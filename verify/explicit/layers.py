@@ -57,7 +57,7 @@ from engine.game import MAX_FORCED
 from spec.invariants import Measure, load_invariants
 from spec.lang import nodes as n
 
-from ..results import Limits
+from ..results import Halt, Limits, StopReason
 from .abstraction import batch_projector
 from .codec import field_bounds
 from .explore import ELECTION_ROLE, resident_mib
@@ -760,7 +760,7 @@ class LayeredSearch:
         deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
         if self.rank is None and not breadth_first:
-            result.limit = f"limit: {NO_RANKING}"
+            result.limit = Halt(StopReason.NO_RANKING, f"limit: {NO_RANKING}")
             return result
         if breadth_first and facts:
             raise ValueError("the graph facts need the ranking's order: a breadth-first sweep has none")
@@ -897,15 +897,16 @@ class LayeredSearch:
             else:
                 result.complete = not result.out_of_range
                 if result.out_of_range:
-                    result.limit = f"{OUT_OF_RANGE}: successors were left out"
+                    result.limit = Halt(StopReason.OUT_OF_RANGE, f"{OUT_OF_RANGE}: successors were left out")
         except HandOver as error:
-            result.limit = f"limit: {HANDED_OVER} ({error})"
+            result.limit = Halt(StopReason.ARRAYS, f"limit: {HANDED_OVER} ({error})")
         except OSError as error:
             if error.errno not in DISK_FULL:
                 raise
-            result.limit = (f"limit: disk (no space left in {spill or error.filename} after {result.states:,} "
-                            f"states: the paths and the states waiting for their layer are kept there; TMPDIR "
-                            f"names another folder)")
+            result.limit = Halt(StopReason.MEMORY,
+                                f"limit: disk (no space left in {spill or error.filename} after {result.states:,} "
+                                f"states: the paths and the states waiting for their layer are kept there; TMPDIR "
+                                f"names another folder)")
         if result.complete and projector is not None:
             clock = time.process_time()
             result.projected = projected.count()
@@ -936,8 +937,9 @@ class LayeredSearch:
         slices = math.ceil(needed / (room - record)) if room > 2 * record else MAX_SLICES + 1
         if slices <= MAX_SLICES:
             return slices, ""
-        return 1, (f"limit: memory {limits.memory_limit:,} MiB (the next layer, {layer.size:,} states, needs about "
-                   f"{needed:,.0f} MiB more to sort, more than {MAX_SLICES} slices of what is left)")
+        return 1, Halt(StopReason.MEMORY,
+                       f"limit: memory {limits.memory_limit:,} MiB (the next layer, {layer.size:,} states, needs "
+                       f"about {needed:,.0f} MiB more to sort, more than {MAX_SLICES} slices of what is left)")
 
     @staticmethod
     def _hopeless(limits: Limits, elapsed: float, rank: int, top: int) -> str:
@@ -953,19 +955,19 @@ class LayeredSearch:
         needed = elapsed / max(swept, 1e-9)
         if needed <= PACE_MARGIN * limits.time_limit:
             return ""
-        return (f"limit: time {limits.time_limit:g} s (stopped after {elapsed:.0f} s: at its pace so far the "
-                f"sweep would take more than {needed:,.0f} s)")
+        return Halt(StopReason.TIME, f"limit: time {limits.time_limit:g} s (stopped after {elapsed:.0f} s: at its "
+                                     f"pace so far the sweep would take more than {needed:,.0f} s)")
 
     @staticmethod
     def _limit(limits: Limits, deadline: float | None, result: Layered, resident: float) -> str:
         """The limit reached ('' for none); the memory read is kept as the peak so far."""
         result.peak_mib = max(result.peak_mib, resident)
         if deadline is not None and time.perf_counter() > deadline:
-            return f"limit: time {limits.time_limit:g} s"
+            return Halt(StopReason.TIME, f"limit: time {limits.time_limit:g} s")
         if limits.max_states is not None and result.states > limits.max_states:
-            return f"limit: {limits.max_states:,} states"
+            return Halt(StopReason.STATES, f"limit: {limits.max_states:,} states")
         if limits.memory_limit is not None and resident > limits.memory_limit:
-            return f"limit: memory {limits.memory_limit:,} MiB"
+            return Halt(StopReason.MEMORY, f"limit: memory {limits.memory_limit:,} MiB")
         return ""
 
     def _note_facts(self, states: Array, values: dict[str, Array], result: Layered) -> None:
@@ -1015,20 +1017,21 @@ class LayeredSearch:
                     return "", 0
         problem = self.out_of_range(after, written)
         if problem:
-            return f"{OUT_OF_RANGE}: {problem}", 0
+            return Halt(StopReason.OUT_OF_RANGE, f"{OUT_OF_RANGE}: {problem}"), 0
         self.canonical(after)
         if self._breadth_first:
             # The layer of the successor's depth (`rank` counts down from 0 by it).
             carried = self._carried(values, base, origin, moves, forced)
             if self._by_elections and int((carried["depth"] % ELECTIONS_FIRST).max()) >= ELECTIONS_FIRST - 1:
-                return f"limit: a game of {ELECTIONS_FIRST - 1} decisions, the most a search by elections counts", 0
+                return Halt(StopReason.DEPTH, f"limit: a game of {ELECTIONS_FIRST - 1} decisions, the most a search "
+                                              f"by elections counts"), 0
             return "", self._hold(pending, rank, after, -carried["depth"], carried)
         assert self.rank is not None        # run() stops at once without a ranking
         ranks = np.broadcast_to(np.asarray(self.rank(Rows(after, np.arange(after.shape[1]), slice(None))),
                                            dtype=np.int64), (after.shape[1],))
         if (ranks >= rank).any():
-            return (f"{NOT_DECREASING}: a move from a state of rank {rank} "
-                    f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}"), 0
+            return Halt(StopReason.NO_RANKING, f"{NOT_DECREASING}: a move from a state of rank {rank} "
+                                               f"leads to rank {int(ranks[np.argmax(ranks >= rank)])}"), 0
         return "", self._hold(pending, rank, after, ranks, self._carried(values, base, origin, moves, forced))
 
     def _carried(self, values: dict[str, Array], base: int, origin: Array, moves: Array, forced: Array
