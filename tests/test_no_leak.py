@@ -34,17 +34,7 @@ def test_a_seeded_leak_is_caught_at_5_players_with_the_shortest_pair(name: str, 
     leak = certificate.leak
     assert leak is not None and leak.difference.item == item
     assert len(leak.first.steps) == len(leak.second.steps) == moves
-    game = leak.first.game
-    watch = observer(game)
-    for trace in (leak.first, leak.second):   # both games replay in the engine
-        state = game.initial_state()
-        for move, after in trace.steps:
-            state = game.apply(state, move)
-            assert state == after
-    seen = [[watch.observation(b, m, a, leak.seat) for b, (m, a) in zip(t.states, t.steps)]
-            for t in (leak.first, leak.second)]
-    assert seen[0] == seen[1]
-    assert watch.view(leak.first.end, leak.seat) != watch.view(leak.second.end, leak.seat)
+    _assert_an_honest_pair(leak)
     text = "\n".join(leak.lines())
     assert "Round 1" in text and f"'{item}'" in text and "[R-L" in text
 
