@@ -260,6 +260,7 @@ def _flipped(tmp_path: Path, ident: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_d5_asked_under_its_other_reading_is_yes_with_the_game() -> None:
     """The D-5 entry is answered "no" under the rules (k-induction, above); under the
     variant that reads D-5 the other way, the same question is "yes", with a game the

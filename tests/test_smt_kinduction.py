@@ -43,6 +43,7 @@ def test_the_negation_is_k_inductive_only_for_a_large_enough_k() -> None:
     assert backend.induction.k_induction_of(target, 16).proved
 
 
+@pytest.mark.slow
 def test_a_question_that_never_happens_is_proved_once_no_witness_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search gets half the time (here) and finds no witness; k-induction proves no."""
     assert LAST_PRESIDENT is not None

@@ -390,6 +390,7 @@ def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str
 # ============================================================== the mutation score
 
 
+@pytest.mark.slow
 def test_every_mistake_is_told_apart_from_the_rules() -> None:
     """The mutation score is 100%: each mutant is caught by a property it says it breaks
     (invariants on 5 players) or by diff (a small search, then random lockstep play); and
