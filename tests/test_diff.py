@@ -84,6 +84,7 @@ def _short_game(folder: Path, extra: str = "") -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_the_same_game_written_differently_is_proved_the_same_by_a_complete_search(tmp_path: Path) -> None:
     a = _short_game(tmp_path)
     b = _short_game(tmp_path, '[[requirement]]\nrule = "elect"\nid = "R-E7"\nwhen = "count(ja) * 2 > alive_count"\n'

@@ -72,6 +72,7 @@ def test_shortest_witness_of_a_move() -> None:
     assert ends_as_claimed(prop, verdict, 8)
 
 
+@pytest.mark.slow
 def test_catalogue_witness_same_president_twice() -> None:
     """D-2 for seven players: a Special Election (Fascist slot 3) on the next player in turn."""
     prop = CATALOGUE["same_president_twice"]

@@ -58,6 +58,7 @@ def stalled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(smt_backend, "PLAYOUT_RESERVE", 1_000.0)
 
 
+@pytest.mark.slow
 def test_a_stalled_search_is_decided_along_a_random_game(stalled: None) -> None:
     """The search stops, a random game leads the solver to a Fascist policy win: the
     verdict is a witness, its path a real game ending in that win, reported with the
@@ -115,6 +116,7 @@ def test_a_random_game_as_long_as_the_bound_saves_the_deep_query(monkeypatch: py
     assert verdict.evidence.depth == len(verdict.trace.steps) == 36
 
 
+@pytest.mark.slow
 def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Random games only longer than the depth the search reached: the witness is a real
     game, reported with that depth as the bound on the shortest (64 moves, the proved
@@ -134,6 +136,7 @@ def test_a_longer_path_keeps_the_bound(stalled: None, monkeypatch: pytest.Monkey
     assert "not proved the shortest: none takes fewer than 64 moves" in _trace_block(result)
 
 
+@pytest.mark.slow
 def test_first_game_is_led_by_random_games_before_the_deep_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Limits.first_game`: random games lead the solver to a Fascist policy win before
     any depth-by-depth search (here forbidden); the game is real, ends in that win, and
