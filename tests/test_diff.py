@@ -230,3 +230,55 @@ def test_balance_compares_how_often_each_side_wins() -> None:
     assert all(row["difference"] == 0 and not row["differs"] for row in json.loads(same.stdout)["balance"])
     text = CliRunner().invoke(main, ["diff", "standard", "rebalance", *args[:-1]]).stdout
     assert "Balance (6,000 random games" in text and "liberal wins: standard" in text
+
+
+ONE_SHORT = "custom[start_fascist=5; start_liberal=4; veto_zone=6; deck_liberal={liberal}; deck_fascist={fascist}]"
+"""Both tracks one policy short of a win (tests/test_odds_by_hand.py works their odds out by hand)."""
+
+
+def test_exact_balance_gives_the_shift_in_fractions() -> None:
+    """A pile of three Fascist tiles against one of a Liberal and two Fascist tiles: under
+    `uniform` the Liberals win with 0 against 13/60 (tests/test_odds_by_hand.py), so B
+    moves their odds by exactly +13/60 and the Fascists' by -13/60."""
+    a, b = ONE_SHORT.format(liberal=4, fascist=8), ONE_SHORT.format(liberal=5, fascist=7)
+    args = ["-n", "5", "--no-properties", "--time-limit", "5", "--random-time", "1", "--balance", "exact"]
+    result = CliRunner().invoke(main, ["diff", a, b, *args, "--json"])
+    assert result.exit_code == 1, result.output       # the games differ; the balance never decides the status
+    rows = {row["side"]: row for row in json.loads(result.stdout)["balance"]}
+    assert rows["liberal"]["fraction_a"] == "0" and rows["liberal"]["fraction_b"] == "13/60"
+    assert rows["liberal"]["fraction_difference"] == "13/60" and rows["liberal"]["differs"]
+    assert rows["fascist"]["fraction_difference"] == "-13/60"
+    assert all(row["exact"] and row["error_bound"] == 0 and row["strategy"] == "uniform" for row in rows.values())
+    text = CliRunner().invoke(main, ["diff", a, b, *args]).stdout
+    assert "exact odds under the strategy profile 'uniform'" in text and "+21.667 points" in text
+
+
+def test_exact_balance_of_the_same_rules_moves_nothing() -> None:
+    same = ONE_SHORT.format(liberal=5, fascist=7)
+    args = ["-n", "5", "--no-properties", "--time-limit", "5", "--random-time", "1", "--balance", "exact",
+            "--strategy", "partisan", "--json"]
+    result = CliRunner().invoke(main, ["diff", same, same, *args])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["balance"]
+    assert rows and all(row["difference"] == 0 and not row["differs"] and row["strategy"] == "partisan"
+                        for row in rows)
+
+
+def test_exact_balance_a_limit_leaves_it_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Odds a limit stopped are no odds: the row says so and the command exits 3."""
+    monkeypatch.setattr("verify.cli.diff.ODDS_SECONDS", 1e-9)
+    args = ["-n", "5", "--no-properties", "--time-limit", "5", "--random-time", "1", "--balance", "exact", "--json"]
+    result = CliRunner().invoke(main, ["diff", "standard", "standard", *args])
+    assert result.exit_code == 3, result.output
+    [row] = json.loads(result.stdout)["balance"]
+    assert row["complete"] is False and "time limit" in row["limit"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--balance", "many"], "a number of games (0 to 10,000,000) or 'exact'"),
+    (["--balance", "-1"], "not within 0 to 10,000,000"),
+    (["--balance", "100", "--strategy", "partisan"], "--strategy is the profile of --balance exact"),
+])
+def test_balance_bad_options_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["diff", "standard", "rebalance", *args])
+    assert result.exit_code == 2 and message in result.output, result.output

@@ -218,3 +218,11 @@ SPIN_SECONDS = {5: 0.7, 6: 2.0, 7: 40.0, 8: 102.0}
 """Not a budget but a measured figure kept beside them for its name: SPIN's verification
 time per player count (shared/bench/spin/README.md), shown, marked as not measured, only
 where SPIN cannot run beside us (verify/explicit/side_by_side.py)."""
+
+
+# ---------------------------------------------------------------------- shrules odds
+
+ODDS_SECONDS = 3600.0
+"""Time for one computation of exact odds (`shrules odds`, and each rule set and count of
+`diff --balance exact`): the complete graph is walked once, so this bounds a pass that
+would otherwise take as long as the graph is large (8 players and up)."""

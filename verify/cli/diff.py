@@ -16,23 +16,25 @@ nothing found to differ but a limit left the comparison incomplete.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 import click
 
-from engine.batched import BATCH, BatchedGame, share_interval
-from engine.game import Game
 from spec.errors import SpecError
 from spec.files import write_named
 from spec.loader import SETTINGS_NAME, load_spec, resolve
 from spec.model import Spec
 
+from spec.strategies import shipped
+
+from ..budgets import ODDS_SECONDS
+from ..diff import balance
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
 from .options import (COUNT, SECONDS, Seconds, StatusLine, counts_option, json_option, parse_counts, rules_name,
                       time_limit_option, variant_options, workers_option)
+from .odds import EXACT_UP_TO
 from .outputs import writable
 
 
@@ -206,36 +208,28 @@ def result_json(result: DiffResult, rows: list[VerdictRow] | None) -> dict[str, 
     return out
 
 
-def balance(a: Spec, b: Spec, counts: list[int], games: int, seed: int) -> list[dict[str, Any]]:
-    """Per player count, `games` batched random games under each rule set: each side's
-    share of wins under A and under B, their difference and its 95% interval. A balance
-    is a matter of degree, not of legality: it never changes the exit status."""
-    rows = []
-    for players in counts:
-        figures = [BatchedGame(Game(spec, players)).play(games=games, seed=seed, batch=min(games, BATCH))
-                   for spec in (a, b)]
-        played = [f.games + f.deadlocks + f.unfinished for f in figures]
-        sides = sorted({winner for f in figures for winner, _ in f.outcomes if winner is not None})
-        for side in sides:
-            share = [sum(count for (winner, _), count in f.outcomes.items() if winner == side) / n
-                     for f, n in zip(figures, played)]
-            half = math.hypot(*(share_interval(p, n) for p, n in zip(share, played)))
-            rows.append({"players": players, "side": side, "a": share[0], "b": share[1],
-                         "difference": share[1] - share[0], "interval": half,
-                         "differs": abs(share[1] - share[0]) > half, "games": games})
-    return rows
+class BalanceType(click.ParamType[Any, Any]):
+    """`--balance`: a number of random games, or `exact` for the odds under a profile."""
+
+    name = "N|exact"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.lower() == EXACT:
+            return EXACT
+        try:
+            games = int(text)
+        except ValueError:
+            self.fail(f"expected a number of games (0 to {MAX_BALANCE_GAMES:,}) or 'exact', got {text!r}", param, ctx)
+        if not 0 <= games <= MAX_BALANCE_GAMES:
+            self.fail(f"{games} is not within 0 to {MAX_BALANCE_GAMES:,} games", param, ctx)
+        return games
 
 
-def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
-    """The balance table: a row per count and side, `*` where the shares differ beyond
-    their 95% interval."""
-    lines = [f"Balance ({rows[0]['games']:,} random games per rule set and count; * where B differs from A "
-             f"beyond the 95% interval):"]
-    for row in rows:
-        lines.append(f"  {row['players']} players, {row['side']} wins: {a.name} {100 * row['a']:.1f}%, "
-                     f"{b.name} {100 * row['b']:.1f}% ({100 * row['difference']:+.1f} ± {100 * row['interval']:.1f})"
-                     + (" *" if row["differs"] else ""))
-    return lines
+EXACT = "exact"
+MAX_BALANCE_GAMES = 10_000_000
 
 
 # ---------------------------------------------------------------------- the command
@@ -264,26 +258,34 @@ def balance_lines(rows: list[dict[str, Any]], a: Spec, b: Spec) -> list[str]:
 @click.option("--property-time", type=Seconds(1.0), default=30.0, show_default=True,
               help="Seconds per player count and rule set for the property verdicts.")
 @workers_option(2, "Processes for the property verdicts.")
-@click.option("--balance", "balance_games", type=click.IntRange(0, 10_000_000), default=0, metavar="N",
-              help="Also play N random games per player count under each rule set (batched) and compare how "
-                   "often each side wins, with 95% intervals (0: not).")
+@click.option("--balance", "balance_games", type=BalanceType(), default=0,
+              help="Also compare how often each side wins: N random games per player count under each rule set "
+                   "(batched; 95% intervals; 0: not), or 'exact': the odds of both under --strategy, side by side "
+                   "with the shift (fractions up to 5 players, floats with a proved bound beyond; slow: "
+                   "see shrules odds).")
+@click.option("--strategy", default=None, metavar="NAME|FILE",
+              help=f"The strategy profile of --balance exact: {', '.join(shipped())}, or a .toml file "
+                   "(spec/STRATEGIES.md); default uniform.")
 @json_option("Print the comparison as JSON.", "json_output")
 @variant_options
 def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs: int, time_limit: float,
                  random_games: int, random_time: float, seed: int, odds: bool, trace_path: str | None, properties: bool,
                  property_time: float, workers: int, json_output: bool, sets: tuple[str, ...],
-                 settings_file: str | None, balance_games: int = 0, property_names: tuple[str, ...] = ()) -> None:
+                 settings_file: str | None, balance_games: int | str = 0, strategy: str | None = None,
+                 property_names: tuple[str, ...] = ()) -> None:
     """Compare rule sets RULES_A and RULES_B (names, paths, or NAME[setting=value; ...]).
 
     Finds the shortest game that is legal under one and not under the other, or whose
     outcome, forced moves, revelations or odds differ, and every property whose verdict
-    differs; with --balance N, how often each side wins under each. --set and
+    differs; with --balance N or exact, how often each side wins under each. --set and
     --settings apply to RULES_B.
 
     Exit status: 0 nothing differs, 1 something differs, 2 bad input, 3 a limit was hit
     before the comparison was complete.
     """
     writable(trace_path, "--trace")
+    if strategy is not None and balance_games != EXACT:
+        raise click.UsageError("--strategy is the profile of --balance exact: random games play uniformly")
     rules_b = rules_name(rules_b, sets, settings_file)
     a, b = load_spec(rules_a), load_spec(rules_b)
     both = [c for c in a.player_counts if c in b.player_counts]
@@ -303,14 +305,19 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
         result = diff(a, b, counts, budget)     # the status line: on a terminal's stderr only
         rows = (compare_verdicts(rules_a, rules_b, counts or both, property_time, workers, property_names or None)
                 if properties else None)
-        balanced = balance(a, b, counts or both, balance_games, seed) if balance_games else []
+        sampled = (balance.sampled(a, b, asked, balance_games, seed)
+                   if isinstance(balance_games, int) and balance_games else [])
+        exact = (balance.exact(a, b, asked, strategy or "uniform", exact_up_to=EXACT_UP_TO, seconds=ODDS_SECONDS)
+                 if balance_games == EXACT else [])
     differing_rows = [row for row in rows or [] if row.changed]
     if trace_path and result.differences:
         save_trace(result.differences[0], trace_path, a, b)
     if json_output:
         out = result_json(result, rows)
-        if balance_games:
-            out["balance"] = balanced
+        if sampled:
+            out["balance"] = sampled
+        elif exact:
+            out["balance"] = balance.exact_rows(exact)
         click.echo(json.dumps(out, indent=1))
     else:
         click.echo(f"A: {a.name} ({a.source})")
@@ -340,22 +347,23 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
                     click.echo(line)
             click.echo("")
             click.echo(summary_line(rows, property_time))
-        if balanced:
+        if sampled or exact:
             click.echo("")
-            for line in balance_lines(balanced, a, b):
+            for line in balance.sampled_lines(sampled, a, b) if sampled else balance.exact_lines(exact, a, b):
                 click.echo(line)
         if trace_path and result.differences:
             click.echo(f"trace saved to {trace_path}")
-    raise SystemExit(exit_status(result, rows or []))
+    raise SystemExit(exit_status(result, rows or [], all(entry.complete for entry in exact)))
 
 
-def exit_status(result: DiffResult, rows: list[VerdictRow]) -> int:
+def exit_status(result: DiffResult, rows: list[VerdictRow], balanced: bool = True) -> int:
     """1 when something decided differs (a game, or a verdict decided under both), as
     `check` fails on a broken verdict whatever else is unknown; else 3 when a limit left
-    a player count's comparison or a property's verdict undecided; else 0."""
+    a player count's comparison, a property's verdict or the exact balance undecided;
+    else 0. A shift in the balance is a matter of degree and never changes the status."""
     if result.differences or any(row.changed for row in rows):
         return EXIT_FAILED
-    if result.verdict != "same" or any(row.undecided for row in rows):
+    if result.verdict != "same" or any(row.undecided for row in rows) or not balanced:
         return EXIT_LIMIT
     return EXIT_OK
 

@@ -12,6 +12,7 @@ from engine.game import compiled_game
 from spec.strategies import load_strategy, shipped
 from verify.explicit.odds import Odds, odds as compute_odds
 
+from ..budgets import ODDS_SECONDS
 from ..results import EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
 
@@ -30,7 +31,7 @@ exact at 5 players); larger ones in floats with a stated error bound."""
                    "\"phase == 'president_discard' and president_hand == 3\" (a draw of three Fascist tiles).")
 @click.option("--exact/--float", "exact", default=None,
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
-@time_limit_option(3600.0, "Seconds before the computation stops with the odds unknown (exit 3).")
+@time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
