@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import click
 
 from engine.game import compiled_game
+from engine.judge import rules_identity
 from spec.strategies import load_strategy, shipped
 from verify.explicit.odds import Odds, odds as compute_odds
 
 from ..budgets import ODDS_SECONDS
+from ..logged import compared, compared_lines, read_logged
 from ..results import EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
 
@@ -33,11 +36,15 @@ exact at 5 players); larger ones in floats with a stated error bound."""
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
 @time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
+@click.option("--against", "against", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
+              help="Logged games (files or folders: secrethitler.io summaries, native transcripts) to set beside "
+                   "the odds: each is judged first, and the finished legal games of this count and rules are "
+                   "counted, with 95% intervals (repeatable).")
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
                    "winner, how, share).")
 def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, time_limit: float,
-         max_states: int | None, as_json: bool) -> None:
+         max_states: int | None, against: tuple[Path, ...], as_json: bool) -> None:
     """The probability of each way of winning when every seat plays by a strategy profile.
 
     The game under the profile is a Markov chain: chance moves have the rules' own odds,
@@ -45,18 +52,26 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     in the order of the proved ranking, so every figure is exact (fractions), or, in
     floats, within the stated bound. Also: the expected number of rounds and of elected
     governments, the odds of a win within k rounds, and with --given the odds given a
-    condition.
+    condition. With --against, the win rates of logged games of the same count and
+    rules beside the odds (counted, never fitted).
 
     Exit status: 0 the odds were computed; 2 bad input (a profile reading a hidden field,
     a --given that does not type-check); 3 a limit stopped the computation."""
     game = compiled_game(players, rules)
     profile = load_strategy(game.spec, strategy)
+    logged = read_logged(list(against)) if against else None
     result = compute_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                           seconds=time_limit, max_states=max_states)
+    beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     if as_json:
-        click.echo(json.dumps(as_data(result)))
+        data = as_data(result)
+        if beside is not None:
+            data["logged"] = beside
+        click.echo(json.dumps(data))
     else:
         click.echo(text(result))
+        if beside is not None:
+            click.echo("\n".join(compared_lines(beside, [str(path) for path in against])))
     if not result.complete:
         raise SystemExit(EXIT_LIMIT)
 
