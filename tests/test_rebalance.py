@@ -1,0 +1,92 @@
+"""The rebalance search (verify/rebalance.py, `shrules rebalance`).
+
+The walk is checked with a made-up evaluation (odds that move with the deck, so the
+answer is known), the file it writes with a small custom game whose odds are worked out
+by hand (tests/test_odds_by_hand.py), and the command's honesty when the odds of the
+rules' own game are stopped by a limit. Real searches take minutes of odds each: their
+figures are in docs/benchmarks.md with their commands."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.game import Game
+from spec.errors import SpecError
+from spec.loader import load_spec
+from spec.strategies import load_strategy
+from verify.cli import main
+from verify.explicit.odds import Odds, odds
+from verify.rebalance import Candidate, Search, Settings, Space, overlay_text, plain, search
+
+
+def made_up(settings: Settings) -> Odds:
+    """Liberal odds of 20% at the rules' own deck, 5 points more per Liberal tile and 4
+    fewer per Fascist tile, 3 more for a Liberal policy at the start and 3 fewer for a
+    Fascist one; a deck of 9 Liberal tiles is refused as the rules would refuse it."""
+    values = dict(settings)
+    if values["deck_liberal"] == 9:
+        raise SpecError("a deck the rules refuse")
+    share = (0.2 + 0.05 * (values["deck_liberal"] - 6) - 0.04 * (values["deck_fascist"] - 11)
+             + 0.03 * values.get("start_liberal", 0) - 0.03 * values.get("start_fascist", 0))
+    result = Odds(6, "custom", "made-up", exact=False, complete=True)
+    result.outcomes = {("liberal", "policies"): share, ("fascist", "policies"): 1 - share}
+    return result
+
+
+def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
+    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.5, tolerance=0.01)
+    assert found.within and found.stopped == "within the tolerance"
+    assert found.best is not None and found.best.liberal == pytest.approx(0.5, abs=0.01)
+    assert found.start is not None and found.start.liberal == pytest.approx(0.2)
+    assert len({c.settings for c in found.evaluated}) == len(found.evaluated)
+    assert all(c.dropped == "SpecError: a deck the rules refuse" for c in found.evaluated if c.liberal is None)
+
+
+def test_the_walk_stops_at_its_evaluation_limit() -> None:
+    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.5, tolerance=0.001, max_evaluations=5)
+    assert not found.within and found.stopped == "the limit of 5 evaluations"
+    assert len(found.evaluated) == 5
+    assert found.best is not None and found.start is not None
+    assert abs(found.best.liberal - 0.5) < abs(found.start.liberal - 0.5)      # type: ignore[operator]
+
+
+def test_a_target_out_of_reach_ends_at_the_closest_neighbour() -> None:
+    """The deck may move only so far from the rules' own: a 99% target is not reached,
+    and the walk ends where no neighbour is closer."""
+    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.99, tolerance=0.001, max_evaluations=500)
+    assert not found.within and found.stopped == "no neighbour is closer to the target"
+
+
+def test_the_file_written_loads_and_has_the_odds_worked_out_by_hand(tmp_path: Path) -> None:
+    """One policy short of both wins, a pile of a Liberal and two Fascist tiles: Liberals
+    win with 13/60 under `uniform` (tests/test_odds_by_hand.py)."""
+    settings: Settings = (("deck_fascist", 7), ("deck_liberal", 5), ("players", "5"), ("start_fascist", 5),
+                          ("start_liberal", 4), ("veto_zone", 6))
+    spec = load_spec("custom[" + "; ".join(f"{k}={v}" for k, v in plain(settings).items()) + "]")
+    result = odds(Game(spec, 5), load_strategy(spec, "uniform"), exact=True)
+    found = Search(5, "uniform", 0.5, 0.01, best=Candidate(settings, result), stopped="test")
+    path = tmp_path / "rebalanced.toml"
+    path.write_text(overlay_text(found, result))
+    written = load_spec(str(path))
+    again = odds(Game(written, 5), load_strategy(written, "uniform"), exact=True)
+    assert again.sides()["liberal"] == Fraction(13, 60)
+    assert "a Liberal win with 21.67% under the strategy profile 'uniform'" in path.read_text()
+
+
+def test_no_odds_for_the_rules_own_game_exits_3() -> None:
+    result = CliRunner().invoke(main, ["rebalance", "-n", "5", "--time-limit", "0.2", "--json"])
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert data["best"]["dropped"].startswith("time limit") and len(data["evaluated"]) == 1
+
+
+def test_a_profile_reading_a_hidden_field_is_refused(tmp_path: Path) -> None:
+    profile = tmp_path / "peeker.toml"
+    profile.write_text('name = "peeker"\ndescription = "reads the pile"\n[moves.enact]\nweight = "draw_fascist + 1"\n')
+    result = CliRunner().invoke(main, ["rebalance", "-n", "5", "--strategy", str(profile), "--time-limit", "0.2"])
+    assert result.exit_code == 2 and "'draw_fascist'" in result.output, result.output

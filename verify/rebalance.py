@@ -1,0 +1,231 @@
+"""A rebalance search: the custom-game settings whose odds of a Liberal win are closest to a target.
+
+secrethitler.io rebalanced 6, 7 and 9 players by hand from the win rates of played games
+(a Fascist policy enacted before the first round, one Fascist tile fewer). Here the same
+knobs are searched against the exact odds under a strategy profile (verify/explicit/odds.py):
+
+- the deck: the Liberal and Fascist tiles of the whole game (R-S3), a few either side of
+  the rules' own;
+- a policy enacted before the first round: none, one Fascist, or one Liberal;
+- the board (R-X7): the powers of any player count's board of the rules.
+
+The odds are not proved to move monotonically with these knobs, so the search claims no
+global optimum: it walks from the rules' own settings to the neighbour closest to the
+target (one tile more or fewer of either party, the other starts, the other boards) until
+no neighbour is closer or one is within the tolerance, and it reports every candidate it
+evaluated. A candidate whose odds a limit stopped, or whose game deadlocks or does not
+lower the ranking (a deck too small to play), is dropped with the reason: it is never
+taken as a figure. The settings found are written as an overlay on the `custom` variant,
+and the figure written beside them is recomputed from that file, not carried over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game
+from spec.errors import SpecError
+from spec.loader import load_spec
+from spec.settings import format_value, settings_name
+from spec.strategies import load_strategy
+
+from .explicit.odds import Odds, odds
+
+STARTS: tuple[tuple[str, int], ...] = (("", 0), ("start_fascist", 1), ("start_liberal", 1))
+"""The policy enacted before the first round: none, one Fascist, one Liberal."""
+
+DECK_REACH = 4
+"""How far from the rules' own number of tiles of each party the deck may go."""
+
+Settings = tuple[tuple[str, Any], ...]
+"""A candidate: setting names and values (spec/settings.py), sorted, hashable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One evaluated candidate: its settings, and its odds or why it has none."""
+
+    settings: Settings
+    odds: Odds | None
+    dropped: str = ""
+
+    @property
+    def liberal(self) -> float | None:
+        """The probability of a Liberal win (None: dropped)."""
+        if self.odds is None or not self.odds.complete:
+            return None
+        return float(self.odds.sides().get("liberal", 0))
+
+    def rules(self) -> str:
+        return settings_name("custom", dict(self.settings))
+
+
+@dataclass(slots=True)
+class Search:
+    """The walk and what it found."""
+
+    players: int
+    strategy: str
+    target: float
+    tolerance: float
+    start: Candidate | None = None
+    evaluated: list[Candidate] = field(default_factory=list)
+    best: Candidate | None = None
+    stopped: str = ""               # why the walk ended
+
+    @property
+    def within(self) -> bool:
+        return self.best is not None and self.best.liberal is not None and \
+            abs(self.best.liberal - self.target) <= self.tolerance
+
+
+Evaluate = Callable[[Settings], Odds]
+
+
+class Space:
+    """The settings a rebalance may take at one player count, read from the rules (their
+    deck and boards), and each candidate's neighbours."""
+
+    def __init__(self, rules: str, players: int) -> None:
+        spec = load_spec(rules)
+        self.deck = {"liberal": spec.constants["deck_liberal"], "fascist": spec.constants["deck_fascist"]}
+        boards: list[tuple[str, ...]] = []
+        for count in spec.player_counts:
+            board = spec.tables["board"][count]
+            assert isinstance(board, tuple)
+            if board not in boards:
+                boards.append(board)
+        own = spec.tables["board"][players]
+        assert isinstance(own, tuple)
+        self.own_board = own
+        self.boards = boards
+
+    def origin(self, players: int) -> Settings:
+        """The rules' own game at this count, as settings."""
+        return _settings(players, self.deck["liberal"], self.deck["fascist"], ("", 0), self.own_board)
+
+    def neighbours(self, candidate: Settings) -> Iterator[Settings]:
+        values = dict(candidate)
+        players = int(str(values["players"]))
+        liberal, fascist = int(values["deck_liberal"]), int(values["deck_fascist"])
+        start = next(((name, 1) for name, _ in STARTS[1:] if values.get(name)), ("", 0))
+        board = tuple(values["powers"])
+        for d_lib, d_fas in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)):
+            lib, fas = liberal + d_lib, fascist + d_fas
+            if abs(lib - self.deck["liberal"]) <= DECK_REACH and abs(fas - self.deck["fascist"]) <= DECK_REACH \
+                    and lib >= 1 and fas >= 1:
+                yield _settings(players, lib, fas, start, board)
+        for other in STARTS:
+            if other != start:
+                yield _settings(players, liberal, fascist, other, board)
+        for other_board in self.boards:
+            if other_board != board:
+                yield _settings(players, liberal, fascist, start, other_board)
+
+
+def _settings(players: int, liberal: int, fascist: int, start: tuple[str, int], board: tuple[str, ...]) -> Settings:
+    values: dict[str, Any] = {"players": str(players), "deck_liberal": liberal, "deck_fascist": fascist,
+                              "powers": list(board)}
+    if start[0]:
+        values[start[0]] = start[1]
+    return tuple(sorted((name, tuple(v) if isinstance(v, list) else v) for name, v in values.items()))
+
+
+def plain(settings: Settings) -> dict[str, Any]:
+    """Settings as spec/settings.py takes them (lists, not tuples)."""
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in settings}
+
+
+def odds_of(players: int, strategy: str, seconds: float | None) -> Evaluate:
+    """The evaluation of a candidate: its odds in floats under `strategy`, within `seconds`."""
+    def evaluate(settings: Settings) -> Odds:
+        spec = load_spec(settings_name("custom", plain(settings)))
+        game = Game(spec, players)
+        return odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds)
+    return evaluate
+
+
+def search(space: Space, players: int, strategy: str, evaluate: Evaluate, *, target: float = 0.5,
+           tolerance: float = 0.01, max_evaluations: int = 60,
+           progress: Callable[[Candidate], None] | None = None) -> Search:
+    """Walk from the rules' own settings towards `target` (module docstring)."""
+    found = Search(players, strategy, target, tolerance)
+    seen: dict[Settings, Candidate] = {}
+
+    def judge(settings: Settings) -> Candidate:
+        if settings not in seen:
+            try:
+                result = evaluate(settings)
+            except SpecError as error:          # a candidate the rules refuse is dropped, with why
+                candidate = Candidate(settings, None, f"{type(error).__name__}: {error}")
+            else:
+                candidate = Candidate(settings, result, "" if result.complete else result.limit)
+            seen[settings] = candidate
+            found.evaluated.append(candidate)
+            if progress is not None:
+                progress(candidate)
+        return seen[settings]
+
+    def distance(candidate: Candidate) -> float:
+        share = candidate.liberal
+        return float("inf") if share is None else abs(share - target)
+
+    current = judge(space.origin(players))
+    found.start = current
+    if current.liberal is None:
+        found.best, found.stopped = current, f"the rules' own game has no odds: {current.dropped}"
+        return found
+    while True:
+        if distance(current) <= tolerance:
+            found.stopped = "within the tolerance"
+            break
+        best_next = None
+        for settings in space.neighbours(current.settings):
+            if len(found.evaluated) >= max_evaluations and settings not in seen:
+                found.stopped = f"the limit of {max_evaluations} evaluations"
+                break
+            candidate = judge(settings)
+            if candidate.liberal is not None and (best_next is None or distance(candidate) < distance(best_next)):
+                best_next = candidate
+        if found.stopped:
+            if best_next is not None and distance(best_next) < distance(current):
+                current = best_next
+            break
+        if best_next is None or distance(best_next) >= distance(current):
+            found.stopped = "no neighbour is closer to the target"
+            break
+        current = best_next
+    found.best = current
+    return found
+
+
+def overlay_text(found: Search, checked: Odds) -> str:
+    """The best settings as a variant file on `custom`, with the odds recomputed from it."""
+    assert found.best is not None
+    values = plain(found.best.settings)
+    liberal = float(checked.sides().get("liberal", 0))
+    lines = [f"# Rebalanced for {found.players} players: a Liberal win with {100 * liberal:.2f}% under the "
+             f"strategy profile '{found.strategy}'",
+             f"# (floats, each within {checked.error_bound:.1e}; target {100 * found.target:.1f}%). Found by "
+             f"`shrules rebalance -n {found.players} --strategy {found.strategy}`; the search ended: {found.stopped}.",
+             'extends = "custom"',
+             f'name = "rebalanced_{found.players}p_{_safe(found.strategy)}"',
+             f'description = "{found.players} players rebalanced to {100 * liberal:.1f}% Liberal wins under '
+             f'{_safe(found.strategy)}"',
+             "", "[settings]"]
+    for name in sorted(values):
+        value = values[name]
+        if isinstance(value, list):
+            lines.append(f"{name} = [{', '.join(repr(str(v)).replace(chr(39), chr(34)) for v in value)}]")
+        elif isinstance(value, str):
+            lines.append(f'{name} = "{format_value(value)}"')
+        else:
+            lines.append(f"{name} = {value}")
+    return "\n".join(lines) + "\n"
+
+
+def _safe(name: str) -> str:
+    """A profile's name as it may stand in a variant's name (letters, digits, _)."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)[:40] or "profile"
