@@ -31,9 +31,10 @@ ROOMS: dict[str, set[str]] = {
     "report":   {"results"},                                # report files, the baseline gate
     "peer":     set(),                                      # a peer engine's random play, for bench --peer
     "book":     {"results", "lawyer"},                      # the rulings book's pages
+    "odds":     {"results", "explicit"},                    # logged games beside the odds, the rebalance search
     "scale":    {"results", "workers", "explicit", "smt", "checker", "diff", "portfolio"},  # tasks, their runner and cache, the sweep
     "cli":      {"results", "workers", "explicit", "smt", "checker", "lawyer", "diff", "report", "peer", "book",
-                 "scale", "portfolio", "knowledge"},
+                 "scale", "portfolio", "knowledge", "odds"},
 }
 """Which room of verify may import which. The command line (cli) is above every other room
 and none imports it; explicit and smt, the two backends, do not know of each other."""

@@ -1,4 +1,4 @@
-"""Logged games beside the odds (verify/logged.py, `shrules odds --against`).
+"""Logged games beside the odds (verify/odds/logged.py, `shrules odds --against`).
 
 The real games of ../shared are read where present (skipped with the reason where not);
 the comparison itself is checked on a small custom game whose odds are worked out by hand
@@ -18,7 +18,7 @@ from engine.judge import rules_identity
 from spec.strategies import load_strategy
 from verify.cli import main
 from verify.explicit.odds import Odds, odds
-from verify.logged import Group, Logged, compared, compared_lines, read_logged, wilson
+from verify.odds.logged import Group, Logged, compared, compared_lines, read_logged, wilson
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "secrethitler-io"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the secrethitler.io games are not at {DATA} "

@@ -1,4 +1,4 @@
-"""The rebalance search (verify/rebalance.py, `shrules rebalance`).
+"""The rebalance search (verify/odds/rebalance.py, `shrules rebalance`).
 
 The walk is checked with a made-up evaluation (odds that move with the deck, so the
 answer is known), the file it writes with a small custom game whose odds are worked out
@@ -21,7 +21,7 @@ from spec.loader import load_spec
 from spec.strategies import load_strategy
 from verify.cli import main
 from verify.explicit.odds import Odds, odds
-from verify.rebalance import Candidate, Search, Settings, Space, overlay_text, plain, search
+from verify.odds.rebalance import Candidate, Search, Settings, Space, overlay_text, plain, search
 
 
 def made_up(settings: Settings) -> Odds:

@@ -30,11 +30,11 @@ from spec.strategies import shipped
 
 from ..budgets import ODDS_SECONDS
 from ..diff import balance
+from ..explicit.odds import EXACT_UP_TO
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown, Vacuous
 from .options import (COUNT, SECONDS, Seconds, StatusLine, counts_option, json_option, parse_counts, rules_name,
                       time_limit_option, variant_options, workers_option)
-from .odds import EXACT_UP_TO
 from .outputs import writable
 
 

@@ -12,17 +12,12 @@ import click
 from engine.game import compiled_game
 from engine.judge import rules_identity
 from spec.strategies import load_strategy, shipped
-from verify.explicit.odds import Odds, odds as compute_odds
+from verify.explicit.odds import EXACT_UP_TO, Odds, odds as compute_odds
 
 from ..budgets import ODDS_SECONDS
-from ..logged import compared, compared_lines, read_logged
+from ..odds.logged import compared, compared_lines, read_logged
 from ..results import EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
-
-EXACT_UP_TO = 5
-"""Player counts up to this are computed in exact fractions by default (the issue's ask:
-exact at 5 players); larger ones in floats with a stated error bound."""
-
 
 @click.command()
 @players_option(default=5)

@@ -14,7 +14,7 @@ from spec.strategies import load_strategy, shipped
 
 from ..budgets import ODDS_SECONDS
 from ..explicit.odds import odds
-from ..rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
+from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import StatusLine, json_option, players_option, time_limit_option
 from .outputs import writable

@@ -66,6 +66,10 @@ from .explore import resident_mib
 from .reductions import cone, pivot_field, rotation_blockers, symmetry_blockers
 from .sweep import NOT_DECREASING, compiled_measure
 
+EXACT_UP_TO = 5
+"""Player counts up to this are computed in exact fractions by default; larger ones in
+floats with a stated error bound (a pass in fractions costs several times one in floats)."""
+
 UNIT_ROUNDOFF = 2.0 ** -53
 """The relative error of one rounding of a float (IEEE 754 double, round to nearest)."""
 

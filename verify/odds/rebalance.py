@@ -31,7 +31,7 @@ from spec.loader import load_spec
 from spec.settings import format_value, settings_name
 from spec.strategies import load_strategy
 
-from .explicit.odds import Odds, odds
+from ..explicit.odds import Odds, odds
 
 STARTS: tuple[tuple[str, int], ...] = (("", 0), ("start_fascist", 1), ("start_liberal", 1))
 """The policy enacted before the first round: none, one Fascist, one Liberal."""

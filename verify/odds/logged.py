@@ -25,7 +25,7 @@ from engine.importers import game_files
 from engine.judge import LEGAL, judge_file, rules_identity
 from spec.errors import SpecError
 
-from .explicit.odds import Odds
+from ..explicit.odds import Odds
 
 Outcome = tuple[str | None, str | None]
 """(winner, how), as the odds key them."""
