@@ -350,3 +350,69 @@ def test_explore_exits_1_where_a_value_leaves_its_declared_range(monkeypatch: py
     assert result.exit_code == 1, result.output
     assert "a value leaves its declared range (field 'election_tracker' = 4" in result.stdout
     assert "INCOMPLETE" not in result.stdout and "longest game" not in result.stdout
+
+
+# ---------------------------------------------------------------- one search, run again
+
+
+def figures(found: Layered) -> dict[str, Any]:
+    """What a complete search found, the arrays of its paths as lists."""
+    return {"states": found.states, "transitions": found.transitions, "depth": found.depth,
+            "complete": found.complete, "limit": found.limit, "deadlocks": found.deadlocks,
+            "per_depth": found.per_depth, "longest": (found.longest_moves, found.longest_elections),
+            "fewest_elections": found.fewest_elections, "ends": found.ends,
+            "keys": [keys.tolist() for keys in found.keys], "parent": [column.tolist() for column in found.parent],
+            "move": [column.tolist() for column in found.parent_move],
+            "vias": [column.tolist() for column in (*found.long_via, *found.elect_via)]}
+
+
+class Counting:
+    """A watch that counts what it is shown (`Watch`)."""
+
+    stopped = False
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def part(self, states: Any, first_id: int, values: dict[str, Any]) -> None:
+        self.calls += 1
+
+    def moved(self, rule: Any, before: Any, after: Any, args: list[Any], origin: Any, move: Any) -> None:
+        self.calls += 1
+
+    def forced(self, rule: Any, before: Any, after: Any, origin: Any, move: Any) -> None:
+        self.calls += 1
+
+    def expanded(self) -> None:
+        self.calls += 1
+
+    def stuck(self, columns: Any) -> None:
+        self.calls += 1
+
+    def unstorable(self, after: Any, origin: Any, move: Any, problem: Any) -> None:
+        self.calls += 1
+
+    def settled(self, least: dict[str, int]) -> bool:
+        return False
+
+
+def test_one_search_run_twice_finds_the_same_as_two_searches(tmp_path: Path) -> None:
+    """A second `run` of the same search starts clean: whatever the first was asked for
+    (facts, paths, a watch, a folder to spill to, the breadth-first order) is not left
+    for the next, nor for `successors` asked between runs."""
+    model = Model(compiled_game(5, MEDIUM))
+    fresh = figures(LayeredSearch(model).run(paths=True, facts=True))
+    assert fresh["complete"] and fresh["states"] > 1000 and fresh["longest"][0] is not None
+    search = LayeredSearch(model)
+    watch = Counting()
+    assert search.run(breadth_first=True, by_elections=True, watch=watch, spill=str(tmp_path)).complete
+    shown = watch.calls
+    assert shown > 0
+    states = sampled_states(model, 3, seed=5)
+    assert steps_of_layers(search, states) == [steps_of_model(model, state) for state in states]
+    assert watch.calls == shown, "a run's watch was shown moves made after the run"
+    assert figures(search.run(paths=True, facts=True)) == fresh
+    assert figures(search.run(paths=True, facts=True)) == fresh
+    plain = search.run()
+    assert (plain.states, plain.transitions, plain.longest_moves, plain.keys) == (
+        fresh["states"], fresh["transitions"], None, [])

@@ -25,7 +25,7 @@ from verify.explicit.check import check_game, probe_game, replay
 from verify.explicit.explore import Limits
 from verify.explicit.model import Model
 from verify.report.baseline import baseline_path, load_baseline
-from verify.results import Verdict
+from verify.results import Verdict, VerdictKind
 from helpers import length, message, moves
 
 LIMITS = Limits(None, 120.0, None)
@@ -61,7 +61,7 @@ def test_the_operators_make_the_expected_mutants_in_a_fixed_order() -> None:
 def test_a_mutant_the_catalogue_notices_is_killed() -> None:
     base = load_spec("standard")
     (negated,) = [m for m in mutants(base, ("negate",), ("elect",)) if "2 * count(ja)" in m.description]
-    outcome = decide(base, negated, 5, {"only_the_living_vote": "proved"}, LIMITS)
+    outcome = decide(base, negated, 5, {"only_the_living_vote": VerdictKind.PROVED}, LIMITS)
     assert outcome.status == "killed", outcome.line
     assert outcome.detail.startswith("only_the_living_vote: proved -> refuted") and outcome.game
 
@@ -75,7 +75,7 @@ def test_random_games_kill_first_with_a_game_the_mutant_plays() -> None:
     (raw,) = probe_game(Game(dropped.spec, 5), props, 400, 60.0, 1, stop_on=frozenset({props[0].name}))
     assert raw.verdict.verdict == "refuted" and moves(raw), raw
     replay(Game(dropped.spec, 5), moves(raw))
-    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, LIMITS)
+    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": VerdictKind.PROVED}, LIMITS)
     assert outcome.status == "killed" and "(a random game" in outcome.detail, outcome.line
 
 
@@ -131,7 +131,8 @@ def test_the_rules_verdicts_are_read_from_the_baseline_only_where_it_has_every_p
     missing = {key: entry for key, entry in entries.items() if key != ("deadlock_free", 5)}
     assert baseline_verdicts(missing, base, (5,)) == {}          # one property missing: checked instead
     assert baseline_verdicts(entries, base, (10,)) == {}         # no entries for 10 players
-    unknown = {**entries, ("deadlock_free", 5): replace(entries[("deadlock_free", 5)], verdict="unknown")}
+    unknown = {**entries,
+               ("deadlock_free", 5): replace(entries[("deadlock_free", 5)], verdict=VerdictKind.UNKNOWN)}
     assert baseline_verdicts(unknown, base, (5,))[5]["deadlock_free"] == "unknown"   # kept, kills nothing
 
 
@@ -213,7 +214,7 @@ def test_a_value_out_of_range_is_checked_against_the_other_properties_too() -> N
     base = load_spec("standard")
     entries = load_baseline(baseline_path(Path(__file__).resolve().parents[1] / "reports", "standard"))
     assert entries is not None
-    verdicts = {**baseline_verdicts(entries, base, (7,))[7], "values_in_range": "unknown"}
+    verdicts = {**baseline_verdicts(entries, base, (7,))[7], "values_in_range": VerdictKind.UNKNOWN}
     assert verdicts["deck_conservation_fascist"] == "proved"
     (mutant,) = [m for m in mutants(base, ("constant",), ("president_discard",))
                  if m.description == "effect discard_fascist: literal 0 -> -1"]
@@ -298,7 +299,8 @@ def test_the_solver_alone_kills_a_mutant_with_inferred_invariants_and_names_noth
     under the mutant, where the rules prove it, and leaves nothing it was asked undecided."""
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
-    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, LIMITS, solver_only=True)
+    outcome = decide(base, dropped, 5, {"deck_conservation_fascist": VerdictKind.PROVED}, LIMITS,
+                     solver_only=True)
     assert outcome.status == "killed", outcome.line
     assert outcome.detail.startswith("deck_conservation_fascist: proved -> refuted (the solver alone")
     assert outcome.undecided == [] and outcome.to_json()["undecided"] == []
@@ -322,8 +324,8 @@ def test_until_killed_stops_the_solver_at_the_first_property_that_kills(monkeypa
     monkeypatch.setattr(smt_passes, "verdicts_under", counting)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
-    verdicts = {"deck_conservation_fascist": "proved", "deck_conservation_liberal": "proved",
-                "liberal_policy_win": "witness"}
+    verdicts = {"deck_conservation_fascist": VerdictKind.PROVED, "deck_conservation_liberal": VerdictKind.PROVED,
+                "liberal_policy_win": VerdictKind.WITNESS}
     outcome = decide(base, dropped, 5, verdicts, LIMITS, solver_only=True, until_killed=True)
     assert outcome.status == "killed", outcome.line
     assert outcome.detail.startswith("deck_conservation_fascist: proved -> refuted"), outcome.detail
@@ -350,7 +352,7 @@ def test_the_deep_pass_gets_its_share_of_the_mutants_time(monkeypatch: pytest.Mo
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
     for limit in (300.0, 900.0):
-        decide(base, dropped, 5, {"deck_conservation_fascist": "proved"}, Limits(None, limit, None),
+        decide(base, dropped, 5, {"deck_conservation_fascist": VerdictKind.PROVED}, Limits(None, limit, None),
                solver_only=True, until_killed=True)
     assert given == [(limit, limit * SOLVER_ONLY_DEEP_SHARE) for limit in (300.0, 900.0)], given
     assert 0 < SOLVER_ONLY_DEEP_SHARE < 1
@@ -366,16 +368,16 @@ def test_until_killed_asks_nothing_after_the_kill(monkeypatch: pytest.MonkeyPatc
 
     def scripted(spec: object, players: int, props: list[Property], *args: object,
                  **kwargs: object) -> Iterator[tuple[Property, SimpleNamespace]]:
-        answers = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "refuted",
-                   "liberal_policy_win": "witness"}
+        answers = {"deck_conservation_liberal": VerdictKind.PROVED, "deck_conservation_fascist": VerdictKind.REFUTED,
+                   "liberal_policy_win": VerdictKind.WITNESS}
         for prop in props:
             drawn.append(prop.name)
             yield prop, SimpleNamespace(verdict=answers[prop.name], trace=None)
     monkeypatch.setattr(smt_passes, "verdicts_under", scripted)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
-    verdicts = {"deck_conservation_liberal": "proved", "deck_conservation_fascist": "proved",
-                "liberal_policy_win": "witness"}
+    verdicts = {"deck_conservation_liberal": VerdictKind.PROVED, "deck_conservation_fascist": VerdictKind.PROVED,
+                "liberal_policy_win": VerdictKind.WITNESS}
     for until_killed, expected in ((True, 2), (False, 3)):
         drawn.clear()
         outcome = decide(base, dropped, 5, verdicts, LIMITS, solver_only=True, until_killed=until_killed)
@@ -397,7 +399,7 @@ def test_what_the_solver_alone_leaves_undecided_is_named_and_never_survives(monk
     monkeypatch.setattr(module, "RELATIONAL_SECONDS", 0.01)
     base = load_spec("standard")
     (dropped,) = [m for m in mutants(base, ("constant",), ("enact",)) if "fascist_policies: literal 1 -> 2" in m.description]
-    verdicts = {"deck_conservation_fascist": "proved", "liberal_policy_win": "witness"}
+    verdicts = {"deck_conservation_fascist": VerdictKind.PROVED, "liberal_policy_win": VerdictKind.WITNESS}
     outcome = decide(base, dropped, 5, verdicts, Limits(None, 0.001, None), solver_only=True)
     assert outcome.status == "unknown", outcome.line
     assert sorted(outcome.undecided or []) == sorted(verdicts)

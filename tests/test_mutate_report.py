@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from verify.cli import main
 from verify.diff.mutate import STATUSES, Outcome, Run
+from verify.results import MutantStatus
 from verify.report import write_mutation_report
 from verify.report import mutation
 from verify.report.schema import SchemaViolation, mutation_schema, validate_mutation
@@ -112,7 +113,8 @@ HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
 
 def _outcome(number: int, rule_ids: tuple[str, ...], status: str, description: str = "requirement dropped",
              detail: str = "", game: list[str] | None = None, operator: str = "negate") -> Outcome:
-    return Outcome(number, operator, "nominate", rule_ids, description, 5, status, detail, game or [])
+    return Outcome(number, operator, "nominate", rule_ids, description, 5, MutantStatus.parse(status), detail,
+                   game or [])
 
 
 def hand_made_run() -> Run:

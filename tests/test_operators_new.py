@@ -24,6 +24,7 @@ from verify.diff.operators import ALL_OPERATORS, DEFAULT_OPERATORS, OPERATORS, M
 from verify.diff.shapes import ESCAPED, PER_RULE
 from verify.diff.welltyped import spec_error
 from verify.explicit.explore import Limits
+from verify.results import MutantStatus
 
 BASE = load_spec("standard")
 RECORD = Path(__file__).resolve().parent.parent / "reports" / "standard" / "mutation-5.json"
@@ -141,7 +142,7 @@ def test_a_record_names_the_new_operators_mutants_the_gate_does_not_run() -> Non
     (mutant,) = [m for m in mutants(BASE, ("swap_roles",), ("nominate",)) if m.description.startswith("actor")]
     run = Run("standard", (5,))
     run.outcomes.append(Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description,
-                                5, "killed"))
+                                5, MutantStatus.KILLED))
     record = record_of(run, 5, names(BASE, ("all",)))
     assert record["killed"] == ["swap_roles nominate: actor: president -> nominee"]
     assert mutant.number not in names(BASE)

@@ -21,6 +21,7 @@ from spec.loader import load_spec
 from verify.diff.mutate import catalogue, monitored
 from verify.diff.operators import mutants
 from verify.explicit.codec import Codec, OutOfRange
+from verify.results import VerdictKind
 from verify.scale.trust import NotBelieved, can_show, shows
 
 
@@ -48,8 +49,8 @@ def test_a_game_with_a_field_out_of_range_shows_values_in_range_refuted() -> Non
     game = Game(monitored(mutant.spec), 5)
     prop = {p.name: p for p in catalogue(game.spec, 5, ("values_in_range",))}["values_in_range"]
     trace = next(t for t in (_played(game, seed) for seed in range(3000)) if _out_of_range(t))
-    assert can_show(prop, "refuted")
-    assert shows(trace, prop, "refuted")
+    assert can_show(prop, VerdictKind.REFUTED)
+    assert shows(trace, prop, VerdictKind.REFUTED)
 
 
 def test_a_game_within_the_ranges_shows_nothing() -> None:
@@ -57,4 +58,4 @@ def test_a_game_within_the_ranges_shows_nothing() -> None:
     prop = {p.name: p for p in catalogue(game.spec, 5, ("values_in_range",))}["values_in_range"]
     trace = _played(game, 1)
     with pytest.raises(NotBelieved, match="does not show values_in_range refuted"):
-        shows(trace, prop, "refuted")
+        shows(trace, prop, VerdictKind.REFUTED)

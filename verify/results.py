@@ -30,7 +30,7 @@ from __future__ import annotations
 import builtins
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from engine.game import Game, Move, compiled_game
 from engine.trace import Trace
@@ -156,6 +156,92 @@ class StopReason(enum.Enum):
     OTHER = "other"
 
 
+class UnknownName(ValueError):
+    """A name read from JSON or a dict that is none of its `Named` set's: the message says
+    what was found and what may be."""
+
+
+class Named(enum.StrEnum):
+    """A closed set of names a JSON output writes (a verdict, a status). A member is its
+    name as a string, so the files written stay as they were; a name read back is made a
+    member by `parse`, once, where the JSON or the dict is read, and matched as a member
+    everywhere after (tests/test_typed_names.py keeps it so)."""
+
+    @classmethod
+    def noun(cls) -> str:
+        """What one of the names is, in a word, for `parse`'s message."""
+        return "name"
+
+    @classmethod
+    def parse(cls, name: object) -> Self:
+        """The member named `name`, else `UnknownName` saying what was found and what may be."""
+        if isinstance(name, str):
+            for member in cls:
+                if member.value == name:
+                    return member
+        shown = repr(name)[:60]
+        raise UnknownName(f"{shown} is not a {cls.noun()}: expected one of {', '.join(cls)}")
+
+
+class VerdictKind(Named):
+    """A verdict's name, as `Verdict.verdict` gives it and every report writes it."""
+
+    PROVED = "proved"
+    WITNESS = "witness"
+    REFUTED = "refuted"
+    NO_WITNESS = "no-witness"
+    VACUOUS = "vacuous"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "verdict"
+
+
+class Status(Named):
+    """Whether a verdict is as its property expects (`PropertyResult.as_expected`), in the
+    words a report writes: unknown when a limit left it undecided."""
+
+    AS_EXPECTED = "as-expected"
+    NOT_AS_EXPECTED = "not-as-expected"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "status"
+
+
+class MutantStatus(Named):
+    """What became of a mutant at one player count (verify/diff/mutate.py): killed (a
+    property's verdict changed), equivalent (proved the same games), survived (a game
+    tells the two apart and no property sees it), unknown (a limit), invalid (the
+    mutant does not compile)."""
+
+    KILLED = "killed"
+    EQUIVALENT = "equivalent"
+    SURVIVED = "survived"
+    UNKNOWN = "unknown"
+    INVALID = "invalid"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "mutant status"
+
+
+class KnowledgeVerdict(Named):
+    """What a check of who knows what ended in (verify/knowledge/, and the solver's half of
+    it in verify/smt/): proved (no seat learns what it may not), leak (a seat does, shown
+    by a pair of games), unknown (a limit)."""
+
+    PROVED = "proved"
+    LEAK = "leak"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "knowledge verdict"
+
+
 class Halt(str):
     """Why a search stopped: the words a user reads (the string itself) and the
     `StopReason` a program reads (`reason`), made together where the search stops, so
@@ -197,7 +283,7 @@ class Proved:
     evidence: Evidence
     value: int | None = None        # a measured quantity, e.g. the longest game in moves
 
-    verdict = "proved"
+    verdict = VerdictKind.PROVED
     holds = True
 
 
@@ -212,7 +298,7 @@ class Refuted:
     message: str = ""
     lower_bound: int | None = None  # None: the trace is a shortest one
 
-    verdict = "refuted"
+    verdict = VerdictKind.REFUTED
     holds = False
 
     @builtins.property
@@ -232,7 +318,7 @@ class Witnessed:
     elections: int | None = None    # elected governments in the witness
     lower_bound: int | None = None  # None: the trace is a shortest one
 
-    verdict = "witness"
+    verdict = VerdictKind.WITNESS
     holds = True
 
     @builtins.property
@@ -247,7 +333,7 @@ class Unwitnessed:
 
     evidence: Evidence
 
-    verdict = "no-witness"
+    verdict = VerdictKind.NO_WITNESS
     holds = False
 
 
@@ -263,7 +349,7 @@ class Vacuous:
     premise: str
     played: Played | None = None
 
-    verdict = "vacuous"
+    verdict = VerdictKind.VACUOUS
     holds = False
 
     @builtins.property
@@ -286,7 +372,7 @@ class Unknown:
     reason: str
     stop: StopReason = StopReason.OTHER
 
-    verdict = "unknown"
+    verdict = VerdictKind.UNKNOWN
     holds = None
 
 

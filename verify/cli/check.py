@@ -35,6 +35,7 @@ from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
 from ..scale.run import Progress, TlsFiles
+from ..scale.sweep import BoardVerdict
 from ..scale.trust import NotBelieved
 from .options import (ReportRequest, cache_option, color_option, counts_option, json_option, max_states_option,
                       memory_limit_option, parse_counts, progress_stream, report_options, rules_name, rules_option,
@@ -328,8 +329,9 @@ def from_atlas(rules: str, counts: tuple[int, ...], folder: Path) -> None:
         return
     for line in lines:
         click.echo(line)
-    verdicts = {entry["verdict"] for entry in entries if entry is not None}
-    raise SystemExit(EXIT_FAILED if "broken" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
+    verdicts = {BoardVerdict.parse(entry["verdict"]) for entry in entries if entry is not None}   # believed above
+    raise SystemExit(EXIT_FAILED if BoardVerdict.BROKEN in verdicts else EXIT_LIMIT if BoardVerdict.UNKNOWN in verdicts
+                     else EXIT_OK)
 
 
 def details(results: list[PropertyResult]) -> list[str]:

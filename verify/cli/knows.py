@@ -13,7 +13,7 @@ import click
 
 from ..knowledge.beliefs import stderr_progress
 from ..knowledge.run import BACKENDS, certify
-from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, KnowledgeVerdict
 from .options import parse_counts, rules_option, time_limit_option
 
 
@@ -44,7 +44,8 @@ def knows_command(players_text: str, rules: str, backend: str, depth: int, time_
         for certificate in certificates:
             click.echo("\n".join(certificate.lines()))
     verdicts = {c.verdict for c in certificates}
-    raise SystemExit(EXIT_FAILED if "leak" in verdicts else EXIT_LIMIT if "unknown" in verdicts else EXIT_OK)
+    raise SystemExit(EXIT_FAILED if KnowledgeVerdict.LEAK in verdicts
+                     else EXIT_LIMIT if KnowledgeVerdict.UNKNOWN in verdicts else EXIT_OK)
 
 
 COMMANDS = (knows_command,)

@@ -17,6 +17,7 @@ from typing import Any
 from spec.loader import load_spec
 
 from ..explicit.explore import Limits
+from ..results import MutantStatus, VerdictKind
 from .mutate import decide
 from .operators import mutants
 
@@ -47,7 +48,7 @@ class MutateFigure:
                 f"~{self.projected_cpu_seconds / 60:.0f} min CPU on one core")
 
 
-def bench_mutate(players: int, seconds: float, verdicts: dict[str, str]) -> MutateFigure:
+def bench_mutate(players: int, seconds: float, verdicts: dict[str, VerdictKind]) -> MutateFigure:
     """The random stage on an even sample for up to `seconds` CPU seconds, against the
     rules' own `verdicts` (the baseline's)."""
     base = load_spec("standard")
@@ -60,6 +61,6 @@ def bench_mutate(players: int, seconds: float, verdicts: dict[str, str]) -> Muta
             break
         outcome = decide(base, mutant, players, verdicts, Limits(), complete=False)
         done += 1
-        killed += outcome.status == "killed"
+        killed += outcome.status is MutantStatus.KILLED
     cpu = time.process_time() - started
     return MutateFigure(players, len(chosen), done, killed, cpu, cpu / max(done, 1) * len(chosen))

@@ -30,6 +30,7 @@ from typing import Any
 from spec.errors import Location, SpecError
 from spec.model import Spec
 
+from ..results import MutantStatus
 from .compare import Budget, diff
 from .mutate import Outcome, Run, difference_moves
 from .operators import mutants
@@ -74,8 +75,9 @@ def record_of(run: Run, players: int, named_as: dict[int, str]) -> dict[str, Any
     """The record of a run at one player count, as JSON data (sorted: the same run, the same bytes)."""
     named = {named_as[o.number]: o for o in run.outcomes if o.players == players}
     return {"schema": SCHEMA, "version": 1, "rules": run.rules, "players": players,
-            "killed": sorted(key for key, o in named.items() if o.status == "killed"),
-            "others": {key: named[key].status for key in sorted(named) if named[key].status != "killed"}}
+            "killed": sorted(key for key, o in named.items() if o.status is MutantStatus.KILLED),
+            "others": {key: named[key].status.value for key in sorted(named)
+                       if named[key].status is not MutantStatus.KILLED}}
 
 
 def load_record(path: Path) -> Record:
@@ -142,7 +144,7 @@ def judge(run: Run, record: Record, named_as: dict[int, str]) -> Verdict:
     new: list[Outcome] = []
     chosen = [o for o in run.outcomes if o.players == record.players]
     for outcome in chosen:
-        if outcome.status in ("killed", "equivalent", "invalid"):
+        if outcome.status in (MutantStatus.KILLED, MutantStatus.EQUIVALENT, MutantStatus.INVALID):
             continue
         (lost if named_as[outcome.number] in record.killed else new).append(outcome)
     return Verdict(lost, new, len(chosen), len(named_as) - len(chosen))

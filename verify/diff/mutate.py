@@ -57,14 +57,14 @@ from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS 
                        SOLVER_ONLY_SHALLOW_SHARE)
 from ..explicit.check import check_game, moves_of, probe_game
 from ..explicit.explore import Limits
-from ..results import PropertyResult, Refuted, Unknown, Vacuous, Witnessed
+from ..results import MutantStatus, PropertyResult, Refuted, Unknown, UnknownName, Vacuous, VerdictKind, Witnessed
 from ..workers import WorkerPool
 from .compare import Budget, diff
 from .operators import ALL_OPERATORS, Mutant, mutants
 from .reductions import semantic_signature
 
-STATUSES = ("killed", "equivalent", "survived", "unknown", "invalid")
-DECISIVE = ("proved", "no-witness")
+STATUSES = tuple(MutantStatus)
+DECISIVE = (VerdictKind.PROVED, VerdictKind.NO_WITNESS)
 """Base verdicts a single hit under the mutant overturns: the search can stop there."""
 
 MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
@@ -114,7 +114,7 @@ class Outcome:
     rule_ids: tuple[str, ...]
     description: str
     players: int
-    status: str
+    status: MutantStatus
     detail: str = ""
     game: list[str] = field(default_factory=list)      # the distinguishing game (survived) or the killing trace
     decisions: int | None = None
@@ -132,7 +132,7 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         """The outcome as plain data."""
         return {"number": self.number, "operator": self.operator, "rule": self.rule, "rule_ids": list(self.rule_ids),
-                "description": self.description, "players": self.players, "status": self.status,
+                "description": self.description, "players": self.players, "status": self.status.value,
                 "detail": self.detail, "game": self.game, "decisions": self.decisions,
                 "seconds": round(self.seconds, 3),
                 **({} if self.undecided is None else {"undecided": self.undecided})}
@@ -144,14 +144,14 @@ class Outcome:
         try:
             outcome = cls(int(data["number"]), str(data["operator"]), str(data["rule"]),
                           tuple(str(i) for i in data["rule_ids"]), str(data["description"]), int(data["players"]),
-                          str(data["status"]), str(data["detail"]), [str(line) for line in data["game"]],
+                          MutantStatus.parse(data["status"]), str(data["detail"]), [str(line) for line in data["game"]],
                           None if data["decisions"] is None else int(data["decisions"]), float(data["seconds"]),
                           None if data.get("undecided") is None else [str(name) for name in data["undecided"]])
+        except UnknownName as error:
+            raise SpecError(f"a kept mutation outcome is damaged ({error}): remove it from the cache") from None
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
             raise SpecError(f"a kept mutation outcome is damaged ({type(error).__name__}): remove it from the "
                             f"cache") from None
-        if outcome.status not in STATUSES:
-            raise SpecError(f"a kept mutation outcome is damaged (no status {outcome.status[:40]!r})")
         return outcome
 
     def kill_json(self) -> dict[str, Any] | None:
@@ -181,13 +181,13 @@ def catalogue(spec: Spec, players: int, names: tuple[str, ...] | None = None) ->
 
 
 def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: tuple[int, ...],
-                      names: tuple[str, ...] | None = None) -> dict[int, dict[str, str]]:
+                      names: tuple[str, ...] | None = None) -> dict[int, dict[str, VerdictKind]]:
     """The rules' own verdicts read from a baseline (verify/report/baseline.py entries),
     for each count where it has every property asked of the catalogue (other counts are
     left out, and checked instead). A verdict the baseline records as unknown (the solver
     decides no `in_range` at 7 players and more) stays unknown: that property cannot kill
     a mutant there, and the run says so."""
-    out: dict[int, dict[str, str]] = {}
+    out: dict[int, dict[str, VerdictKind]] = {}
     for count in players:
         wanted = [p.name for p in catalogue(base, count, names)]
         got = {name: entries[(name, count)].verdict for name in wanted if (name, count) in entries}
@@ -197,23 +197,23 @@ def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: 
 
 
 def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
-                  ) -> dict[str, str]:
+                  ) -> dict[str, VerdictKind]:
     """The rules' own verdict of every property, computed once per count."""
     results = check_game(Game(base, players), catalogue(base, players, names), limits, fewest_elections=False)
     return {result.property: result.verdict.verdict for result in results}
 
 
 def base_verdicts_by_solver(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
-                            ) -> dict[str, str]:
+                            ) -> dict[str, VerdictKind]:
     """The rules' own verdicts by the solver alone (invariants inferred, none written by
     hand), within `limits.time_limit` seconds in all (each property gets what is left);
     what it leaves unknown cannot kill."""
     from ..smt.check import check_property
     deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-    out: dict[str, str] = {}
+    out: dict[str, VerdictKind] = {}
     for prop in catalogue(base, players, names):
         left = None if deadline is None else deadline - time.monotonic()
-        out[prop.name] = "unknown" if left is not None and left <= 0 else check_property(
+        out[prop.name] = VerdictKind.UNKNOWN if left is not None and left <= 0 else check_property(
             base, prop, players, replace(limits, time_limit=left), infer=True, hints=False).verdict
     return out
 
@@ -222,7 +222,7 @@ def _moves(moves: Any) -> list[str]:
     return [f"{rule}{tuple(args)}" for rule, args in (moves or ())]
 
 
-def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], limits: Limits,
+def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, VerdictKind], limits: Limits,
            budget: Budget = MUTATE_DIFF, complete: bool = True, solver_only: bool = False,
            until_killed: bool = False) -> Outcome:
     """One mutant at one player count (see the module docstring); `solver_only`: by the
@@ -230,9 +230,10 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
     when `until_killed`."""
     started = time.monotonic()
     outcome = Outcome(mutant.number, mutant.operator, mutant.rule, mutant.rule_ids, mutant.description, players,
-                      "unknown")
+                      MutantStatus.UNKNOWN)
 
-    def done(status: str, detail: str = "", game: list[str] | None = None, decisions: int | None = None) -> Outcome:
+    def done(status: MutantStatus, detail: str = "", game: list[str] | None = None,
+             decisions: int | None = None) -> Outcome:
         outcome.status, outcome.detail = status, detail
         outcome.game = game or []
         outcome.decisions = decisions
@@ -240,16 +241,16 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         return outcome
 
     if mutant.invalid:
-        return done("invalid", f"ill-typed: {mutant.invalid[:100]}")
+        return done(MutantStatus.INVALID, f"ill-typed: {mutant.invalid[:100]}")
     if mutant.counts is not None and players not in mutant.counts:
-        return done("equivalent", f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
+        return done(MutantStatus.EQUIVALENT, f"the change is for {mutant.counts[0]}-{mutant.counts[-1]} players only")
     try:
         watched = monitored(mutant.spec)
         game = Game(watched, players)
     except (SpecError, ValueError, KeyError, IndexError) as error:
-        return done("invalid", f"does not compile: {str(error)[:100]}")
+        return done(MutantStatus.INVALID, f"does not compile: {str(error)[:100]}")
     if semantic_signature(mutant.spec, players) == semantic_signature(base, players):
-        return done("equivalent", "the same rules and numbers for this count")
+        return done(MutantStatus.EQUIVALENT, "the same rules and numbers for this count")
     hints = not solver_only
     if only_rule_changed(base, mutant.spec, mutant.rule):
         # The solver is loaded here, not with the module: every command imports this one.
@@ -257,14 +258,17 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
         written, mutated = base.rule(mutant.rule), mutant.spec.rule(mutant.rule)
         support = "strengthening invariants" if hints else "inferred invariants"
         if rules_never_fire(base, players, [written, mutated], hints):
-            return done("equivalent", f"'{mutant.rule}' never fires at {players} players, as written or mutated "
-                                      f"(proved from the rules' {support})")
+            return done(MutantStatus.EQUIVALENT,
+                        f"'{mutant.rule}' never fires at {players} players, as written or mutated "
+                        f"(proved from the rules' {support})")
         if same_shape(written, mutated) and rule_makes_the_same_moves(base, players, written, mutated, hints):
-            return done("equivalent", f"'{mutant.rule}' makes the same moves at {players} players, as written or "
-                                      f"mutated, in every state the rules' {support} allow (proved)")
+            return done(MutantStatus.EQUIVALENT,
+                        f"'{mutant.rule}' makes the same moves at {players} players, as written or "
+                        f"mutated, in every state the rules' {support} allow (proved)")
         if same_shape(written, mutated) and rule_stops_a_quiet_step_short(base, players, written, mutated, hints):
-            return done("equivalent", f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
-                                      f"the game then makes, at {players} players (proved): the same games")
+            return done(MutantStatus.EQUIVALENT,
+                        f"'{mutant.rule}' as mutated stops one quiet bookkeeping move short, which "
+                        f"the game then makes, at {players} players (proved): the same games")
     props = catalogue(watched, players, tuple(verdicts))
     if solver_only:
         return _by_the_solver(base, mutant, watched, players, props, verdicts, limits, done, until_killed)
@@ -293,42 +297,45 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, str], l
             else:
                 break
         else:
-            return done("equivalent", f"{' and '.join(said)} at {players} players, as written or mutated, in every "
-                                      f"state the rules' {support} allow (proved)")
+            return done(MutantStatus.EQUIVALENT,
+                        f"{' and '.join(said)} at {players} players, as written or mutated, in every "
+                        f"state the rules' {support} allow (proved)")
     from ..smt.equivalence import rule_sets_play_the_same_games
     relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS)
     if relation.proved:
         differ = relation.fields_that_differ()
-        return done("equivalent", f"the same games at {players} players, proved by a relational inductive "
+        return done(MutantStatus.EQUIVALENT, f"the same games at {players} players, proved by a relational inductive "
                                   f"invariant" + (f" (may differ: {', '.join(differ)})" if differ else ""))
     killed = _solver_killer(mutant, watched, players, props, verdicts)
     if killed is not None:
         name, before, after, moves, played = killed
-        outcome = done("killed", f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
+        outcome = done(MutantStatus.KILLED,
+                       f"{name}: {before} -> {after} (the solver, {len(moves)} moves)", moves, len(moves))
         outcome.kill = (name, after, played) if played else None
         return outcome
     if not complete:
-        return done("unknown", f"not killed by random games or the solver; no relation proved "
+        return done(MutantStatus.UNKNOWN, f"not killed by random games or the solver; no relation proved "
                                f"({relation.reason}); no complete search asked")
     result = diff(base, mutant.spec, [players], budget)
     (entry,) = result.counts
     if entry.difference is None and entry.complete:
-        return done("equivalent", f"complete product search, {entry.pairs:,} pairs")
+        return done(MutantStatus.EQUIVALENT, f"complete product search, {entry.pairs:,} pairs")
     raws = check_game(game, props, limits, stop_on=stop_on, fewest_elections=False)
     killer = _killer(raws, verdicts)
     if killer is not None:
         return _killed(done, *killer, "the shortest game")
     unknown = [(raw.property, raw.verdict.reason) for raw in raws if isinstance(raw.verdict, Unknown)]
     if unknown:
-        return done("unknown", f"{unknown[0][0]}: {unknown[0][1]}")
+        return done(MutantStatus.UNKNOWN, f"{unknown[0][0]}: {unknown[0][1]}")
     if entry.difference is not None:
         difference = entry.difference
         parting = difference.parting
         moves = [str(step) for step in difference_moves(difference)]
         kind = "shortest" if difference.shortest else "by random play"
-        return done("survived", f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
-                                f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
-    return done("unknown", f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
+        return done(MutantStatus.SURVIVED,
+                    f"{parting.kind} after {difference.decisions} decisions ({kind}): {parting.says}; "
+                    f"{', '.join(parting.rule_ids) or '-'}", moves, difference.decisions)
+    return done(MutantStatus.UNKNOWN, f"product search stopped at depth {entry.depth} ({entry.pairs:,} pairs)")
 
 
 def _asking_order(mutant: Mutant, prop: Property) -> int:
@@ -341,7 +348,7 @@ def _asking_order(mutant: Mutant, prop: Property) -> int:
 
 
 def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
-                   verdicts: dict[str, str]
+                   verdicts: dict[str, VerdictKind]
                    ) -> tuple[str, str, str, list[str], tuple[tuple[str, tuple[int, ...]], ...]] | None:
     """The first property whose verdict the solver finds different under the mutant (a
     counterexample or witness as a game from the start, or a proof where the rules had
@@ -350,7 +357,7 @@ def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Pro
     of the mutant with the order-of-play monitor (`watched`)."""
     from ..smt.passes import verdicts_under
 
-    decided = sorted((p for p in props if verdicts.get(p.name, "unknown") != "unknown"),
+    decided = sorted((p for p in props if verdicts.get(p.name, VerdictKind.UNKNOWN) is not VerdictKind.UNKNOWN),
                      key=lambda prop: _asking_order(mutant, prop))
     for prop, verdict in verdicts_under(watched, players, decided, SOLVER_SECONDS):
         if isinstance(verdict, Unknown) or verdict.verdict == verdicts[prop.name]:
@@ -363,7 +370,7 @@ def _solver_killer(mutant: Mutant, watched: Spec, players: int, props: tuple[Pro
 
 
 def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, props: tuple[Property, ...],
-                   verdicts: dict[str, str], limits: Limits, done: Callable[..., Outcome],
+                   verdicts: dict[str, VerdictKind], limits: Limits, done: Callable[..., Outcome],
                    until_killed: bool = False) -> Outcome:
     """A mutant decided by the solver alone, with no strengthening invariant written by
     hand (each inferred for the mutant's rules): every property of the catalogue is
@@ -387,17 +394,19 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
         if not isinstance(verdict, Unknown):
             decided[prop.name] = verdict
-            if until_killed and verdicts.get(prop.name, "unknown") not in ("unknown", verdict.verdict):
+            if until_killed and verdicts.get(prop.name, VerdictKind.UNKNOWN) not in (VerdictKind.UNKNOWN,
+                                                                                     verdict.verdict):
                 break
     undecided: list[str] | None = [prop.name for prop in checked if prop.name not in decided]
     killers = [prop for prop in checked if prop.name in decided
-               and verdicts.get(prop.name, "unknown") not in ("unknown", decided[prop.name].verdict)]
+               and verdicts.get(prop.name, VerdictKind.UNKNOWN) not in (VerdictKind.UNKNOWN,
+                                                                        decided[prop.name].verdict)]
     outcome: Outcome
     if killers:
         name = killers[0].name
         trace = getattr(decided[name], "trace", None)
         moves = [f"{move.rule}{tuple(move.args)}" for move, _ in trace.steps] if trace is not None else []
-        outcome = done("killed", f"{name}: {verdicts[name]} -> {decided[name].verdict} (the solver alone"
+        outcome = done(MutantStatus.KILLED, f"{name}: {verdicts[name]} -> {decided[name].verdict} (the solver alone"
                                  + (f", {len(moves)} moves)" if moves else ")"), moves, len(moves) if moves else None)
         outcome.kill = (name, decided[name].verdict, moves_of(trace)) if trace is not None and moves else None
         if until_killed:
@@ -405,12 +414,14 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
     else:
         relation = rule_sets_play_the_same_games(base, mutant.spec, players, RELATIONAL_SECONDS, hints=False)
         if relation.proved:
-            outcome = done("equivalent", f"the same games at {players} players, proved by a relational inductive "
-                                         f"invariant over inferred invariants")
+            outcome = done(MutantStatus.EQUIVALENT,
+                           f"the same games at {players} players, proved by a relational inductive "
+                           f"invariant over inferred invariants")
         else:
-            outcome = done("unknown", f"the solver alone: {len(decided)} of {len(checked)} properties decided, "
-                                      f"none differs from the rules' own; no relation proved ({relation.reason}); "
-                                      f"no search for a game telling them apart")
+            outcome = done(MutantStatus.UNKNOWN,
+                           f"the solver alone: {len(decided)} of {len(checked)} properties decided, "
+                           f"none differs from the rules' own; no relation proved ({relation.reason}); "
+                           f"no search for a game telling them apart")
     outcome.undecided = undecided
     return outcome
 
@@ -495,7 +506,8 @@ def _killed(done: Callable[..., Outcome], result: PropertyResult, before: str, f
     game = verdict.played if isinstance(verdict, (Refuted, Witnessed, Vacuous)) else None
     moves = game.moves if game is not None else ()
     size = f", {len(moves)} moves" if moves else ""
-    outcome = done("killed", f"{result.property}: {before} -> {verdict.verdict} ({found_by}{size})", _moves(moves),
+    outcome = done(MutantStatus.KILLED,
+                   f"{result.property}: {before} -> {verdict.verdict} ({found_by}{size})", _moves(moves),
                    len(moves) if moves else None)
     outcome.kill = (result.property, verdict.verdict, moves) if moves else None
     return outcome
@@ -506,7 +518,7 @@ def difference_moves(difference: Any) -> list[str]:
     return [f"{move.rule}{tuple(move.args)}" for move, _ in difference.legal_trace.steps]
 
 
-def _killer(results: list[PropertyResult], verdicts: dict[str, str]) -> tuple[PropertyResult, str] | None:
+def _killer(results: list[PropertyResult], verdicts: dict[str, VerdictKind]) -> tuple[PropertyResult, str] | None:
     """The first result whose verdict differs from the rules' own (`verdicts`: by the
     names a baseline keeps), neither unknown."""
     for result in results:
@@ -533,13 +545,13 @@ class Run:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)   # where the verdicts of the rules came from
 
-    def count(self, status: str, outcomes: list[Outcome] | None = None) -> int:
-        return sum(1 for o in (self.outcomes if outcomes is None else outcomes) if o.status == status)
+    def count(self, status: MutantStatus, outcomes: list[Outcome] | None = None) -> int:
+        return sum(1 for o in (self.outcomes if outcomes is None else outcomes) if o.status is status)
 
     def score(self, outcomes: list[Outcome] | None = None) -> str:
         """killed/(killed+survived) as `k/n (p%)`, with unknown and not-run beside it."""
-        killed, survived = self.count("killed", outcomes), self.count("survived", outcomes)
-        unknown = self.count("unknown", outcomes)
+        killed, survived = self.count(MutantStatus.KILLED, outcomes), self.count(MutantStatus.SURVIVED, outcomes)
+        unknown = self.count(MutantStatus.UNKNOWN, outcomes)
         total = killed + survived
         text = f"{killed}/{total} ({100 * killed / total:.1f}%)" if total else "0/0 (-)"
         if unknown:
@@ -551,9 +563,9 @@ class Run:
     @property
     def exit_status(self) -> int:
         """0 all killed or equivalent, 1 a survivor, 3 unknown or not run."""
-        if self.count("survived"):
+        if self.count(MutantStatus.SURVIVED):
             return 1
-        if self.count("unknown") or self.not_run:
+        if self.count(MutantStatus.UNKNOWN) or self.not_run:
             return 3
         return 0
 
@@ -577,11 +589,11 @@ class Run:
         lines.append("per rule ID:")
         for rule_id, chosen in self.by_rule_id():
             lines.append(f"  {rule_id:8} {self.score(chosen)}")
-        survivors = [o for o in self.outcomes if o.status == "survived"]
+        survivors = [o for o in self.outcomes if o.status is MutantStatus.SURVIVED]
         if survivors:
             lines.append("survivors:")
             lines += [f"  {o.players}p {o.line}" for o in survivors]
-        unknown = [o for o in self.outcomes if o.status == "unknown"]
+        unknown = [o for o in self.outcomes if o.status is MutantStatus.UNKNOWN]
         if unknown:
             lines.append("unknown:")
             lines += [f"  {o.players}p {o.line}" for o in unknown]
@@ -624,9 +636,9 @@ class Run:
 def tally(outcomes: list[Outcome]) -> dict[str, Any]:
     """How many outcomes there are, how many of each status, and the score
     killed/(killed+survived) as a fraction (None when neither happened: no score, not 0)."""
-    counts = {status: sum(1 for o in outcomes if o.status == status) for status in STATUSES}
-    decided = counts["killed"] + counts["survived"]
-    score = round(counts["killed"] / decided, 4) if decided else None
+    counts: dict[str, int] = {status: sum(1 for o in outcomes if o.status is status) for status in STATUSES}
+    decided = counts[MutantStatus.KILLED] + counts[MutantStatus.SURVIVED]
+    score = round(counts[MutantStatus.KILLED] / decided, 4) if decided else None
     return {"mutants": len(outcomes), **counts, "score": score}
 
 
@@ -650,7 +662,7 @@ def _id_order(rule_id: str) -> tuple[int, int, str, int]:
     return (1, 0, letters, int(digits) if digits else 0)
 
 
-def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, str], limits: Limits,
+def _decide_numbered(rules: str, number: int, players: int, verdicts: dict[str, VerdictKind], limits: Limits,
                      budget: Budget, operators: tuple[str, ...] | None, rule_filter: tuple[str, ...] | None,
                      complete: bool, solver_only: bool = False, until_killed: bool = False) -> Outcome:
     """For a worker process: rebuild the mutants (deterministic) and decide number `number`."""
@@ -681,7 +693,7 @@ def local_spread(workers: int) -> Spread:
 def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
-            verdicts: dict[int, dict[str, str]] | None = None, base_limits: Limits | None = None,
+            verdicts: dict[int, dict[str, VerdictKind]] | None = None, base_limits: Limits | None = None,
             complete: bool = True, progress: Callable[[int, int, Outcome | None], None] | None = None,
             numbers: frozenset[int] | None = None, spread: Spread | None = None, solver_only: bool = False,
             until_killed: bool = False) -> Run:
@@ -703,12 +715,12 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
         for_count = chosen if cap is None else chosen[:cap]
         run.not_run += len(chosen) - len(for_count)
         jobs += [(mutant, count) for mutant in for_count]
-    base_of: dict[int, dict[str, str]] = {}
+    base_of: dict[int, dict[str, VerdictKind]] = {}
     for count in players:
         if verdicts and count in verdicts:
             base_of[count] = verdicts[count]
             run.notes.append(f"{count} players: the rules' verdicts read from the baseline")
-            unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
+            unknown = sorted(name for name, verdict in base_of[count].items() if verdict is VerdictKind.UNKNOWN)
             if unknown:
                 run.notes.append(f"{count} players: the baseline leaves {len(unknown)} properties unknown "
                                  f"({', '.join(unknown[:3])}): they cannot kill a mutant")
@@ -717,7 +729,7 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
                 progress(0, len(jobs), None)
             base_of[count] = (base_verdicts_by_solver if solver_only else base_verdicts)(
                 base, count, base_limits or limits, properties)
-            unknown = sorted(name for name, verdict in base_of[count].items() if verdict == "unknown")
+            unknown = sorted(name for name, verdict in base_of[count].items() if verdict is VerdictKind.UNKNOWN)
             if unknown:
                 run.notes.append(f"{count} players: the rules' own check stopped at a limit, {len(unknown)} "
                                  f"properties unknown ({', '.join(unknown[:3])}) cannot kill a mutant")

@@ -444,6 +444,8 @@ class LayeredSearch:
         names = game.field_names
         self.winner = names.index("winner") if "winner" in names else None
         self.how = names.index("how") if "how" in names else None
+        # What one `run` was asked for, set as it starts and cleared as it ends (`_begin`):
+        # nothing of one run is left for the next, nor for a `successors` asked between.
         self._facts = False
         self._vias = False
         self._breadth_first = False
@@ -757,7 +759,6 @@ class LayeredSearch:
         disk, not memory (at 9 players they are tens of GiB); and the successors waiting
         for their layer, once those in memory take `PENDING_IN_MEMORY` bytes."""
         started = time.perf_counter()
-        deadline = None if limits.time_limit is None else started + limits.time_limit
         result = Layered(self.players)
         if self.rank is None and not breadth_first:
             result.limit = Halt(StopReason.NO_RANKING, f"limit: {NO_RANKING}")
@@ -766,15 +767,28 @@ class LayeredSearch:
             raise ValueError("the graph facts need the ranking's order: a breadth-first sweep has none")
         if by_elections and not breadth_first:
             raise ValueError("by elections is an order of the breadth-first sweep")
-        self._breadth_first = breadth_first
-        self._by_elections = by_elections
+        self._begin(facts=facts, vias=facts and paths, breadth_first=breadth_first, by_elections=by_elections,
+                    spill=spill, watch=watch)
+        try:
+            return self._sweep(result, started, limits, paths, project, facts, progress, watch, spill, breadth_first)
+        finally:
+            self._begin()
+
+    def _begin(self, *, facts: bool = False, vias: bool = False, breadth_first: bool = False,
+               by_elections: bool = False, spill: str | None = None, watch: Watch | None = None) -> None:
+        """Set what one run was asked for, and its tallies at zero (the defaults: none, as
+        between runs), so that a second `run` of the same search starts as the first did."""
+        self._facts, self._vias = facts, vias
+        self._breadth_first, self._by_elections = breadth_first, by_elections
+        self._spill, self.watch = spill, watch
+        self._pending_memory = self._buffered = 0
+
+    def _sweep(self, result: Layered, started: float, limits: Limits, paths: bool, project: bool, facts: bool,
+               progress: Callable[[LayerProgress], object] | None, watch: Watch | None, spill: str | None,
+               breadth_first: bool) -> Layered:
+        """`run`'s sweep, once `_begin` has set what it was asked for."""
+        deadline = None if limits.time_limit is None else started + limits.time_limit
         visited = Visited() if breadth_first else None
-        self._facts = facts
-        self._vias = facts and paths
-        self._spill = spill
-        self._pending_memory = 0
-        self._buffered = 0
-        self.watch = watch
         projector = batch_projector(self.game) if project else None
         # Abstract states recur across layers: they are tallied to the end, on disk past
         # tally.IN_MEMORY when there is a folder to spill to.

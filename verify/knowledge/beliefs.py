@@ -57,6 +57,7 @@ from verify.explicit.reductions import fields_read, representatives, rotation_bl
 
 from verify.budgets import PROGRESS_SECONDS
 
+from ..results import KnowledgeVerdict
 from .certificate import Certificate, Leak, difference
 
 Progress = Callable[[str], None]
@@ -180,7 +181,7 @@ def search(game: Game, rules: str, time_limit: float | None = None, max_beliefs:
     seen: dict[tuple[int, tuple[int, ...]], int] = {}
     figures = {"beliefs": 0, "states": 0, "state-beliefs": 0, "pairs": 0, "largest belief": 0, "depth": 0}
 
-    def certificate(verdict: str, reason: str = "", leak: Leak | None = None) -> Certificate:
+    def certificate(verdict: KnowledgeVerdict, reason: str = "", leak: Leak | None = None) -> Certificate:
         figures["states"] = len(states)
         figures["beliefs"] = len(keys)
         return Certificate(rules, game.players, "explicit", verdict, seats, symmetry,
@@ -208,7 +209,7 @@ def search(game: Game, rules: str, time_limit: float | None = None, max_beliefs:
         if key not in seen:
             leak = add(key, -1, None)
             if leak:
-                return certificate("leak", leak=leak)
+                return certificate(KnowledgeVerdict.LEAK, leak=leak)
             layer.append(seen[key])
     depth = 0
     last_word = time.monotonic()
@@ -218,9 +219,11 @@ def search(game: Game, rules: str, time_limit: float | None = None, max_beliefs:
         for belief in layer:
             now = time.monotonic()
             if time_limit is not None and now - started > time_limit:
-                return certificate("unknown", f"the time limit of {time_limit:g} s was hit at depth {depth}")
+                return certificate(KnowledgeVerdict.UNKNOWN,
+                                   f"the time limit of {time_limit:g} s was hit at depth {depth}")
             if max_beliefs is not None and len(keys) > max_beliefs:
-                return certificate("unknown", f"the limit of {max_beliefs:,} beliefs was hit at depth {depth}")
+                return certificate(KnowledgeVerdict.UNKNOWN,
+                                   f"the limit of {max_beliefs:,} beliefs was hit at depth {depth}")
             if progress is not None and now - last_word > PROGRESS_SECONDS:
                 last_word = now
                 progress(f"{game.players} players: depth {depth}, {len(keys):,} beliefs, {len(states):,} states, "
@@ -240,11 +243,12 @@ def search(game: Game, rules: str, time_limit: float | None = None, max_beliefs:
                 leak = add(key, belief, seen_by)
                 if leak:
                     figures["depth"] = depth + 1
-                    return certificate("leak", leak=leak)
+                    return certificate(KnowledgeVerdict.LEAK, leak=leak)
                 following.append(seen[key])
         layer = following
         depth += 1
-    return certificate("proved", f"complete: every belief of every history checked, the longest {depth - 1} moves")
+    return certificate(KnowledgeVerdict.PROVED,
+                       f"complete: every belief of every history checked, the longest {depth - 1} moves")
 
 
 def _leak(game: Game, keys: list[tuple[int, tuple[int, ...]]], parents: list[tuple[int, Observation | None]],

@@ -14,10 +14,11 @@ from engine.game import Game, Move
 from engine.observe import SeatView, observer
 from engine.trace import Trace
 from engine.words import seat_shown, seats_shown
-from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, KnowledgeVerdict
 
-VERDICTS = ("proved", "leak", "unknown")
-EXIT_OF = {"proved": EXIT_OK, "leak": EXIT_FAILED, "unknown": EXIT_LIMIT}
+
+VERDICTS = tuple(KnowledgeVerdict)
+EXIT_OF = {KnowledgeVerdict.PROVED: EXIT_OK, KnowledgeVerdict.LEAK: EXIT_FAILED, KnowledgeVerdict.UNKNOWN: EXIT_LIMIT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class Certificate:
     rules: str
     players: int
     backend: str                         # explicit | smt
-    verdict: str                         # proved | leak | unknown
+    verdict: KnowledgeVerdict
     seats: tuple[int, ...]               # the seats checked (seat 0 alone under rotation)
     symmetry: str                        # why those seats suffice
     seconds: float
@@ -91,7 +92,7 @@ class Certificate:
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for `shrules knows --json`."""
-        return {"rules": self.rules, "players": self.players, "backend": self.backend, "verdict": self.verdict,
+        return {"rules": self.rules, "players": self.players, "backend": self.backend, "verdict": self.verdict.value,
                 "seats": list(self.seats), "symmetry": self.symmetry, "seconds": round(self.seconds, 2),
                 "figures": dict(self.figures), "reason": self.reason,
                 "leak": self.leak.to_json() if self.leak else None}

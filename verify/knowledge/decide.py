@@ -33,7 +33,7 @@ from ..budgets import KNOWLEDGE_SECONDS
 from ..budgets import KNOWLEDGE_BELIEFS
 from ..results import Evidence, Proved, PropertyResult, Refuted, Unknown, Unwitnessed, Verdict, Witnessed, played
 from .question import Question
-from .search import Searched, search
+from .search import Found, Searched, search
 
 METHOD = "beliefs"
 """The evidence's method: a search of a seat's beliefs."""
@@ -105,11 +105,11 @@ def verdict_of(prop: Property, found: Searched) -> Verdict:
     note = (f"{found.beliefs:,} beliefs ({merged}{found.states:,} states expanded) to depth {found.depth}"
             + ("" if found.seat is None else f"; the knower: seat {found.seat + 1}"))
     evidence = Evidence(METHOD, found.states, None, found.depth, found.seconds, note)
-    if found.status == "unknown":
+    if found.status is Found.UNKNOWN:
         return Unknown(evidence, f"the search of the beliefs stopped: {found.reason}")
     if prop.kind == "sometimes":
-        return Witnessed(evidence, played(found.trace), lower_bound=found.lower_bound) if found.status == "found" \
+        return Witnessed(evidence, played(found.trace), lower_bound=found.lower_bound) if found.status is Found.FOUND \
             else Unwitnessed(evidence)
-    if found.status == "found":
+    if found.status is Found.FOUND:
         return Refuted(evidence, played(found.trace), "the question holds in this game", lower_bound=found.lower_bound)
     return Proved(evidence)

@@ -36,7 +36,21 @@ from engine.trace import Trace
 from spec.model import Spec
 
 from .beliefs import Progress
+from ..results import Named
 from .certificate import Leak, difference
+
+
+class Followed(Named):
+    """What following one game's observations found (`Along.verdict`): a leak, none, or
+    unknown when a limit stopped it."""
+
+    LEAK = "leak"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "verdict along a game"
 
 
 @dataclass(slots=True)
@@ -44,7 +58,7 @@ class Along:
     """What following one game's observations found: a leak, or none (with the largest
     belief met), or `unknown` when a limit stopped it."""
 
-    verdict: str                         # leak | none | unknown
+    verdict: Followed
     leak: Leak | None = None
     largest: int = 0
     reason: str = ""
@@ -67,9 +81,9 @@ def along(game: Game, witness: Trace, seats: Sequence[int], deadline: float | No
     for seat in seats:
         found = _along_seat(game, witness, seat, deadline, max_states, progress)
         largest = max(largest, found.largest)
-        if found.verdict != "none":
+        if found.verdict is not Followed.NONE:
             return found
-    return Along("none", None, largest, f"no seat's view differs among the games that show it what the "
+    return Along(Followed.NONE, None, largest, f"no seat's view differs among the games that show it what the "
                  f"{len(witness.steps)}-move game does (largest belief {largest:,} states)",
                  {"largest belief": largest})
 
@@ -87,7 +101,8 @@ def _along_seat(game: Game, witness: Trace, seat: int, deadline: float | None, m
         following: dict[State, tuple[State, Move] | None] = {}
         for state in beliefs[-1]:
             if deadline is not None and time.monotonic() > deadline:
-                return Along("unknown", None, largest, f"the time limit was hit at seat {seat + 1}, move {index + 1}")
+                return Along(Followed.UNKNOWN,
+                             None, largest, f"the time limit was hit at seat {seat + 1}, move {index + 1}")
             for other in game.legal_moves(state):
                 if other.rule != move.rule:
                     continue
@@ -99,7 +114,7 @@ def _along_seat(game: Game, witness: Trace, seat: int, deadline: float | None, m
         beliefs.append(following)
         largest = max(largest, len(following))
         if max_states is not None and largest > max_states:
-            return Along("unknown", None, largest, f"the limit of {max_states:,} states in a belief was hit at "
+            return Along(Followed.UNKNOWN, None, largest, f"the limit of {max_states:,} states in a belief was hit at "
                          f"seat {seat + 1}, move {index + 1}")
         if progress is not None:
             progress(f"{game.players} players: seat {seat + 1}, move {index + 1} ({move.rule}): "
@@ -107,9 +122,9 @@ def _along_seat(game: Game, witness: Trace, seat: int, deadline: float | None, m
     mine = watch.view(witness.end, seat)
     for state in beliefs[-1]:
         if watch.view(state, seat) != mine:
-            return Along("leak", _pair(game, witness, beliefs, state, seat), largest,
+            return Along(Followed.LEAK, _pair(game, witness, beliefs, state, seat), largest,
                          figures={"largest belief": largest})
-    return Along("none", None, largest)
+    return Along(Followed.NONE, None, largest)
 
 
 def _pair(game: Game, witness: Trace, beliefs: list[dict[State, tuple[State, Move] | None]], end: State,
@@ -156,7 +171,7 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
     """A pair of games along the shortest game in which each of the `opened` rules is taken,
     the shortest games first (module docstring); `complete`: `opened` holds every open rule."""
     from verify.results import Limits
-    from verify.smt.bmc import move_target
+    from verify.smt.bmc import Ended, move_target
     from verify.smt.backend import Backend
     from verify.smt.induction import OutOfTime
 
@@ -185,10 +200,10 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
                                None if remaining is None else time.perf_counter() + remaining)
         if found.trace is not None:
             least[rule] = found.depth if found.lower_bound is None else found.lower_bound
-        elif found.stopped in ("unreachable", "k-inductive"):
+        elif found.ended in (Ended.UNREACHABLE, Ended.K_INDUCTIVE):
             least[rule] = float("inf")
         else:
-            least[rule] = found.depth + (1 if found.stopped in ("time", "depth") else 0)
+            least[rule] = found.depth + (1 if found.ended in (Ended.TIME, Ended.DEPTH) else 0)
         if progress is not None:
             took = (f"{found.depth} moves" if found.trace is not None else "none: no game takes it"
                     if least[rule] == float("inf") else f"none within {least[rule]:g} moves ({found.stopped})")
@@ -200,7 +215,7 @@ def directed(spec: Spec, game: Game, opened: Sequence[str], complete: bool, time
         witness = replayed(game, [move for move, _ in found.trace.steps])
         remaining = left()
         seen = along(game, witness, range(game.players), None if remaining is None else time.monotonic() + remaining)
-        if seen.verdict == "unknown":
+        if seen.verdict is Followed.UNKNOWN:
             if best is None:
                 return Directed(None, f"along the shortest game taking '{rule}': {seen.reason}")
             break               # a shorter game takes this rule (the pair found is not called shortest)

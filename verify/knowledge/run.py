@@ -33,9 +33,10 @@ from spec.loader import load_spec
 from spec.model import Spec
 
 from .beliefs import Progress, roots, rotated_back, search
+from ..results import KnowledgeVerdict
 from .certificate import Certificate, Leak, difference
 from .directed import directed
-from .stepwise import stepwise
+from .stepwise import PassVerdict, stepwise
 
 BACKENDS = ("auto", "explicit", "smt")
 
@@ -51,17 +52,17 @@ def certify(rules: str, players: int, backend: str, time_limit: float | None = N
         found = stepwise(game, time_limit, progress=progress)
         figures = {"states": found.states, "transitions": found.transitions, "keys": found.keys,
                    "views": found.views, "observations": found.observations}
-        if found.verdict == "proved":
-            return Certificate(spec.name, players, "explicit stepwise pass", "proved", tuple(range(players)),
-                               _pass_seats(symmetry), found.seconds, figures, found.reason)
+        if found.verdict is PassVerdict.PROVED:
+            return Certificate(spec.name, players, "explicit stepwise pass", KnowledgeVerdict.PROVED,
+                               tuple(range(players)), _pass_seats(symmetry), found.seconds, figures, found.reason)
         return _search(game, spec.name, started, time_limit, max_beliefs, progress,
                        f"the stepwise pass: {found.reason}")
     from verify.smt.stepwise import decide as decide_stepwise   # z3 is loaded only here
 
     proof = decide_stepwise(spec, players, time_limit, progress, every=backend == "auto")
     figures = {"queries": proof.queries, "support invariants": proof.support}
-    if proof.verdict == "proved":
-        return Certificate(spec.name, players, "smt stepwise", "proved", tuple(range(players)),
+    if proof.verdict is KnowledgeVerdict.PROVED:
+        return Certificate(spec.name, players, "smt stepwise", KnowledgeVerdict.PROVED, tuple(range(players)),
                            "every seat checked", time.monotonic() - started, figures, proof.reason)
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - started))
     why = f"the stepwise proof does not close: {proof.reason}"
@@ -69,8 +70,8 @@ def certify(rules: str, players: int, backend: str, time_limit: float | None = N
         if proof.open:
             aimed = directed(spec, game, proof.open, proof.complete, left, progress)
             if aimed.leak is not None:
-                return Certificate(spec.name, players, "smt stepwise, directed search", "leak", (aimed.leak.seat,),
-                                   "every seat tried along the game", time.monotonic() - started,
+                return Certificate(spec.name, players, "smt stepwise, directed search", KnowledgeVerdict.LEAK,
+                                   (aimed.leak.seat,), "every seat tried along the game", time.monotonic() - started,
                                    {**figures, **aimed.figures}, f"{why}; {aimed.reason}", aimed.leak)
             why = f"{why}; the directed search: {aimed.reason}"
             left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - started))
@@ -91,9 +92,9 @@ def _search(game: Game, rules: str, started: float, time_limit: float | None, ma
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - started))
     found = search(game, rules, left, max_beliefs, progress)
     found.seconds = time.monotonic() - started
-    if found.verdict == "unknown":
+    if found.verdict is KnowledgeVerdict.UNKNOWN:
         found.reason = f"{why}; the belief search: {found.reason}"
-    elif found.verdict == "proved":
+    elif found.verdict is KnowledgeVerdict.PROVED:
         found.reason = f"{why}; the belief search is complete: {found.reason}"
     return found
 
@@ -105,12 +106,13 @@ def _self_composition(spec: Spec, game: Game, started: float, time_limit: float 
     starts, symmetry = roots(game)
     players = game.players
     if len(starts) > 1 and starts[0][1] == starts[1][1]:
-        return Certificate(spec.name, players, "smt", "unknown", (), symmetry, time.monotonic() - started, {},
+        return Certificate(spec.name, players, "smt", KnowledgeVerdict.UNKNOWN,
+                           (), symmetry, time.monotonic() - started, {},
                            f"{why}; the solver checks seat 0 alone, which the rules' asymmetry does not allow")
     outcome = decide(spec, players, depth, time_limit, progress, tuple(start for _, start in starts))
     figures = {"depth": outcome.depth}
     seconds = time.monotonic() - started
-    if outcome.verdict != "leak" or outcome.pair is None:
+    if outcome.verdict is not KnowledgeVerdict.LEAK or outcome.pair is None:
         return Certificate(spec.name, players, "smt", outcome.verdict, (0,), symmetry, seconds, figures,
                            f"{why}; {outcome.reason}")
     first, second = replay(spec, players, outcome.pair, outcome.start)
@@ -121,5 +123,5 @@ def _self_composition(spec: Spec, game: Game, started: float, time_limit: float 
     found = difference(first.game, watch.view(first.end, 0), watch.view(second.end, 0))
     assert found is not None, "the engine shows seat 0 different views at the end of the solver's games"
     first, second, seat = rotated_back(first.game, first, second, 0)
-    return Certificate(spec.name, players, "smt", "leak", (0,), symmetry, seconds, figures,
+    return Certificate(spec.name, players, "smt", KnowledgeVerdict.LEAK, (0,), symmetry, seconds, figures,
                        f"shortest: no leak within {outcome.depth - 1} moves", Leak(seat, first, second, found))

@@ -44,16 +44,30 @@ from spec.lang.nodes import IfElse, ListLit, Lit, fields_read, walk
 
 from .belief_sets import Belief, Beliefs, Seen
 from .components import closure
+from ..results import Named
 from .question import Question
 
 Key = tuple[tuple[int, ...], frozenset[tuple[int, ...]]]
+
+
+class Found(Named):
+    """How a knowledge search ended (`Searched.status`): a game found where the question
+    holds, none (the search was complete), or unknown (a limit)."""
+
+    FOUND = "found"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "knowledge search's status"
 
 
 @dataclass(frozen=True, slots=True)
 class Searched:
     """The outcome of a knowledge search, with its size."""
 
-    status: str                     # found | none | unknown
+    status: Found
     trace: Trace | None = None
     seat: int | None = None         # the knower of the game found
     beliefs: int = 0                # beliefs stored (unions, when merging)
@@ -149,11 +163,11 @@ def search(game: Game, question: Question, deadline: float, max_beliefs: int,
                     if found is not None:
                         trace, length = found
                         bound = None if length == hit_level else hit_level
-                        return _done(seats, stores, "found", started, length, trace=trace, seat=seat.seat,
+                        return _done(seats, stores, Found.FOUND, started, length, trace=trace, seat=seat.seat,
                                      lower_bound=bound)
                     refuted += 1
         if max_depth is not None and level >= max_depth:
-            return _done(seats, stores, "unknown", started, level,
+            return _done(seats, stores, Found.UNKNOWN, started, level,
                          reason=f"the depth limit ({max_depth} moves) was reached")
         nexts: list[list[Key]] = []
         for index, seat in enumerate(seats):
@@ -177,18 +191,18 @@ def search(game: Game, question: Question, deadline: float, max_beliefs: int,
                         store[child] = _Entry(union, level + 1, key, seen)
                     grown[child] = None
                 if time.perf_counter() > deadline:
-                    return _done(seats, stores, "unknown", started, level,
+                    return _done(seats, stores, Found.UNKNOWN, started, level,
                                  reason=f"the time ran out at depth {level + 1}")
                 if sum(len(s) for s in stores) > max_beliefs:
-                    return _done(seats, stores, "unknown", started, level,
+                    return _done(seats, stores, Found.UNKNOWN, started, level,
                                  reason=f"the belief limit ({max_beliefs:,}) was reached at depth {level + 1}")
             nexts.append(list(grown))
         frontiers = nexts
         level += 1
     if refuted:
-        return _done(seats, stores, "unknown", started, level,
+        return _done(seats, stores, Found.UNKNOWN, started, level,
                      reason=f"{refuted} game(s) found over merged beliefs were not confirmed by the exact replay")
-    return _done(seats, stores, "none", started, level)
+    return _done(seats, stores, Found.NONE, started, level)
 
 
 def _confirm(seat: _Seat, store: dict[Key, _Entry], key: Key) -> tuple[Trace, int] | None:
@@ -223,7 +237,7 @@ def _confirm(seat: _Seat, store: dict[Key, _Entry], key: Key) -> tuple[Trace, in
     return Trace(seat.game, state, steps), len(seens)
 
 
-def _done(seats: list[_Seat], stores: list[dict[Key, _Entry]], status: str, started: float, depth: int,
+def _done(seats: list[_Seat], stores: list[dict[Key, _Entry]], status: Found, started: float, depth: int,
           **fields: Any) -> Searched:
     return Searched(status, beliefs=sum(len(s) for s in stores), states=sum(s.beliefs.states for s in seats),
                     depth=depth, seconds=time.perf_counter() - started, merged=any(s.merged for s in seats), **fields)

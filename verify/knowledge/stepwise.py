@@ -63,6 +63,7 @@ from verify.explicit.reductions import pivot_field, representatives
 
 from verify.budgets import PROGRESS_SECONDS
 
+from ..results import Named
 from .beliefs import Progress, _blockers, _shown_whole
 
 PUBLIC_CACHE = 1 << 20
@@ -84,11 +85,24 @@ class Conflict:
     other: SeatView
 
 
+class PassVerdict(Named):
+    """What the stepwise pass found: proved, unknown (a limit) or a conflict (two histories
+    a seat cannot tell apart that its view tells apart: no proof, and no leak shown)."""
+
+    PROVED = "proved"
+    CONFLICT = "conflict"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "stepwise pass's verdict"
+
+
 @dataclass(slots=True)
 class Pass:
     """What the pass found: `proved`, `unknown` (a limit) or `conflict`, and its figures."""
 
-    verdict: str
+    verdict: PassVerdict
     states: int
     transitions: int
     keys: int
@@ -257,10 +271,12 @@ def stepwise(game: Game, time_limit: float | None = None, max_states: int | None
         for state_id, moves in pending:
             now = time.monotonic()
             if time_limit is not None and now - started > time_limit:
-                return Pass("unknown", len(states), transitions, len(relation), len(view_ids), len(observation_ids),
+                return Pass(PassVerdict.UNKNOWN,
+                            len(states), transitions, len(relation), len(view_ids), len(observation_ids),
                             now - started, f"the time limit of {time_limit:g} s was hit after {len(states):,} states")
             if max_states is not None and len(states) > max_states:
-                return Pass("unknown", len(states), transitions, len(relation), len(view_ids), len(observation_ids),
+                return Pass(PassVerdict.UNKNOWN,
+                            len(states), transitions, len(relation), len(view_ids), len(observation_ids),
                             now - started, f"the limit of {max_states:,} states was hit")
             if progress is not None and now - last_word > PROGRESS_SECONDS:
                 last_word = now
@@ -311,13 +327,13 @@ def stepwise(game: Game, time_limit: float | None = None, max_states: int | None
                         mine = views(after, legal(after))[seat]
                         if symmetric and seat:
                             mine = rotator.view(mine, seat)
-                        return Pass("conflict", len(states), transitions, len(relation), len(view_ids),
+                        return Pass(PassVerdict.CONFLICT, len(states), transitions, len(relation), len(view_ids),
                                     len(observation_ids), time.monotonic() - started,
                                     "the view after a move is not a function of the view before and what the "
                                     "move shows", Conflict(seat, state, Move(rule.name, args), after, mine,
                                                            _view_of(view_ids, known)))
         pending = following
-    return Pass("proved", len(states), transitions, len(relation), len(view_ids), len(observation_ids),
+    return Pass(PassVerdict.PROVED, len(states), transitions, len(relation), len(view_ids), len(observation_ids),
                 time.monotonic() - started,
                 f"complete: over all {transitions:,} transitions of {len(states):,} states, every seat's view after a "
                 f"move is a function of its view before and what the move shows it")

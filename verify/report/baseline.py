@@ -27,7 +27,7 @@ from typing import Any
 from engine.safe_json import read_json
 from spec.errors import SpecError, shown
 from spec.files import write_atomic
-from verify.results import PropertyResult
+from verify.results import PropertyResult, VerdictKind
 
 from .records import SCHEMA_VERSION, VERDICTS, RunInfo
 
@@ -46,12 +46,12 @@ class Entry:
     players: int
     kind: str
     expect: str
-    verdict: str
+    verdict: VerdictKind
 
     def as_dict(self) -> dict[str, Any]:
         """The entry as the JSON object of its line."""
         return {"expect": self.expect, "kind": self.kind, "players": self.players,
-                "property": self.property, "verdict": self.verdict}
+                "property": self.property, "verdict": self.verdict.value}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -133,9 +133,12 @@ def _entry(item: Any, where: str) -> Entry:
     for key in ("property", "kind", "expect", "verdict"):
         if not isinstance(item[key], str):
             raise SpecError(f"{where}: {key} must be a string, got {shown(item[key])}")
-    if item["verdict"] not in VERDICTS:
-        raise SpecError(f"{where}: verdict must be one of {', '.join(VERDICTS)}, got {shown(item['verdict'])}")
-    return Entry(item["property"], item["players"], item["kind"], item["expect"], item["verdict"])
+    try:
+        verdict = VerdictKind.parse(item["verdict"])
+    except ValueError:
+        raise SpecError(f"{where}: verdict must be one of {', '.join(VERDICTS)}, "
+                        f"got {shown(item['verdict'])}") from None
+    return Entry(item["property"], item["players"], item["kind"], item["expect"], verdict)
 
 
 def in_scope(key: Key, run: RunInfo, ran: Mapping[Key, Entry]) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from verify.results import PropertyResult, Refuted, Unknown
+from verify.results import PropertyResult, Refuted, Status, Unknown
 
 from . import charts
 from .junit import trace_text
@@ -73,7 +73,7 @@ def _cell(result: PropertyResult | None) -> str:
         detail = f"{fewest} election{'' if fewest == 1 else 's'}"
     elif record["value"] is not None:
         detail = f"longest game {record['value']} moves" if result.kind == "terminates" else f"value {record['value']}"
-    elif record["states"] is not None and record["verdict"] != "refuted":
+    elif record["states"] is not None and not isinstance(result.verdict, Refuted):
         detail = f"{charts.compact(record['states'])} states"
     elif record["depth"] is not None:
         detail = f"depth {record['depth']}"
@@ -83,7 +83,7 @@ def _cell(result: PropertyResult | None) -> str:
         tip.append(f"{record['states']:,} states")
     if record["reason"]:
         tip.append(f"reason: {record['reason']}")
-    mark = {"not-as-expected": "✗ ", "unknown": "? "}.get(record["status"], "")
+    mark = {Status.NOT_AS_EXPECTED: "✗ ", Status.UNKNOWN: "? "}.get(status(result), "")
     word = f"{mark}{record['verdict']}"
     if trace_of(result) is not None:
         word = f'<a href="#{_anchor(result)}">{word}</a>'
@@ -144,7 +144,7 @@ def _charts(ordered: Sequence[PropertyResult], players: Sequence[int]) -> list[s
 
 def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
     with_trace = [r for r in ordered if trace_of(r) is not None]
-    with_trace.sort(key=lambda r: (status(r) != "not-as-expected", not isinstance(r.verdict, Refuted),
+    with_trace.sort(key=lambda r: (status(r) is not Status.NOT_AS_EXPECTED, not isinstance(r.verdict, Refuted),
                                    r.property, r.players))
     if not with_trace:
         return ["<p>No witness or counterexample in this run.</p>"]
@@ -166,7 +166,7 @@ def _traces(ordered: Sequence[PropertyResult]) -> list[str]:
 def _trace_block(result: PropertyResult) -> str:
     """The <details> of a result's witness or counterexample."""
     record = result_record(result)
-    bad = record["status"] == "not-as-expected"
+    bad = status(result) is Status.NOT_AS_EXPECTED
     extra = f", {record['elections']} elected governments" if record["elections"] is not None else ""
     if record["shortest_at_least"] is not None:
         extra += f" (not proved the shortest: none takes fewer than {record['shortest_at_least']} moves)"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from verify.results import PropertyResult
+from verify.results import PropertyResult, Status
 
 from .records import RunInfo, counts, sorted_results, status, trace_name, trace_of
 
@@ -68,10 +68,10 @@ def junit_xml(results: Sequence[PropertyResult], run: RunInfo) -> str:
             "time": _seconds(result.verdict.evidence.seconds)})
         state = status(result)
         text = trace_text(result)
-        if state == "unknown":
+        if state is Status.UNKNOWN:
             reason = getattr(result.verdict, "reason", "")
             ET.SubElement(case, "skipped", {"message": f"unknown: {reason}"})
-        elif state == "not-as-expected":
+        elif state is Status.NOT_AS_EXPECTED:
             message = f"{result.verdict.verdict}, expected {result.expect}: {_summary(result)}"
             failure = ET.SubElement(case, "failure", {"message": message, "type": result.verdict.verdict})
             note = getattr(result.verdict, "message", "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from verify.results import PropertyResult, Refuted, Unknown
+from verify.results import PropertyResult, Refuted, Status, Unknown
 
 from .junit import trace_text
 from .records import (VERDICTS, RunInfo, counts, exit_status, matrix_rows, player_counts, shortest_elections,
@@ -26,14 +26,14 @@ def cell(result: PropertyResult | None) -> str:
     """A matrix cell: the verdict in a word, marked when not as expected or unknown."""
     if result is None:
         return "·"
-    word = result.verdict.verdict
+    word = str(result.verdict.verdict)
     count = shortest_elections(result)
     if count is not None:
         word += f" ({count} el.)"
     state = status(result)
-    if state == "not-as-expected":
+    if state is Status.NOT_AS_EXPECTED:
         return f"❌ **{word}**"
-    if state == "unknown":
+    if state is Status.UNKNOWN:
         return f"⚠️ {word}"
     return word
 
@@ -107,7 +107,7 @@ def report_markdown(results: Sequence[PropertyResult], run: RunInfo, changes: Se
 
 
 def _trace_section(result: PropertyResult) -> list[str]:
-    expected = status(result) == "as-expected"
+    expected = status(result) is Status.AS_EXPECTED
     head = (f"<details{'' if expected else ' open'}><summary><code>{result.property}</code>, "
             f"{result.players} players: refuted{' (as expected)' if expected else ', expected to hold'}"
             "</summary>")

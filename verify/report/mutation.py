@@ -20,13 +20,14 @@ from html import escape
 from typing import Any
 
 from spec.loader import load_rulebook
+from verify.results import MutantStatus
 
 from .html import STYLE
 from .markdown import TRACE_LINES, table
 from .records import dumps, tool_version
 from .schema import validate_mutation
 
-STATUSES = ("killed", "equivalent", "survived", "unknown", "invalid")
+STATUSES = tuple(MutantStatus)
 """The outcomes of verify/diff/mutate.py, in its order (this room does not import diff; the
 schema and a test keep the three lists equal)."""
 TALLY_HEADER = ("mutants", *STATUSES, "score")
@@ -83,8 +84,9 @@ def _run_line(document: dict[str, Any]) -> str:
     return line + "; " + ", ".join(f"{name} {document['counts'][name]}" for name in STATUSES) + "."
 
 
-def _of(document: dict[str, Any], status: str) -> list[dict[str, Any]]:
-    return [outcome for outcome in document["outcomes"] if outcome["status"] == status]
+def _of(document: dict[str, Any], status: MutantStatus) -> list[dict[str, Any]]:
+    """The outcomes of `status` in a mutation document (its statuses read as members)."""
+    return [outcome for outcome in document["outcomes"] if MutantStatus.parse(outcome["status"]) is status]
 
 
 def _numbered(game: Sequence[str], limit: int | None = None) -> list[str]:
@@ -126,8 +128,8 @@ def mutation_markdown(document: dict[str, Any]) -> str:
         out += table([header, *TALLY_HEADER],
                      [[code(str(row[column])) if key == "by_operator" else row[column], *_tally_cells(row)]
                       for row in document[key]]) + [""]
-    out += _survivors_markdown(_of(document, "survived"))
-    out += _unknown_markdown(_of(document, "unknown"))
+    out += _survivors_markdown(_of(document, MutantStatus.SURVIVED))
+    out += _unknown_markdown(_of(document, MutantStatus.UNKNOWN))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -179,8 +181,8 @@ def mutation_html(document: dict[str, Any]) -> str:
         if key == "by_rule_id":
             out.append(f"<p>{escape(RULE_ID_NOTE).replace('`-`', '<code>-</code>')}</p>")
         out.append(_tally_table(column, header, document[key]))
-    out += _survivors_html(_of(document, "survived"))
-    out += _unknown_html(_of(document, "unknown"))
+    out += _survivors_html(_of(document, MutantStatus.SURVIVED))
+    out += _unknown_html(_of(document, MutantStatus.UNKNOWN))
     out += ["<footer>Exit status: 0 every mutant killed or equivalent · 1 a survivor · 2 bad input · 3 a mutant "
             "unknown or not run (cap). The whole run, every game in full: mutation.json.</footer>",
             "</main></body></html>"]
@@ -189,7 +191,7 @@ def mutation_html(document: dict[str, Any]) -> str:
 
 def _nav(document: dict[str, Any]) -> str:
     links = [(key, header) for key, _, header, _ in TABLES] + [("survivors", "survivors")]
-    if _of(document, "unknown"):
+    if _of(document, MutantStatus.UNKNOWN):
         links.append(("unknown", "unknown"))
     return "<nav>" + "".join(f'<a href="#{key}">{escape(label)}</a>' for key, label in links) + "</nav>"
 

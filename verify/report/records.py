@@ -24,14 +24,15 @@ from typing import Any
 
 from spec.properties import KINDS
 from engine.trace import Trace
-from verify.results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Unknown, Vacuous, Witnessed
+from verify.results import (EXIT_FAILED, EXIT_LIMIT, EXIT_OK, PropertyResult, Proved, Refuted, Status, Unknown, Vacuous,
+                            VerdictKind, Witnessed)
 
 REPORT_SCHEMA = "shrules-report"
 TIMINGS_SCHEMA = "shrules-timings"
 SCHEMA_VERSION = 1
 """Raised when a field changes meaning or goes away; adding an optional field keeps it."""
 
-VERDICTS = ("proved", "witness", "refuted", "no-witness", "vacuous", "unknown")
+VERDICTS = tuple(VerdictKind)
 
 FACT_FIELDS: dict[str, str] = {
     "description": "str: the property's one-line description from spec/properties.toml",
@@ -137,12 +138,12 @@ def trace_of(result: PropertyResult) -> Trace | None:
     return None
 
 
-def status(result: PropertyResult) -> str:
+def status(result: PropertyResult) -> Status:
     """`as-expected`, `not-as-expected` or `unknown`."""
     as_expected = result.as_expected
     if as_expected is None:
-        return "unknown"
-    return "as-expected" if as_expected else "not-as-expected"
+        return Status.UNKNOWN
+    return Status.AS_EXPECTED if as_expected else Status.NOT_AS_EXPECTED
 
 
 def elections(result: PropertyResult) -> int | None:
@@ -170,9 +171,9 @@ def result_record(result: PropertyResult) -> dict[str, Any]:
         "description": facts.description,
         "class": facts.group if facts.group in ("conformance", "soundness") else None,
         "expect": result.expect,
-        "verdict": verdict.verdict,
+        "verdict": verdict.verdict.value,
         "as_expected": result.as_expected,
-        "status": status(result),
+        "status": status(result).value,
         "reason": verdict.reason if isinstance(verdict, Unknown) else None,
         "message": verdict.message if isinstance(verdict, (Refuted, Vacuous)) else None,
         "method": evidence.method,
@@ -212,10 +213,10 @@ def counts(results: Sequence[PropertyResult]) -> dict[str, Any]:
     statuses = [status(result) for result in results]
     return {
         "checks": len(results),
-        "as_expected": statuses.count("as-expected"),
-        "not_as_expected": statuses.count("not-as-expected"),
-        "unknown": statuses.count("unknown"),
-        "verdicts": {name: sum(1 for r in results if r.verdict.verdict == name) for name in VERDICTS},
+        "as_expected": statuses.count(Status.AS_EXPECTED),
+        "not_as_expected": statuses.count(Status.NOT_AS_EXPECTED),
+        "unknown": statuses.count(Status.UNKNOWN),
+        "verdicts": {name: sum(1 for r in results if r.verdict.verdict is name) for name in VERDICTS},
     }
 
 
@@ -223,9 +224,9 @@ def exit_status(results: Sequence[PropertyResult], changes: Sequence[object] = (
     """0 every verdict as expected; 1 one not as expected or a change from the baseline;
     3 otherwise when a limit was hit (an unknown verdict)."""
     statuses = {status(result) for result in results}
-    if "not-as-expected" in statuses or changes:
+    if Status.NOT_AS_EXPECTED in statuses or changes:
         return EXIT_FAILED
-    if "unknown" in statuses:
+    if Status.UNKNOWN in statuses:
         return EXIT_LIMIT
     return EXIT_OK
 

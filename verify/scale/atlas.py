@@ -41,7 +41,8 @@ from spec.properties import Property
 from spec.settings import POWERS, SLOTS, parse_value
 
 from ..explicit.check import select
-from .sweep import Space, Verdict, games_of, read_verdict, soundness_properties
+from ..results import VerdictKind
+from .sweep import BoardVerdict, Space, Verdict, games_of, read_verdict, soundness_properties
 from .tasks import code_version, content_hash, properties_digest
 from .trust import NotBelieved, can_show, checked, replayed, shows
 
@@ -81,14 +82,14 @@ def build(space: Space, results: list[dict[str, Any]]) -> dict[str, Any]:
                  if item["as_expected"] is False and item.get("played")}
         entries.append({"rules": verdict.rules, "players": verdict.players, "settings": settings_of(verdict.rules),
                         "rules_hash": result["stamp"]["rules_hash"],
-                        "verdict": verdict.verdict, "broken": list(verdict.broken), "unknown": list(verdict.unknown),
+                        "verdict": verdict.verdict.value, "broken": list(verdict.broken),
+                        "unknown": list(verdict.unknown),
                         "facts": verdict.facts, "fewest_elections": verdict.fewest_elections,
                         "games": dict(sorted(games.items())), "same_rules": same_rules, "same_behaviour": behaviour})
     return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties()), "space": space.describe(),
             "rule_sets": entries,
             "classes": classes(verdicts, results),
-            "counts": {verdict: sum(1 for e in entries if e["verdict"] == verdict)
-                       for verdict in ("sound", "broken", "unknown")},
+            "counts": {verdict.value: sum(1 for e in entries if _verdict(e) is verdict) for verdict in BoardVerdict},
             "groups": {"same_rules": len(forms), "same_behaviour": len(signatures)}}
 
 
@@ -183,11 +184,14 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
     games show (one suffices for the verdict). `NotBelieved` otherwise."""
     def check() -> list[str]:
         props = {prop.name: prop for prop in select(rules) if prop.group == "soundness"}
-        verdict, broken, unknown = entry["verdict"], list(entry["broken"]), list(entry["unknown"])
-        if verdict not in ("sound", "broken", "unknown") or (verdict == "broken") != bool(broken) \
-                or any(name not in props for name in broken + unknown):
+        broken, unknown = list(entry["broken"]), list(entry["unknown"])
+        try:
+            verdict = BoardVerdict.parse(entry["verdict"])
+        except ValueError as error:
+            raise NotBelieved(f"its entry is not a verdict of these properties ({error})") from None
+        if (verdict is BoardVerdict.BROKEN) != bool(broken) or any(name not in props for name in broken + unknown):
             raise NotBelieved("its entry is not a verdict of these properties")
-        if verdict != "broken":
+        if verdict is not BoardVerdict.BROKEN:
             if untrusted is not None:
                 raise NotBelieved(f"'{verdict}' is shown by no game and {untrusted}", "untrusted")
         from engine.game import compiled_game
@@ -198,7 +202,7 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
             if can_show(props[name], claimed) and name in entry["games"] \
                     and shows(replayed(game, entry["games"][name]), props[name], claimed):
                 shown_broken.append(name)
-        if verdict == "broken" and untrusted is not None and not shown_broken:
+        if verdict is BoardVerdict.BROKEN and untrusted is not None and not shown_broken:
             raise NotBelieved(f"no game of it shows {', '.join(broken)} broken, and {untrusted}", "untrusted")
         shown_entry = {"rules": rules, "players": players, "verdict": verdict, "broken": shown_broken}
         if untrusted is None:
@@ -208,11 +212,11 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
     return lines
 
 
-def _broken_verdict(prop: Property) -> str:
+def _broken_verdict(prop: Property) -> VerdictKind:
     """The verdict by which a soundness property is not as expected."""
     if prop.kind == "sometimes":
-        return "no-witness" if prop.expect == "holds" else "witness"
-    return "refuted" if prop.expect == "holds" else "proved"
+        return VerdictKind.NO_WITNESS if prop.expect == "holds" else VerdictKind.WITNESS
+    return VerdictKind.REFUTED if prop.expect == "holds" else VerdictKind.PROVED
 
 
 def describe_entry(entry: dict[str, Any]) -> list[str]:
@@ -286,7 +290,7 @@ def page(atlas: dict[str, Any]) -> str:
              f"<p>{len(atlas['rule_sets'])} rule sets checked of a space of {_text(space['size'])}"
              f"{' (a sample)' if space.get('sample') else ''}; each checked for the soundness properties "
              f"of the catalogue. Unknown means a limit was hit: never counted as sound.</p><div class='tiles'>"]
-    for verdict in ("sound", "broken", "unknown"):
+    for verdict in BoardVerdict:
         parts.append(f"<div class='tile'>{verdict}<b id='count-{verdict}'>{_text(counts[verdict])}</b></div>")
     groups = atlas["groups"]
     parts.append(f"<div class='tile'>same rules<b>{_text(groups['same_rules'])}</b></div>"
@@ -295,6 +299,11 @@ def page(atlas: dict[str, Any]) -> str:
     parts += class_table(atlas)
     parts.append("</main></body></html>\n")
     return "".join(parts)
+
+
+def _verdict(entry: dict[str, Any]) -> BoardVerdict:
+    """An entry's verdict, read from an atlas's JSON (`ValueError` naming it when it is none)."""
+    return BoardVerdict.parse(entry["verdict"])
 
 
 def grids(atlas: dict[str, Any]) -> list[str]:
@@ -317,7 +326,7 @@ def grids(atlas: dict[str, Any]) -> list[str]:
     for count in sorted(by_count):
         boards = by_count[count]
         elections = [e["fewest_elections"] for entries in boards.values() for e in entries
-                     if e["verdict"] == "sound" and e["fewest_elections"] is not None]
+                     if _verdict(e) is BoardVerdict.SOUND and e["fewest_elections"] is not None]
         scale = (min(elections), max(elections)) if elections else (0, 0)
         width, height = columns * CELL + 2, rows * CELL + 2
         cells = [f"<h3>{_text(count)} players</h3><svg id='grid-{_text(count)}' xmlns='http://www.w3.org/2000/svg' "
@@ -328,9 +337,9 @@ def grids(atlas: dict[str, Any]) -> list[str]:
             row, column = divmod(index, columns)
             entries = boards.get(board, [])
             colour = NOT_RUN
-            if any(e["verdict"] == "broken" for e in entries):
+            if any(_verdict(e) is BoardVerdict.BROKEN for e in entries):
                 colour = BROKEN
-            elif any(e["verdict"] == "unknown" for e in entries):
+            elif any(_verdict(e) is BoardVerdict.UNKNOWN for e in entries):
                 colour = UNKNOWN
             elif entries:
                 colour = sound_colour(max((e["fewest_elections"] for e in entries

@@ -23,7 +23,7 @@ from spec.settings import POWERS, SLOTS
 
 from .cache import Cache
 from .run import run_all
-from .sweep import Space, read_verdict, soundness_properties, sweep_tasks
+from .sweep import BoardVerdict, Space, read_verdict, soundness_properties, sweep_tasks
 
 CLUSTER_CORES = 64
 """The cluster the estimate is for (the issue's figure)."""
@@ -90,7 +90,7 @@ def bench_sweep(players: int, sample: int, time_limit: float, *, seed: int = 1, 
             found = run_all(tasks, Cache(Path(folder)), workers=workers)
             walls.append(time.perf_counter() - started)
             results = results or found
-    unknown = sum(1 for result in results if read_verdict(result).verdict == "unknown")
+    unknown = sum(1 for result in results if read_verdict(result).verdict is BoardVerdict.UNKNOWN)
     mean = statistics.fmean(float(result["seconds"]) for result in results)
     cpu = statistics.fmean(float(result.get("cpu_seconds", result["seconds"])) for result in results)
     return SweepFigure(players, len(tasks), round(walls[0], 2), round(walls[1], 2) if len(walls) > 1 else None,

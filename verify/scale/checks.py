@@ -30,7 +30,7 @@ from ..checker import _counts_in_a_process
 from ..explicit.check import STANDARD, check_players, select
 from ..explicit.reductions import Reductions
 from ..results import (Evidence, Facts, Played, PropertyResult, Proved, Refuted, StopReason, Unknown, Unwitnessed,
-                       Vacuous, Verdict, Witnessed)
+                       Vacuous, Verdict, VerdictKind, Witnessed)
 from .cache import Cache
 from .run import Progress, TlsFiles, run_all
 from .tasks import Task, canonical_form, forget_games, stamp
@@ -83,7 +83,7 @@ def as_data(result: PropertyResult) -> dict[str, Any]:
             extra["stop"] = verdict.stop.value
         case Proved() | Unwitnessed():
             pass
-    return {"property": result.property, "players": result.players, "verdict": verdict.verdict,
+    return {"property": result.property, "players": result.players, "verdict": verdict.verdict.value,
             "evidence": asdict(verdict.evidence), "moves": _moves(game), "message": message,
             "value": verdict.value if isinstance(verdict, Proved) else None, "extra": extra}
 
@@ -106,23 +106,24 @@ def from_data(item: dict[str, Any], rules: str, props: dict[str, Property]) -> P
     extra: dict[str, Any] = item.get("extra") or {}
     evidence = Evidence(**item["evidence"])
     own = prop.rules or rules
-    game = _played(STANDARD if item["verdict"] == "vacuous" else own, players, item.get("moves"))
+    kind = VerdictKind.parse(item["verdict"])
+    game = _played(STANDARD if kind is VerdictKind.VACUOUS else own, players, item.get("moves"))
     bound = extra.get("shortest_at_least")
     bound = bound if isinstance(bound, int) and not isinstance(bound, bool) else None
     message: str = item.get("message") or ""
     verdict: Verdict
-    match item["verdict"]:
-        case "proved":
+    match kind:
+        case VerdictKind.PROVED:
             verdict = Proved(evidence, item.get("value"))
-        case "refuted":
+        case VerdictKind.REFUTED:
             verdict = Refuted(evidence, game, message, bound)
-        case "witness":
+        case VerdictKind.WITNESS:
             verdict = Witnessed(evidence, game, game.trace.elections() if game else None, bound)
-        case "no-witness":
+        case VerdictKind.NO_WITNESS:
             verdict = Unwitnessed(evidence)
-        case "vacuous":
+        case VerdictKind.VACUOUS:
             verdict = Vacuous(evidence, message, game)
-        case _:
+        case VerdictKind.UNKNOWN:
             stops = {stop.value: stop for stop in StopReason}
             verdict = Unknown(evidence, message, stops.get(str(extra.get("stop")), StopReason.OTHER))
     facts = Facts(prop.description, prop.group, backend=str(extra.get("backend", "")),

@@ -32,7 +32,8 @@ from ..diff.mutate import Outcome, Spread, _decide_numbered, catalogue, monitore
 from ..diff.operators import Mutant, mutants
 from .cache import Cache
 from .tasks import KEY_VERSION, code_digest, rules_digest, stamp
-from .trust import NotBelieved, can_show, checked, plain, replayed, shows
+from ..results import MutantStatus, VerdictKind
+from .trust import NotBelieved, can_show, checked, plain, replayed, shows, verdict_named
 
 
 def call_key(function: Callable[..., Any], arguments: tuple[Any, ...]) -> str:
@@ -72,17 +73,17 @@ def believed(outcome: Outcome, arguments: tuple[Any, ...], kill: Any, untrusted:
         plain(outcome.detail, "its detail")
         for line in outcome.game:
             plain(line, "its game")
-        if outcome.status != "killed":
+        if outcome.status is not MutantStatus.KILLED:
             if untrusted is not None:
                 raise NotBelieved(untrusted, "untrusted")
             return outcome
         if not isinstance(kill, dict):
             raise NotBelieved("killed with no game to replay: decided again", "stale")
-        name, verdict = kill["property"], kill["verdict"]
+        name, verdict = kill["property"], verdict_named(kill["verdict"])
         before = verdicts.get(name) if isinstance(name, str) else None
         watched = monitored(mutant.spec)        # the order of play's monitor, as the mutant was checked
         props = {prop.name: prop for prop in catalogue(watched, players, tuple(verdicts))}
-        if before in (None, "unknown") or name not in props or verdict == before \
+        if before in (None, VerdictKind.UNKNOWN) or name not in props or verdict is before \
                 or not can_show(props[name], verdict):
             raise NotBelieved(f"its kill ({shown(name)}: {shown(before)} -> {shown(verdict)}) is no kill")
         trace = replayed(Game(watched, players), kill["moves"])

@@ -30,6 +30,7 @@ from spec.loader import load_spec
 from spec.settings import POWERS, SLOTS, parse_value, settings_name
 
 from ..explicit.check import DEFAULT_EXPLORER, select
+from ..results import Named, VerdictKind
 from .tasks import Task
 
 BASE = "custom"
@@ -141,6 +142,18 @@ def sweep_tasks(space: Space, properties: tuple[str, ...], *, max_states: int | 
             for values, count in space.rule_sets()]
 
 
+class BoardVerdict(Named):
+    """What one task found about its rule set (`Verdict.verdict`), as an atlas writes it."""
+
+    SOUND = "sound"
+    BROKEN = "broken"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def noun(cls) -> str:
+        return "rule set's verdict"
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What one task found about its rule set: sound, broken or unknown, and its facts."""
@@ -153,10 +166,10 @@ class Verdict:
     facts: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> BoardVerdict:
         """`broken` when a property is not as expected, else `unknown` when a limit left
         one undecided, else `sound`."""
-        return "broken" if self.broken else "unknown" if self.unknown else "sound"
+        return BoardVerdict.BROKEN if self.broken else BoardVerdict.UNKNOWN if self.unknown else BoardVerdict.SOUND
 
     @property
     def fewest_elections(self) -> int | None:
@@ -171,9 +184,11 @@ def read_verdict(result: dict[str, Any]) -> Verdict:
     """A task's result as a `Verdict`."""
     # A soundness property whose premise a board never reaches (a Peek on a board without
     # one) is vacuous there: not a pass, and no break either; the board lacks the power.
-    broken = tuple(item["property"] for item in result["results"]
-                   if item["as_expected"] is False and item["verdict"] != "vacuous")
-    unknown = tuple(item["property"] for item in result["results"] if item["verdict"] == "unknown")
+    verdicts = [VerdictKind.parse(item["verdict"]) for item in result["results"]]
+    broken = tuple(item["property"] for item, verdict in zip(result["results"], verdicts)
+                   if item["as_expected"] is False and verdict is not VerdictKind.VACUOUS)
+    unknown = tuple(item["property"] for item, verdict in zip(result["results"], verdicts)
+                    if verdict is VerdictKind.UNKNOWN)
     facts: dict[str, Any] = {"fewest_elections": {}}
     for item in result["results"]:
         states = item.get("states")
@@ -190,5 +205,6 @@ def read_verdict(result: dict[str, Any]) -> Verdict:
 def games_of(result: dict[str, Any]) -> Iterator[tuple[str, int, list[str]]]:
     """The shortest game of each broken property of one result: (property, moves, lines)."""
     for item in result["results"]:
-        if item["as_expected"] is False and item["verdict"] != "vacuous" and item.get("game"):
+        if item["as_expected"] is False and VerdictKind.parse(item["verdict"]) is not VerdictKind.VACUOUS \
+                and item.get("game"):
             yield item["property"], int(item.get("moves", len(item["game"]))), list(item["game"])

@@ -168,7 +168,7 @@ def summarise(result: PropertyResult) -> dict[str, Any]:
     """One verdict as plain data: the verdict, whether as expected, its class, the size of
     its evidence, the graph facts, and the shortest game when it is not as expected."""
     verdict = result.verdict
-    item: dict[str, Any] = {"property": result.property, "verdict": verdict.verdict,
+    item: dict[str, Any] = {"property": result.property, "verdict": verdict.verdict.value,
                             "as_expected": result.as_expected, "class": result.facts.group or None,
                             "rules": list(result.rule_ids), "states": verdict.evidence.states}
     given = result.facts.given()

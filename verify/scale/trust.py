@@ -35,7 +35,7 @@ from spec.properties import PERMISSIONS, Property
 
 from ..explicit.codec import Codec, OutOfRange
 from ..explicit.check import STANDARD as VACUOUS_RULES, replay, select
-from ..results import Evidence
+from ..results import Evidence, VerdictKind
 
 MAX_MOVES = 100_000
 """Moves a kept game may hold: far beyond the longest game of any shipped rules."""
@@ -98,29 +98,38 @@ def replayed(game: Game, data: Any) -> Trace:
         raise NotBelieved(f"its game does not replay ({type(error).__name__})") from None
 
 
-def fits(prop: Property, verdict: Any) -> bool:
+def verdict_named(name: Any) -> VerdictKind:
+    """The verdict a kept file names, or `NotBelieved` saying what it names instead."""
+    try:
+        return VerdictKind.parse(name)
+    except ValueError as error:
+        raise NotBelieved(str(error)) from None
+
+
+def fits(prop: Property, verdict: VerdictKind) -> bool:
     """Whether `verdict` is one a property of this kind can have: witness or no witness for
     a `sometimes`, proved or refuted for the others; unknown for any."""
-    if verdict == "unknown":
+    if verdict is VerdictKind.UNKNOWN:
         return True
     if prop.kind == "sometimes":
-        return verdict in ("witness", "no-witness")
-    return verdict in ("proved", "refuted", "vacuous")     # vacuous: a premise never reached
+        return verdict in (VerdictKind.WITNESS, VerdictKind.NO_WITNESS)
+    # vacuous: a premise never reached
+    return verdict in (VerdictKind.PROVED, VerdictKind.REFUTED, VerdictKind.VACUOUS)
 
 
-def can_show(prop: Property, verdict: str) -> bool:
+def can_show(prop: Property, verdict: VerdictKind) -> bool:
     """Whether a game alone can show this verdict of this property (else only its
     owner's word backs it): a refutation of a state, move or permission property, of
     deadlock freedom or termination (a deadlock, a cycle), or of the declared ranges (a
     state with a field outside its range); a witness of a `sometimes`."""
-    if verdict == "witness":
+    if verdict is VerdictKind.WITNESS:
         return prop.kind == "sometimes"
-    if verdict == "refuted":
+    if verdict is VerdictKind.REFUTED:
         return prop.kind in ("always", "never", "shows", "deadlock_free", "terminates", "in_range", *PERMISSIONS)
     return False
 
 
-def shows(trace: Trace, prop: Property, verdict: str) -> bool:
+def shows(trace: Trace, prop: Property, verdict: VerdictKind) -> bool:
     """Whether the replayed game shows `verdict` of `prop` (`can_show`): True, False when
     the claim is one no game settles (a termination refuted by states that cannot reach
     the end: believed on its owner's word only); `NotBelieved` when it should and does not."""
@@ -192,13 +201,13 @@ def _permission_fires(game: Game, prop: Property, states: list[Any]) -> bool:
     return False
 
 
-def as_expected(prop: Property, verdict: str) -> bool | None:
+def as_expected(prop: Property, verdict: VerdictKind) -> bool | None:
     """Whether `verdict` is what `prop` expects (verify/results.py), None when unknown."""
-    if verdict == "unknown":
+    if verdict is VerdictKind.UNKNOWN:
         return None
-    if verdict == "vacuous":
+    if verdict is VerdictKind.VACUOUS:
         return False                # never a pass, whatever the property expects (verify/results.py)
-    holds = verdict in ("proved", "witness")
+    holds = verdict in (VerdictKind.PROVED, VerdictKind.WITNESS)
     return holds == (prop.expect == "holds")
 
 
@@ -252,7 +261,7 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
     game = compiled_game(task.players, task.rules)
     for item in items:
         prop = by_name[item["property"]]
-        verdict = item["verdict"]
+        verdict = verdict_named(item["verdict"])
         if not fits(prop, verdict):
             raise NotBelieved(f"{shown(verdict)} is not a verdict of {prop.name}")
         expected = as_expected(prop, verdict)
@@ -312,16 +321,17 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
                 plain(raw.evidence[name], f"its evidence's {name}")
         prop = by_name[raw.property]
         seen.append(prop.name)
-        if raw.players != task.players or not fits(prop, raw.verdict):
+        verdict = verdict_named(raw.verdict)
+        if raw.players != task.players or not fits(prop, verdict):
             raise NotBelieved(f"its verdict of {prop.name} is not one of this count and kind")
         plain(raw.message, "its message")
-        played = _game_of(task.players, prop, game, raw.verdict, raw.extra)
+        played = _game_of(task.players, prop, game, verdict, raw.extra)
         trace = replayed(played, _listed(raw.moves)) if raw.moves is not None else None   # from_data replays it
-        if can_show(prop, raw.verdict):
-            if trace is None or not shows(trace, prop, raw.verdict):
-                _need_trust(untrusted, f"{prop.name} {raw.verdict}")
+        if can_show(prop, verdict):
+            if trace is None or not shows(trace, prop, verdict):
+                _need_trust(untrusted, f"{prop.name} {verdict}")
         else:
-            _need_trust(untrusted, f"{prop.name} {raw.verdict}")
+            _need_trust(untrusted, f"{prop.name} {verdict}")
         for name in ("fewest_elections_moves", "longest_game_moves"):
             if name in raw.extra:
                 replayed(game, _listed(raw.extra[name]))
@@ -355,12 +365,12 @@ class _Kept:
             object.__setattr__(self, "extra", {})
 
 
-def _game_of(players: int, prop: Property, game: Any, verdict: str = "", extra: Any = None) -> Any:
+def _game_of(players: int, prop: Property, game: Any, verdict: VerdictKind | None = None, extra: Any = None) -> Any:
     """The game a verdict's moves are replayed in, as checks.py `from_data` replays them: a property
     over monitored rules (the order of play) in those rules; a vacuous verdict's game, the
     standard rules' game reaching the premise, in the standard rules (no other name is
     taken from a kept file)."""
-    if verdict == "vacuous":
+    if verdict is VerdictKind.VACUOUS:
         named = extra.get("premise_rules") if isinstance(extra, dict) else None
         if named != VACUOUS_RULES:
             raise NotBelieved("its vacuous verdict names other rules than the standard ones")

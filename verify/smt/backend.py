@@ -218,23 +218,17 @@ class Backend:
                                                f"is the proved lower bound, so no game is shorter")
                 queries += asked
                 if led is not None:
-                    led.seconds, led.queries = time.perf_counter() - start, queries
-                    keep_guide(self.spec, guide, [move.rule for move, _ in led.trace.steps] if led.trace else ())
-                    return led
+                    return self._found(led, start, queries, guide)
         if limits.first_game and play is not None:
             early, asked = self._first_game(target, play, bound, deadline)
             queries += asked
             if early is not None:
-                early.seconds, early.queries = time.perf_counter() - start, queries
-                if guide is not None and early.trace is not None:
-                    keep_guide(self.spec, guide, [move.rule for move, _ in early.trace.steps])
-                return early
+                return self._found(early, start, queries, guide)
         if self.any_guide and guide is not None:
             along, asked = self._along_any_guide(target, guide, bound, deadline)
             queries += asked
             if along is not None:
-                along.seconds, along.queries = time.perf_counter() - start, queries
-                return along
+                return self._found(along, start, queries, guide)
         # The probe after the cheap attempts above: a game they find refutes at once, where
         # every k below its length fails (president_breaks_ties at 5 players: majority_elects
         # broken 47 moves in, refuted along a random game after 75 s of k-induction that
@@ -248,8 +242,17 @@ class Backend:
         found = shortest(unrolling, target, bmc_depth(limits), bound, plain, probe)
         if play is not None and found.trace is None and found.ended in (Ended.TIME, Ended.SOLVER):
             found = self._played(target, play, found, deadline)
-        found.seconds = time.perf_counter() - start
-        found.queries += queries
+        return self._found(found, start, found.queries + queries, guide)
+
+    def _found(self, found: Search, start: float, queries: int, guide: str | None) -> Search:
+        """`found`, the end of a search begun at `start`, with the search's whole time and
+        `queries`; its path, when it has one, kept as a guide for property `guide`
+        (verify/smt/guides.py). A search that ends with no path keeps nothing: a guide is
+        the rule sequence of a path to the target, for later searches to follow (an empty
+        one, kept, would lead verify/smt/deep.py nowhere but the initial state). A path
+        found along a kept guide follows its rules exactly: keeping it again changes
+        nothing."""
+        found.seconds, found.queries = time.perf_counter() - start, queries
         if guide is not None and found.trace is not None:
             keep_guide(self.spec, guide, [move.rule for move, _ in found.trace.steps])
         return found

@@ -33,6 +33,7 @@ from engine.trace import Trace
 from spec.lang import nodes as n
 from spec.model import Rule, Spec
 
+from ..results import KnowledgeVerdict
 from .system import State, Step, System
 from .translate import Env, Term
 
@@ -174,7 +175,7 @@ class Unsupported(Exception):
 class Outcome:
     """What the solver decided: `leak` (with the pair), `proved`, or `unknown`, and how far."""
 
-    verdict: str
+    verdict: KnowledgeVerdict
     depth: int
     reason: str
     pair: PairGames | None = None
@@ -191,7 +192,7 @@ def decide(spec: Spec, players: int, depth: int, time_limit: float | None = None
     try:
         pair = SelfComposition(spec, players)
     except Unsupported as error:
-        return Outcome("unknown", 0, str(error))
+        return Outcome(KnowledgeVerdict.UNKNOWN, 0, str(error))
     system = pair.system
     solver = z3.Solver()
     if time_limit is not None:
@@ -206,7 +207,8 @@ def decide(spec: Spec, players: int, depth: int, time_limit: float | None = None
     reached = 0
     for k in range(depth + 1):
         if time_limit is not None and time.monotonic() - started > time_limit:
-            return Outcome("unknown", reached, f"the time limit of {time_limit:g} s was hit after depth {reached}",
+            return Outcome(KnowledgeVerdict.UNKNOWN,
+                           reached, f"the time limit of {time_limit:g} s was hit after depth {reached}",
                            seconds=time.monotonic() - started)
         solver.push()
         solver.add(z3.Not(pair.view_equal(s, t, f"v{k}")))
@@ -215,10 +217,12 @@ def decide(spec: Spec, players: int, depth: int, time_limit: float | None = None
             model = solver.model()
             found = PairGames([system.decode_move(model, a) for a, _ in steps],
                               [system.decode_move(model, b) for _, b in steps])
-            return Outcome("leak", k, "", found, time.monotonic() - started, system.decode_state(model, steps_start))
+            return Outcome(KnowledgeVerdict.LEAK,
+                           k, "", found, time.monotonic() - started, system.decode_state(model, steps_start))
         solver.pop()
         if answer != z3.unsat:
-            return Outcome("unknown", reached, f"the solver gave up at depth {k}", seconds=time.monotonic() - started)
+            return Outcome(KnowledgeVerdict.UNKNOWN,
+                           reached, f"the solver gave up at depth {k}", seconds=time.monotonic() - started)
         reached = k
         if progress is not None:
             progress(f"{players} players: no leak within {k} moves, {time.monotonic() - started:.0f} s")
@@ -232,9 +236,10 @@ def decide(spec: Spec, players: int, depth: int, time_limit: float | None = None
     closes, why = induction_closes(pair, time_limit)
     seconds = time.monotonic() - started
     if closes:
-        return Outcome("proved", reached, f"no leak within {reached} moves, and the induction step closes", None,
+        return Outcome(KnowledgeVerdict.PROVED,
+                       reached, f"no leak within {reached} moves, and the induction step closes", None,
                        seconds)
-    return Outcome("unknown", reached, f"no leak within {reached} moves; {why}", None, seconds)
+    return Outcome(KnowledgeVerdict.UNKNOWN, reached, f"no leak within {reached} moves; {why}", None, seconds)
 
 
 def induction_closes(pair: SelfComposition, time_limit: float | None) -> tuple[bool, str]:

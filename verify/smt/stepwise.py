@@ -36,6 +36,7 @@ from spec.model import Rule, Spec
 from .backend import catalogue_of
 from .induction import Induction, OutOfTime
 from .selfcompose import SelfComposition, Unsupported
+from ..results import KnowledgeVerdict
 from .system import Step
 
 
@@ -45,7 +46,7 @@ class Outcome:
     `open`, the rules whose query was not unsatisfiable for some seat, and `complete`, that
     every rule was asked for (so that no rule outside `open` is open)."""
 
-    verdict: str
+    verdict: KnowledgeVerdict
     reason: str
     queries: int = 0
     support: int = 0
@@ -69,13 +70,13 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
     try:
         pairs = [SelfComposition(strengthening.spec, players, seat) for seat in range(players)]
     except Unsupported as error:
-        return Outcome("unknown", str(error))
+        return Outcome(KnowledgeVerdict.UNKNOWN, str(error))
     system = pairs[0].system
     induction = Induction(system, strengthening, tuple(p for p in catalogue_of(spec) if not p.rules))
     try:
         support = induction.support(None if deadline is None else time.perf_counter() + (deadline - time.monotonic()))
     except OutOfTime as stopped:
-        return Outcome("unknown", f"the inductive support was not proved in time ({stopped})",
+        return Outcome(KnowledgeVerdict.UNKNOWN, f"the inductive support was not proved in time ({stopped})",
                        seconds=time.monotonic() - started)
     queries = 0
     opened: list[str] = []
@@ -88,7 +89,8 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 hit = f"the time limit of {time_limit:g} s was hit at seat {seat + 1}, rule '{rule.name}'"
-                return Outcome("unknown", f"{first}; {hit}" if first else hit, queries, len(support.kept),
+                return Outcome(KnowledgeVerdict.UNKNOWN,
+                               f"{first}; {hit}" if first else hit, queries, len(support.kept),
                                time.monotonic() - started, opened)
             tag = f"q{seat}.{rule.name}"
             s, t, s2, t2 = (system.state(f"{tag}.{name}") for name in ("s", "t", "s2", "t2"))
@@ -105,7 +107,7 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
                 why = ("two states the support allows, with one view, step by it with one observation to different "
                        "views (they may be unreached)" if answer == z3.sat else "the solver gave up")
                 if not every:
-                    return Outcome("unknown", f"seat {seat + 1}, rule '{rule.name}': {why}", queries,
+                    return Outcome(KnowledgeVerdict.UNKNOWN, f"seat {seat + 1}, rule '{rule.name}': {why}", queries,
                                    len(support.kept), time.monotonic() - started, [rule.name])
                 first = first or f"seat {seat + 1}, rule '{rule.name}': {why}"
                 opened.append(rule.name)
@@ -117,8 +119,10 @@ def decide(spec: Spec, players: int, time_limit: float | None = None, progress: 
                 progress(f"{players} players: seat {seat + 1}, rule '{rule.name}' closes "
                          f"({time.monotonic() - started:.0f} s)")
     if opened:
-        return Outcome("unknown", f"{first}; every rule asked, open: {', '.join(opened)}", queries, len(support.kept),
+        return Outcome(KnowledgeVerdict.UNKNOWN,
+                       f"{first}; every rule asked, open: {', '.join(opened)}", queries, len(support.kept),
                        time.monotonic() - started, opened, complete=True)
-    return Outcome("proved", f"every seat, every rule: a seat's view after a move is a function of its view before "
+    return Outcome(KnowledgeVerdict.PROVED,
+                   f"every seat, every rule: a seat's view after a move is a function of its view before "
                    f"and what the move shows it, in every state the support ({len(support.kept)} invariants) allows",
                    queries, len(support.kept), time.monotonic() - started, complete=True)
