@@ -54,6 +54,11 @@ class Limits:
       solver to one before its depth-by-depth search for the shortest, which for a
       witness 50 to 70 moves long takes minutes; the game found is reported with the
       proved lower bound on the shortest, never as the shortest unless as long as it.
+    - `proof_only`: smt: the inductive proofs of an invariant only (one step, k-induction),
+      no bounded search for a violation when they fail. For a caller that searches the
+      graph itself (the rules lawyer's first proof): a question true but not inductive as
+      stated otherwise spends its whole time on bounded model checking, which finds no
+      violation because there is none.
     """
 
     max_states: int | None = None
@@ -62,6 +67,7 @@ class Limits:
     max_depth: int | None = None
     k: int | None = None
     first_game: bool = False
+    proof_only: bool = False
 
     def describe(self) -> str:
         """The explicit checker's limits in words."""

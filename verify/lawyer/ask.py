@@ -172,19 +172,22 @@ def _smt_backend() -> Any:
 
 
 def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
-         stopped: dict[int, str] | None = None, *, hinted: bool = True) -> PropertyResult | None:
+         stopped: dict[int, str] | None = None, *, hinted: bool = True,
+         proof_only: bool = False) -> PropertyResult | None:
     """The Z3 backend's verdict for one count, or None when it is missing or undecided.
     With `infer_within` (the seconds the question has left; `math.inf`: no limit), an
     undecided verdict (induction failed, no witness found) is asked again with inferred
     strengthening invariants (verify/smt/infer.py, cached per rules and count) within
     `INFER_SHARE` of what is then left; why that too stayed undecided goes to `stopped`.
-    Without `hinted`, the check with the written hints is taken as already failed."""
+    Without `hinted`, the check with the written hints is taken as already failed; with
+    `proof_only`, the hinted check tries the inductive proofs only (`Limits.proof_only`)."""
     smt = _smt_backend()
     if smt is None:
         return None
     started = time.perf_counter()
     spec = compiled_game(players, spec_name).spec
-    verdict: Verdict = (smt.check_property(spec, prop, players, Limits(time_limit=seconds)) if hinted
+    verdict: Verdict = (smt.check_property(spec, prop, players, Limits(time_limit=seconds, proof_only=proof_only))
+                        if hinted
                         else Unknown(Evidence("smt"), "the hinted proof failed"))
     if isinstance(verdict, Unknown) and infer_within is not None and players in prop.players:
         left = INFER_SHARE * (infer_within - (time.perf_counter() - started))
@@ -525,7 +528,10 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
         if prop.kind == "never" and count not in asked_solver:
             asked_solver.add(count)
-            proof = _smt(prop, count, seconds, spec_name)
+            # Only the inductive proofs: where they fail, the layered search (bounded in
+            # states) decides 5 and 6 players in seconds, where a bounded search for a
+            # violation that does not exist would spend the whole share.
+            proof = _smt(prop, count, seconds, spec_name, proof_only=True)
             if proof is None and _infer_within(budget) is not None and _smt_backend() is not None:
                 to_infer.add(count)
             return proof

@@ -47,7 +47,7 @@ from ..results import (Evidence, Facts, Limits, Played, PropertyResult, Proved, 
 from .backend import Backend, backend_built, backend_for, catalogue_of, largest_k, spec_named
 from .bmc import Ended
 from .deep import out_of_range, violation_target
-from .induction import Candidate, OutOfTime
+from .induction import Candidate, OutOfTime, Outcome
 from .liveness import deadlock_free, terminates
 from .permissions import permission
 from .reach import (by_k_induction, decided_by_search, deadline_of, how_far, inferred_note, k_inductive, k_proved,
@@ -147,6 +147,8 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
                 if base.trace is None and base.ended in (Ended.DEPTH, Ended.UNREACHABLE):
                     return Proved(Evidence("k-induction", depth=k, seconds=time.perf_counter() - start, note=note))
                 break
+    if limits.proof_only:
+        return _not_inductive(first, backend, start, largest_k(limits))
     target = violation_target(backend, prop)
     assert target is not None
     probe = probe_for(backend, target, limits, deadline)
@@ -162,6 +164,13 @@ def _state_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdic
     return Unknown(Evidence("k-induction", depth=largest_k(limits), seconds=seconds),
                    unproved(first, backend.game, f"not inductive; {how_far(found, 'violation')}"),
                    stop_of(first, found))
+
+
+def _not_inductive(outcome: Outcome, backend: Backend, start: float, depth: int) -> Unknown:
+    """`Limits.proof_only`: the induction did not close, and no search was asked for."""
+    return Unknown(Evidence("k-induction", depth=depth, seconds=time.perf_counter() - start),
+                   unproved(outcome, backend.game, "not inductive; no search for a violation was asked"),
+                   StopReason.INDUCTION)
 
 
 def noting_inference(backend: Backend, verdict: Verdict) -> Verdict:
@@ -208,6 +217,8 @@ def _move_invariant(backend: Backend, prop: Property, limits: Limits) -> Verdict
     note = f"one step from every state satisfying the {kept_invariants(backend)}"
     if outcome.proved:
         return Proved(Evidence("k-induction", depth=1, seconds=time.perf_counter() - start, note=note))
+    if limits.proof_only:
+        return _not_inductive(outcome, backend, start, 1)
     target = violation_target(backend, prop)
     assert target is not None
     deadline = deadline_of(limits)
