@@ -11,12 +11,14 @@ import click
 
 from engine.game import compiled_game
 from engine.judge import rules_identity
+from spec.errors import SpecError
 from spec.strategies import load_strategy, shipped
 from verify.explicit.odds import EXACT_UP_TO, Odds, odds as compute_odds
 
 from ..budgets import ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
-from ..results import EXIT_LIMIT
+from ..odds.sampled import as_data as sampled_data, lines as sampled_lines, plays_uniformly, sample
+from ..results import EXIT_FAILED, EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
 
 @click.command()
@@ -35,11 +37,16 @@ from .options import max_states_option, players_option, rules_option, time_limit
               help="Logged games (files or folders: secrethitler.io summaries, native transcripts) to set beside "
                    "the odds: each is judged first, and the finished legal games of this count and rules are "
                    "counted, with 95% intervals (repeatable).")
+@click.option("--sample", "sample_games", type=click.IntRange(1, 100_000_000), default=None, metavar="N",
+              help="Also play N batched random games (the profile 'uniform' only: random play draws every legal "
+                   "move alike) and check that each exact probability lies in the 99% interval of its sampled share.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample's random games.")
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
                    "winner, how, share).")
 def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, time_limit: float,
-         max_states: int | None, against: tuple[Path, ...], as_json: bool) -> None:
+         max_states: int | None, against: tuple[Path, ...], sample_games: int | None, seed: int,
+         as_json: bool) -> None:
     """The probability of each way of winning when every seat plays by a strategy profile.
 
     The game under the profile is a Markov chain: chance moves have the rules' own odds,
@@ -50,25 +57,37 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     condition. With --against, the win rates of logged games of the same count and
     rules beside the odds (counted, never fitted).
 
-    Exit status: 0 the odds were computed; 2 bad input (a profile reading a hidden field,
-    a --given that does not type-check); 3 a limit stopped the computation."""
+    Exit status: 0 the odds were computed; 1 with --sample, an exact probability outside
+    the 99% interval of its sampled share (by chance for about one outcome in a hundred:
+    try another --seed); 2 bad input (a profile reading a hidden field, a --given that
+    does not type-check); 3 a limit stopped the computation."""
     game = compiled_game(players, rules)
     profile = load_strategy(game.spec, strategy)
     logged = read_logged(list(against)) if against else None
+    if sample_games is not None and not plays_uniformly(profile):
+        raise SpecError(f"--sample: random play draws every legal move alike, which is the profile 'uniform', "
+                        f"not '{profile.name}'")
     result = compute_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                           seconds=time_limit, max_states=max_states)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
+    played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:
         data = as_data(result)
         if beside is not None:
             data["logged"] = beside
+        if played is not None:
+            data["sampled"] = sampled_data(played)
         click.echo(json.dumps(data))
     else:
         click.echo(text(result))
         if beside is not None:
             click.echo("\n".join(compared_lines(beside, [str(path) for path in against])))
+        if played is not None:
+            click.echo("\n".join(sampled_lines(played)))
     if not result.complete:
         raise SystemExit(EXIT_LIMIT)
+    if played is not None and not played.agrees:
+        raise SystemExit(EXIT_FAILED)
 
 
 def _share(value: Any) -> float:
