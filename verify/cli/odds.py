@@ -10,7 +10,8 @@ import click
 
 from engine.game import compiled_game
 from spec.strategies import load_strategy, shipped
-from verify.explicit.odds import Odds, odds as compute_odds
+from verify.explicit.odds import Odds
+from verify.explicit.odds_layers import LAYERS, fast_odds
 
 from ..results import EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
@@ -50,7 +51,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     a --given that does not type-check); 3 a limit stopped the computation."""
     game = compiled_game(players, rules)
     profile = load_strategy(game.spec, strategy)
-    result = compute_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
+    result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                           seconds=time_limit, max_states=max_states)
     if as_json:
         click.echo(json.dumps(as_data(result)))
@@ -67,7 +68,9 @@ def _share(value: Any) -> float:
 def as_data(result: Odds) -> dict[str, Any]:
     """The figures as plain data (`--json`)."""
     data: dict[str, Any] = {"players": result.players, "rules": result.rules, "strategy": result.strategy,
-                            "exact": result.exact, "complete": result.complete}
+                            "exact": result.exact, "complete": result.complete, "method": result.method}
+    if result.fallback:
+        data["fallback"] = result.fallback
     if not result.complete:
         data["limit"] = result.limit
     else:
@@ -131,6 +134,9 @@ def text(result: Odds) -> str:
         f"not merged by rotation ({'; '.join(result.rotation_blocked[:2])})"
     lines.append(f"  {result.states:,} states in {result.layers:,} layers, {result.seconds:.1f} s "
                  f"({result.cpu_seconds:.1f} s CPU), peak {result.peak_mib:.0f} MiB; {merged}")
+    how = "a layer at a time over arrays" if result.method == LAYERS else "a state at a time"
+    lines.append(f"  computed {how} ({result.method} pass)"
+                 + (f"; the arrays could not: {result.fallback}" if result.fallback else ""))
     return "\n".join(lines)
 
 

@@ -74,6 +74,9 @@ CHECK_EVERY = 4096
 
 Number = Any        # Fraction (exact) or float
 
+PER_STATE = "per-state"
+"""The `method` of odds computed here, a state at a time through the one-game engine."""
+
 
 @dataclass(slots=True)
 class Odds:
@@ -101,6 +104,8 @@ class Odds:
     chain: int = 0                      # floats: the longest chain of roundings behind any figure
     complete: bool = False
     limit: str = ""
+    method: str = PER_STATE             # which pass computed it: `PER_STATE` or odds_layers.LAYERS
+    fallback: str = ""                  # why the layered pass handed over to the per-state one
 
     @property
     def total(self) -> Number:
@@ -163,14 +168,32 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
     """The odds of `game` under `strategy` (module docstring); `seconds` and `max_states`
     bound the pass (a bound hit leaves the result incomplete)."""
     started, cpu = time.perf_counter(), time.process_time()
+    result, condition = prepared(game, strategy, exact, given, rotation)
+    test = None if condition is None else compile_expression(game.spec, game.players, condition)
+    measure = compiled_measure(game)
+    if measure is None:
+        result.limit = NO_RANKING
+        return result
+    codec = Codec(game, kept=frozenset(result.kept), pivot=pivot_field(game.spec) if result.rotation else None)
+    policy = Policy(game, strategy)
+    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
+    result.seconds = time.perf_counter() - started
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+NO_RANKING = "no ranking proved for these rules: their odds need value iteration, not done yet"
+"""The `limit` of odds of rules without a ranking every move lowers."""
+
+
+def prepared(game: Game, strategy: Strategy, exact: bool, given: str | None,
+             rotation: bool) -> tuple[Odds, Node | None]:
+    """An empty result with the reductions both passes use decided (the fields kept,
+    the cone with the profile's, the outcome's and the condition's reads; whether
+    rotation merges), and the condition parsed."""
     spec = game.spec
     result = Odds(game.players, spec.name, strategy.name, exact, given)
     condition = None if given is None else given_expression(game, given)
-    test = None if condition is None else compile_expression(spec, game.players, condition)
-    measure = compiled_measure(game)
-    if measure is None:
-        result.limit = "no ranking proved for these rules: their odds need value iteration, not done yet"
-        return result
     reads = _profile_reads(game, strategy)
     also = frozenset({"winner", "how", "phase"}) | reads | (
         frozenset(fields_read([condition], spec.definitions)) if condition is not None else frozenset())
@@ -179,12 +202,7 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
     result.rotation = not blocked
     result.rotation_blocked = blocked
     result.kept = tuple(name for name in game.field_names if name in kept)
-    codec = Codec(game, kept=kept, pivot=pivot_field(spec) if result.rotation else None)
-    policy = Policy(game, strategy)
-    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
-    result.seconds = time.perf_counter() - started
-    result.cpu_seconds = time.process_time() - cpu
-    return result
+    return result, condition
 
 
 def _profile_reads(game: Game, strategy: Strategy) -> frozenset[str]:
