@@ -50,16 +50,27 @@ def ones(count: int) -> Limbs:
 def normalised(x: Limbs) -> Limbs:
     """The same numbers with every limb below 2**BITS (the carries moved up, limbs added
     on top as needed, zero limbs on top removed). Each limb must be below 2**62."""
-    x = np.ascontiguousarray(x)
-    for row in range(len(x) - 1):
-        carry = x[row] >> BITS
-        if carry.any():
-            x[row] &= MASK
-            x[row + 1] += carry
+    x = _carried(np.ascontiguousarray(x))
     while len(x) and (x[-1] >> BITS).any():
         carry = x[-1] >> BITS
         x[-1] &= MASK
         x = np.concatenate([x, carry[None, :]])
+    return _trimmed(x)
+
+
+def _carried(x: Limbs) -> Limbs:
+    """Every carry moved up, in place, one limb after the other (so a carry added to a
+    limb is carried on with it); the top limb keeps its own carry."""
+    carry = np.empty(x.shape[1], dtype=np.int64)
+    for row in range(len(x) - 1):
+        np.right_shift(x[row], BITS, out=carry)
+        np.bitwise_and(x[row], MASK, out=x[row])
+        np.add(x[row + 1], carry, out=x[row + 1])
+    return x
+
+
+def _trimmed(x: Limbs) -> Limbs:
+    """Without the zero limbs on top (one limb at least)."""
     top = len(x)
     while top > 1 and not x[top - 1].any():
         top -= 1
@@ -81,24 +92,21 @@ def joined(parts: list[Limbs]) -> Limbs:
 
 def times(x: Limbs, by: Limbs) -> Limbs:
     """Each number times its multiplier (`by`: a column of digits per number, or one
-    column broadcast to all), exactly."""
-    out = np.zeros((len(x) + len(by), x.shape[1]), dtype=np.int64)
-    for position, digit in enumerate(by):
+    column broadcast to all), exactly. A limb times a digit is below 2**62; the product
+    of a number of k limbs and one of j digits has k + j limbs at most."""
+    out = np.empty((len(x) + len(by), x.shape[1]), dtype=np.int64)
+    np.multiply(x, by[0], out=out[:len(x)])
+    out[len(x):] = 0
+    if len(by) == 1:
+        return _trimmed(_carried(out))
+    _carried(out)
+    for position in range(1, len(by)):
+        digit = by[position]
         if not digit.any():
             continue
-        out[position:position + len(x)] += x * digit
-        out[position:] = normalised_rows(out[position:])
-    return normalised(out)
-
-
-def normalised_rows(x: Limbs) -> Limbs:
-    """`normalised` without growing or shrinking: the top limb keeps its carry (the
-    caller left room for it)."""
-    for row in range(len(x) - 1):
-        carry = x[row] >> BITS
-        x[row] &= MASK
-        x[row + 1] += carry
-    return x
+        out[position:position + len(x)] += x * digit       # below 2**31 + 2**62
+        _carried(out[position:])
+    return _trimmed(out)
 
 
 def scaled(x: Limbs, factor: int) -> Limbs:
@@ -110,15 +118,19 @@ def scaled(x: Limbs, factor: int) -> Limbs:
 
 def sums(group: npt.NDArray[np.int64], count: int, x: Limbs) -> Limbs:
     """The sum of the numbers of each group (0..count-1), exactly."""
+    out = np.empty((len(x) + 1, count), dtype=np.int64)
+    out[-1] = 0
     if not x.shape[1]:
-        return np.zeros((len(x), count), dtype=np.int64)
+        out[:] = 0
+        return _trimmed(out)
     if int(np.bincount(group).max()) >= MERGE_AT_ONCE:
-        out = np.zeros((len(x), count), dtype=np.int64)
+        out[:] = 0
         for row in range(len(x)):
             np.add.at(out[row], group, x[row])          # int64: exact, below 2**62 for fewer than 2**31 numbers
-        return normalised(out)
-    summed = np.array([np.bincount(group, weights=limb, minlength=count) for limb in x]).astype(np.int64)
-    return normalised(summed)
+    else:
+        for row in range(len(x)):
+            out[row] = np.bincount(group, weights=x[row], minlength=count)
+    return normalised(out)
 
 
 def divided(x: Limbs, divisor: int) -> tuple[Limbs, bool]:

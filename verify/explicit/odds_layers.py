@@ -103,11 +103,17 @@ class Unbatchable(Exception):
     """Something the arrays cannot represent: the per-state pass computes the odds instead."""
 
 
+TABLE_PER_CODE = 32
+"""How much larger than the codes their space may be for `_groups` to table it: a byte
+and a running count per entry of the space, against a sort of the codes (an argsort of a
+few million codes took a fifth of the 5-player pass)."""
+
+
 def _groups(codes: Array, space: int) -> tuple[Array, Array]:
     """The distinct values of `codes` (each in 0..space-1), ascending, and each code's
     position among them: by a table of the space when it is not much larger than the
     codes (no sort), else by sorting."""
-    if space <= max(4 * len(codes), 1 << 16):
+    if space <= max(TABLE_PER_CODE * len(codes), 1 << 16):
         present = np.zeros(space, dtype=bool)
         present[codes] = True
         distinct = np.flatnonzero(present)
@@ -200,9 +206,11 @@ class _Odds:
         """The numbers of the fractions num/den (den > 0), a pair at a time."""
         if not len(num):
             return np.zeros(0, dtype=np.int64)
-        pairs, inverse = np.unique(np.stack([num, den]), axis=1, return_inverse=True)
-        numbers = np.array([self.of(Fraction(int(a), int(b))) for a, b in pairs.T.tolist()], dtype=np.int64)
-        found: Array = numbers[inverse.ravel()]
+        span = int(den.max()) + 1
+        inverse, pairs = _groups(den * span + num, span * span)
+        numbers = np.array([self.of(Fraction(int(pair % span), int(pair // span))) for pair in pairs.tolist()],
+                           dtype=np.int64)
+        found: Array = numbers[inverse]
         return found
 
     def values(self) -> npt.NDArray[np.float64]:
@@ -651,9 +659,10 @@ class _Pass:
                 nein = np.broadcast_to(np.asarray(1 if self.nein is None else self.nein(rows, *seen),
                                                   dtype=np.int64), (width,))
                 columns += [np.where(voting, ja, 0), np.where(voting, nein, 0)]
-        distinct, inverse = np.unique(np.stack(columns), axis=1, return_inverse=True)
-        table = np.full((distinct.shape[1], players + 1), -1, dtype=np.int64)
-        for number, column in enumerate(distinct.T.tolist()):
+        stacked = np.stack(columns)
+        keep, inverse = distinct_groups(stacked.view(np.uint64))
+        table = np.full((len(keep), players + 1), -1, dtype=np.int64)
+        for number, column in enumerate(stacked.take(keep, axis=1).T.tolist()):
             seats = [seat for seat in range(players) if column[0] >> seat & 1]
             odds = []
             for seat in seats:
@@ -668,7 +677,7 @@ class _Pass:
             for size, probability in enumerate(_sizes(tuple(odds))):
                 if probability:
                     table[number, size] = self.odds.of(probability)
-        found: Array = table[inverse.ravel()]
+        found: Array = table[inverse]
         return found
 
     # ------------------------------------------------------------------ successors
