@@ -71,6 +71,19 @@ def test_floats_within_their_bound_of_the_fractions() -> None:
     assert abs(floats.elections - float(exact.elections)) <= floats.error_bound * float(exact.elections)
 
 
+def test_per_state_floats_within_their_bound_of_the_fractions() -> None:
+    """The per-state pass in floats: its figures, each a sum over many finished states,
+    within the bound it states (the sums are exact and rounded once)."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "uniform")
+    exact = layered_odds(game, profile, exact=True)
+    floats = odds(game, profile, exact=False)
+    assert floats.complete and floats.error_bound > 0
+    for key, value in exact.outcomes.items():
+        assert abs(floats.outcomes[key] - float(value)) <= floats.error_bound * float(value), key
+    assert abs(floats.elections - float(exact.elections)) <= floats.error_bound * float(exact.elections)
+
+
 def test_a_state_limit_leaves_it_incomplete() -> None:
     game = compiled_game(5)
     result = layered_odds(game, load_strategy(game.spec, "uniform"), exact=True, max_states=20_000)

@@ -24,7 +24,12 @@ mass carries the length of the longest chain of roundings it went through (a pro
 a sum are one each), and a probability p computed through at most c of them is within
 c·u/(1 − c·u)·p of the exact one (u = 2**-53; Higham, Accuracy and Stability of
 Numerical Algorithms, lemma 3.1: every quantity is a sum of products of non-negative
-numbers). That bound is `error_bound`.
+numbers). The figures (outcomes, rounds, elections) add up the masses of every finished
+state, or every election, exactly, as fractions of the floats, and round once at the end:
+one rounding more. That bound is `error_bound`.
+
+This is the reference pass; odds_layers.py computes the same figures a layer at a time
+over arrays, and `shrules odds` runs it first.
 
 Reductions, each exact for odds:
 - forced moves (the game's own bookkeeping) are followed at once, as the searches fuse
@@ -255,7 +260,7 @@ class _Pass:
         self.elections = frozenset(c.rule.name for c in game.by_role["election"])
         self.forced = tuple(game.phase_kind[phase] is PhaseKind.FORCED for phase in range(len(game.phase_names)))
         self.zero: Number = Fraction(0) if exact else 0.0
-        self.result.elections = self.zero
+        self.result.elections = Fraction(0)
 
     def push(self, state: Any, masses: Masses, chain: int, rank: int | None) -> None:
         """Add `masses` to the state `state` leads to once the game's forced moves are made."""
@@ -270,6 +275,7 @@ class _Pass:
             merged: Masses = {}
             for (rounds, _), mass in masses.items():
                 merged[rounds, True] = merged.get((rounds, True), self.zero) + mass
+            chain += len(merged) < len(masses)        # a mass added to another: one rounding more
             masses = merged
         state = self.codec.canonical(state)
         rank_after = self.measure(state)
@@ -305,6 +311,11 @@ class _Pass:
             return
         finally:
             result.peak_mib = max(result.peak_mib, resident_mib())
+        if not self.exact:
+            result.outcomes = {key: float(value) for key, value in result.outcomes.items()}
+            result.by_rounds = {key: float(value) for key, value in result.by_rounds.items()}
+            result.given_outcomes = {key: float(value) for key, value in result.given_outcomes.items()}
+        result.elections = result.elections if self.exact else float(result.elections)
         result.complete = True
 
     def watch(self) -> None:
@@ -316,18 +327,20 @@ class _Pass:
             raise _Stop(f"state limit: {result.states:,} states taken")
 
     def expand(self, state: Any, masses: Masses, chain: int, rank: int) -> None:
-        game, result, zero = self.game, self.result, self.zero
+        game, result, zero = self.game, self.result, Fraction(0)
         phase = state[game.phase_index]
         kind = game.phase_kind[phase]
         if kind is PhaseKind.OVER:
+            # Floats are added up exactly (as fractions) and rounded once at the end.
             outcome = (game.winner(state), game.how(state))
             for (rounds, held), mass in masses.items():
-                result.outcomes[outcome] = result.outcomes.get(outcome, zero) + mass
+                exact_mass = Fraction(mass)
+                result.outcomes[outcome] = result.outcomes.get(outcome, zero) + exact_mass
                 key = (rounds, outcome[0])
-                result.by_rounds[key] = result.by_rounds.get(key, zero) + mass
+                result.by_rounds[key] = result.by_rounds.get(key, zero) + exact_mass
                 if held:
-                    result.given_outcomes[outcome] = result.given_outcomes.get(outcome, zero) + mass
-            result.chain = max(result.chain, chain + 2 + len(masses))
+                    result.given_outcomes[outcome] = result.given_outcomes.get(outcome, zero) + exact_mass
+            result.chain = max(result.chain, chain + 1)
             return
         chance = game.chance_outcomes(state) if kind is PhaseKind.CHANCE or game.mixed_phase[phase] else []
         choices = chance or self.policy.choices(state)
@@ -339,7 +352,8 @@ class _Pass:
             step = 1 if move.rule in self.rounds else 0
             shares = {(rounds + step, held): mass * odds for (rounds, held), mass in masses.items()}
             if move.rule in self.elections:
-                result.elections += sum(shares.values(), zero)
+                result.elections += sum((Fraction(share) for share in shares.values()), zero)
+                result.chain = max(result.chain, chain + 3)
             after = game.by_name[move.rule].effect(state, *move.args)
             self.push(after, shares, chain + 2, rank)
 

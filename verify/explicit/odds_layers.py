@@ -55,9 +55,9 @@ mass carries `chain`, a bound on the roundings it went through: a move's probabi
 one rounding (a fraction to the nearest float), the product a second (+2); a merge of m
 rows of one (state, rounds, held) is `numpy.bincount`'s sum, done in order, so each of
 them goes through at most m - 1 additions (the merged chain is the largest of the m plus
-m - 1); the figures (outcomes, rounds, elections) are summed per part with `math.fsum`
-(one rounding of the exact sum) and the parts added exactly (as fractions), with one last
-rounding: +2. Every quantity computed with at most c roundings of relative size u = 2**-53
+m - 1); the figures (outcomes, rounds, elections) are summed per part in pairs, the pairs' sums
+in pairs and so on (`_halving_sum`: each term through ceil(log2 n) additions), and the
+parts' sums added exactly (as fractions), with one last rounding: + ceil(log2 n) + 1. Every quantity computed with at most c roundings of relative size u = 2**-53
 of non-negative terms is within γ_c = c·u/(1 − c·u) of the exact one (Higham, Accuracy
 and Stability of Numerical Algorithms, lemma 3.1 and §4.2), so `Odds.error_bound` is
 γ of the largest chain.
@@ -101,6 +101,19 @@ LAYERS = "layers"
 
 class Unbatchable(Exception):
     """Something the arrays cannot represent: the per-state pass computes the odds instead."""
+
+
+def _halving_sum(values: npt.NDArray[np.float64]) -> tuple[float, int]:
+    """The sum of non-negative floats, added in pairs, then the pairs' sums in pairs, and
+    so on: each term goes through `depth` = ceil(log2 n) additions (a zero added to pad a
+    level is exact), the chain of roundings the module docstring counts."""
+    depth = 0
+    while len(values) > 1:
+        if len(values) % 2:
+            values = np.append(values, 0.0)
+        values = values[0::2] + values[1::2]
+        depth += 1
+    return float(values[0]), depth
 
 
 TABLE_PER_CODE = 32
@@ -474,8 +487,9 @@ class _Pass:
         if self.exact:
             total = Fraction(limbs.total(mass), denominator)
         else:
-            total = Fraction(math.fsum(mass.tolist()))
-            self.result.chain = max(self.result.chain, int(chain.max()) + 2)
+            summed, depth = _halving_sum(mass)
+            total = Fraction(summed)
+            self.result.chain = max(self.result.chain, int(chain.max()) + depth + 1)
         self.sums[key] = self.sums.get(key, self.zero) + total
 
     def _finished(self, states: Array, local: Array, rounds: Array, held: Bools, mass: npt.NDArray[Any],
