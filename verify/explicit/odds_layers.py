@@ -470,6 +470,8 @@ class _Pass:
             self._add(("elections", None), new_mass[..., elected], new_chain[elected], denominator)
         target, new_rounds, new_held, new_mass, new_chain = self._merged(
             successor[move], len(ranks), rounds[row] + step[move], held[row] | made[move], new_mass, new_chain)
+        if self.exact:
+            new_mass = new_mass.astype(np.int32)        # normalised limbs fit: half the memory while they wait
         cuts = np.flatnonzero(np.diff(ranks)) + 1
         state_bounds = [0, *cuts.tolist(), len(ranks)]
         row_bounds = np.searchsorted(target, state_bounds).tolist()
