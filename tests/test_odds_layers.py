@@ -164,3 +164,14 @@ def test_layered_equals_per_state_at_5_players(strategy: str) -> None:
     profile = load_strategy(game.spec, strategy)
     _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
           odds(game, profile, exact=True, given=THREE_FASCIST))
+
+
+@pytest.mark.slow
+def test_layered_equals_per_state_at_10_players_late() -> None:
+    """Ten seats under `partisan` one Liberal policy from the end (1.87 M states): the
+    deal's 10 × 1,024 candidates, votes of ten voters with odds of their own, every
+    power of the 9-10 board; about three minutes in the per-state pass."""
+    game = compiled_game(10, "custom[start_liberal=4; start_fascist=5]")
+    profile = load_strategy(game.spec, "partisan")
+    _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
+          odds(game, profile, exact=True, given=THREE_FASCIST))
