@@ -168,9 +168,9 @@ def test_layered_equals_per_state_at_5_players(strategy: str) -> None:
 
 @pytest.mark.slow
 def test_layered_equals_per_state_at_10_players_late() -> None:
-    """Ten seats under `partisan` one Liberal policy from the end (1.87 M states): the
-    deal's 10 × 1,024 candidates, votes of ten voters with odds of their own, every
-    power of the 9-10 board; about three minutes in the per-state pass."""
+    """Ten seats under `partisan` one policy from either win (1.87 M states): the deal's
+    10 × 1,024 candidates, votes of ten voters with odds of their own, the veto that five
+    Fascist policies unlock; about three minutes in the per-state pass."""
     game = compiled_game(10, "custom[start_liberal=4; start_fascist=5]")
     profile = load_strategy(game.spec, "partisan")
     _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
