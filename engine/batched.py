@@ -434,13 +434,16 @@ def compile_batch_rule(emitter: BatchEmitter, rule: Rule, index: int) -> BatchRu
                      namespace.get("weight"), domains, reads, "\n".join(source))
 
 
-def compile_batch_expression(spec: Spec, players: int, node: n.Node) -> Callable[[Rows], Any]:
+def compile_batch_expression(spec: Spec, players: int, node: n.Node, params: Sequence[str] = ()
+                             ) -> Callable[..., Any]:
     """A state expression (a ranking, a property) as an array function of a batch of
-    states, `f(s)`: the batched twin of pycompile's `compile_expression`."""
-    emitter = BatchEmitter(spec, players)
+    states, `f(s)`, or `f(s, *args)` with the values of `params` (arrays, a value per
+    game, or columns that broadcast): the batched twin of pycompile's `compile_expression`."""
+    emitter = BatchEmitter(spec, players, params)
     namespace = batch_namespace(players)
-    load_source(f"def f(s):\n    return {emitter.emit(node)}\n", "batched expression", namespace)
-    function: Callable[[Rows], Any] = namespace["f"]
+    arguments = ", ".join(["s", *emitter.params()])
+    load_source(f"def f({arguments}):\n    return {emitter.emit(node)}\n", "batched expression", namespace)
+    function: Callable[..., Any] = namespace["f"]
     return function
 
 

@@ -13,7 +13,8 @@ from engine.game import compiled_game
 from engine.judge import rules_identity
 from spec.errors import SpecError
 from spec.strategies import load_strategy, shipped
-from verify.explicit.odds import EXACT_UP_TO, Odds, odds as compute_odds
+from verify.explicit.odds import EXACT_UP_TO, Odds
+from verify.explicit.odds_layers import LAYERS, fast_odds
 
 from ..budgets import ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
@@ -67,7 +68,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     if sample_games is not None and not plays_uniformly(profile):
         raise SpecError(f"--sample: random play draws every legal move alike, which is the profile 'uniform', "
                         f"not '{profile.name}'")
-    result = compute_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
+    result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                           seconds=time_limit, max_states=max_states)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
@@ -97,7 +98,9 @@ def _share(value: Any) -> float:
 def as_data(result: Odds) -> dict[str, Any]:
     """The figures as plain data (`--json`)."""
     data: dict[str, Any] = {"players": result.players, "rules": result.rules, "strategy": result.strategy,
-                            "exact": result.exact, "complete": result.complete}
+                            "exact": result.exact, "complete": result.complete, "method": result.method}
+    if result.fallback:
+        data["fallback"] = result.fallback
     if not result.complete:
         data["limit"] = result.limit
     else:
@@ -161,6 +164,9 @@ def text(result: Odds) -> str:
         f"not merged by rotation ({'; '.join(result.rotation_blocked[:2])})"
     lines.append(f"  {result.states:,} states in {result.layers:,} layers, {result.seconds:.1f} s "
                  f"({result.cpu_seconds:.1f} s CPU), peak {result.peak_mib:.0f} MiB; {merged}")
+    how = "a layer at a time over arrays" if result.method == LAYERS else "a state at a time"
+    lines.append(f"  computed {how} ({result.method} pass)"
+                 + (f"; the arrays could not: {result.fallback}" if result.fallback else ""))
     return "\n".join(lines)
 
 

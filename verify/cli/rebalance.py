@@ -13,7 +13,7 @@ from spec.loader import load_spec
 from spec.strategies import load_strategy, shipped
 
 from ..budgets import ODDS_SECONDS
-from ..explicit.odds import odds
+from ..explicit.odds_layers import fast_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from .options import StatusLine, json_option, players_option, time_limit_option
@@ -67,7 +67,7 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
         if out_path is not None and best is not None and best.odds is not None and best.liberal is not None:
             out_path.write_text(overlay_text(found, best.odds))
             spec = load_spec(str(out_path))
-            checked = odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit)
+            checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit)
             if checked.complete:
                 out_path.write_text(overlay_text(found, checked))
     data = as_data(found, checked, out_path)

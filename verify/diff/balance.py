@@ -25,7 +25,8 @@ from engine.game import Game
 from spec.model import Spec
 from spec.strategies import load_strategy
 
-from ..explicit.odds import Odds, odds
+from ..explicit.odds import Odds
+from ..explicit.odds_layers import fast_odds
 
 
 def sampled(a: Spec, b: Spec, counts: list[int], games: int, seed: int) -> list[dict[str, Any]]:
@@ -91,7 +92,7 @@ def exact(a: Spec, b: Spec, counts: list[int], strategy: str, *, exact_up_to: in
         results = []
         for spec in (a, b):
             game = Game(spec, players)
-            results.append(odds(game, load_strategy(spec, strategy), exact=players <= exact_up_to,
+            results.append(fast_odds(game, load_strategy(spec, strategy), exact=players <= exact_up_to,
                                 seconds=seconds))
         out.append(ExactBalance(players, results[0], results[1]))
     return out

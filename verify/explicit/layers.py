@@ -454,6 +454,9 @@ class LayeredSearch:
         self._pending_memory = 0
         self._buffered = 0                   # bytes of them gathered for disk (`_Pending.buffered`)
         self.watch: Watch | None = None
+        # Called after each forced move of a fused chain with the states and the columns it
+        # moved (the odds' pass tests its condition inside the chains: odds_layers.py).
+        self.on_forced: Callable[[Array, Array], None] | None = None
         self.rank: Callable[[Rows], Any] | None = (
             None if measure is None else self._tabled(compile_batch_expression(spec, game.players, measure.measure),
                                                       sorted(n.fields_read([measure.measure], spec.definitions))))
@@ -658,6 +661,8 @@ class LayeredSearch:
                         changed |= value != target.take(taken)
                         target[taken] = value
                     forced[taken] += 1
+                    if self.on_forced is not None:
+                        self.on_forced(after, taken)
                     if self.watch is not None and before is not None:
                         self.watch.forced(rule, before, after.take(taken, axis=1), origin[taken], move[taken])
                     onward.append(taken[changed & self.game_phase[after[self.phase].take(taken)]])

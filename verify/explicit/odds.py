@@ -24,7 +24,12 @@ mass carries the length of the longest chain of roundings it went through (a pro
 a sum are one each), and a probability p computed through at most c of them is within
 c·u/(1 − c·u)·p of the exact one (u = 2**-53; Higham, Accuracy and Stability of
 Numerical Algorithms, lemma 3.1: every quantity is a sum of products of non-negative
-numbers). That bound is `error_bound`.
+numbers). The figures (outcomes, rounds, elections) add up the masses of every finished
+state, or every election, exactly, as fractions of the floats, and round once at the end:
+one rounding more. That bound is `error_bound`.
+
+This is the reference pass; odds_layers.py computes the same figures a layer at a time
+over arrays, and `shrules odds` runs it first.
 
 Reductions, each exact for odds:
 - forced moves (the game's own bookkeeping) are followed at once, as the searches fuse
@@ -78,6 +83,9 @@ CHECK_EVERY = 4096
 
 Number = Any        # Fraction (exact) or float
 
+PER_STATE = "per-state"
+"""The `method` of odds computed here, a state at a time through the one-game engine."""
+
 
 @dataclass(slots=True)
 class Odds:
@@ -105,6 +113,8 @@ class Odds:
     chain: int = 0                      # floats: the longest chain of roundings behind any figure
     complete: bool = False
     limit: str = ""
+    method: str = PER_STATE             # which pass computed it: `PER_STATE` or odds_layers.LAYERS
+    fallback: str = ""                  # why the layered pass handed over to the per-state one
 
     @property
     def total(self) -> Number:
@@ -167,14 +177,32 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
     """The odds of `game` under `strategy` (module docstring); `seconds` and `max_states`
     bound the pass (a bound hit leaves the result incomplete)."""
     started, cpu = time.perf_counter(), time.process_time()
+    result, condition = prepared(game, strategy, exact, given, rotation)
+    test = None if condition is None else compile_expression(game.spec, game.players, condition)
+    measure = compiled_measure(game)
+    if measure is None:
+        result.limit = NO_RANKING
+        return result
+    codec = Codec(game, kept=frozenset(result.kept), pivot=pivot_field(game.spec) if result.rotation else None)
+    policy = Policy(game, strategy)
+    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
+    result.seconds = time.perf_counter() - started
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+NO_RANKING = "no ranking proved for these rules: their odds need value iteration, not done yet"
+"""The `limit` of odds of rules without a ranking every move lowers."""
+
+
+def prepared(game: Game, strategy: Strategy, exact: bool, given: str | None,
+             rotation: bool) -> tuple[Odds, Node | None]:
+    """An empty result with the reductions both passes use decided (the fields kept,
+    the cone with the profile's, the outcome's and the condition's reads; whether
+    rotation merges), and the condition parsed."""
     spec = game.spec
     result = Odds(game.players, spec.name, strategy.name, exact, given)
     condition = None if given is None else given_expression(game, given)
-    test = None if condition is None else compile_expression(spec, game.players, condition)
-    measure = compiled_measure(game)
-    if measure is None:
-        result.limit = "no ranking proved for these rules: their odds need value iteration, not done yet"
-        return result
     reads = _profile_reads(game, strategy)
     also = frozenset({"winner", "how", "phase"}) | reads | (
         frozenset(fields_read([condition], spec.definitions)) if condition is not None else frozenset())
@@ -183,12 +211,7 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
     result.rotation = not blocked
     result.rotation_blocked = blocked
     result.kept = tuple(name for name in game.field_names if name in kept)
-    codec = Codec(game, kept=kept, pivot=pivot_field(spec) if result.rotation else None)
-    policy = Policy(game, strategy)
-    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
-    result.seconds = time.perf_counter() - started
-    result.cpu_seconds = time.process_time() - cpu
-    return result
+    return result, condition
 
 
 def _profile_reads(game: Game, strategy: Strategy) -> frozenset[str]:
@@ -241,7 +264,7 @@ class _Pass:
         self.elections = frozenset(c.rule.name for c in game.by_role["election"])
         self.forced = tuple(game.phase_kind[phase] is PhaseKind.FORCED for phase in range(len(game.phase_names)))
         self.zero: Number = Fraction(0) if exact else 0.0
-        self.result.elections = self.zero
+        self.result.elections = Fraction(0)
 
     def push(self, state: Any, masses: Masses, chain: int, rank: int | None) -> None:
         """Add `masses` to the state `state` leads to once the game's forced moves are made."""
@@ -256,6 +279,7 @@ class _Pass:
             merged: Masses = {}
             for (rounds, _), mass in masses.items():
                 merged[rounds, True] = merged.get((rounds, True), self.zero) + mass
+            chain += len(merged) < len(masses)        # a mass added to another: one rounding more
             masses = merged
         state = self.codec.canonical(state)
         rank_after = self.measure(state)
@@ -291,6 +315,11 @@ class _Pass:
             return
         finally:
             result.peak_mib = max(result.peak_mib, resident_mib())
+        if not self.exact:
+            result.outcomes = {key: float(value) for key, value in result.outcomes.items()}
+            result.by_rounds = {key: float(value) for key, value in result.by_rounds.items()}
+            result.given_outcomes = {key: float(value) for key, value in result.given_outcomes.items()}
+        result.elections = result.elections if self.exact else float(result.elections)
         result.complete = True
 
     def watch(self) -> None:
@@ -302,18 +331,20 @@ class _Pass:
             raise _Stop(f"state limit: {result.states:,} states taken")
 
     def expand(self, state: Any, masses: Masses, chain: int, rank: int) -> None:
-        game, result, zero = self.game, self.result, self.zero
+        game, result, zero = self.game, self.result, Fraction(0)
         phase = state[game.phase_index]
         kind = game.phase_kind[phase]
         if kind is PhaseKind.OVER:
+            # Floats are added up exactly (as fractions) and rounded once at the end.
             outcome = (game.winner(state), game.how(state))
             for (rounds, held), mass in masses.items():
-                result.outcomes[outcome] = result.outcomes.get(outcome, zero) + mass
+                exact_mass = Fraction(mass)
+                result.outcomes[outcome] = result.outcomes.get(outcome, zero) + exact_mass
                 key = (rounds, outcome[0])
-                result.by_rounds[key] = result.by_rounds.get(key, zero) + mass
+                result.by_rounds[key] = result.by_rounds.get(key, zero) + exact_mass
                 if held:
-                    result.given_outcomes[outcome] = result.given_outcomes.get(outcome, zero) + mass
-            result.chain = max(result.chain, chain + 2 + len(masses))
+                    result.given_outcomes[outcome] = result.given_outcomes.get(outcome, zero) + exact_mass
+            result.chain = max(result.chain, chain + 1)
             return
         chance = game.chance_outcomes(state) if kind is PhaseKind.CHANCE or game.mixed_phase[phase] else []
         choices = chance or self.policy.choices(state)
@@ -325,7 +356,8 @@ class _Pass:
             step = 1 if move.rule in self.rounds else 0
             shares = {(rounds + step, held): mass * odds for (rounds, held), mass in masses.items()}
             if move.rule in self.elections:
-                result.elections += sum(shares.values(), zero)
+                result.elections += sum((Fraction(share) for share in shares.values()), zero)
+                result.chain = max(result.chain, chain + 3)
             after = game.by_name[move.rule].effect(state, *move.args)
             self.push(after, shares, chain + 2, rank)
 

@@ -31,7 +31,8 @@ from spec.loader import load_spec
 from spec.settings import format_value, settings_name
 from spec.strategies import load_strategy
 
-from ..explicit.odds import Odds, odds
+from ..explicit.odds import Odds
+from ..explicit.odds_layers import fast_odds
 
 STARTS: tuple[tuple[str, int], ...] = (("", 0), ("start_fascist", 1), ("start_liberal", 1))
 """The policy enacted before the first round: none, one Fascist, one Liberal."""
@@ -143,7 +144,7 @@ def odds_of(players: int, strategy: str, seconds: float | None) -> Evaluate:
     def evaluate(settings: Settings) -> Odds:
         spec = load_spec(settings_name("custom", plain(settings)))
         game = Game(spec, players)
-        return odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds)
+        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds)
     return evaluate
 
 

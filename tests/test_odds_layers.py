@@ -1,0 +1,177 @@
+"""The layered odds (verify/explicit/odds_layers.py) against the per-state pass (odds.py).
+
+Both passes compute the same Markov chain's figures; the per-state one reads the rules
+through the one-game engine and the profile through engine/strategy.py `Policy`, the
+layered one through their array forms. On games that start late (custom games with tracks
+already nearly full: the per-state pass takes a second or a few), the exact figures must
+be equal fractions, every one of them: each outcome, each round count, each outcome given
+the condition, the expected elections. At 5 players from the start the per-state pass
+takes minutes: those comparisons are `slow`."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from engine.game import compiled_game
+from spec.strategies import load_strategy
+from verify.cli import main
+from verify.explicit import limbs
+from verify.explicit import odds_layers
+from verify.explicit.odds import PER_STATE, Odds, odds
+from verify.explicit.odds_layers import LAYERS, Unbatchable, fast_odds, layered_odds
+
+LATE = "custom[start_liberal=4; start_fascist=4]"
+"""A game one policy from either track's win: every phase, power and vote still happens."""
+
+THREE_FASCIST = "phase == 'president_discard' and president_hand == 3"
+"""A President draws three Fascist tiles (R-L1), at some point of the game."""
+
+
+def _same(layered: Odds, per_state: Odds) -> None:
+    assert layered.complete and per_state.complete, (layered.limit, per_state.limit)
+    assert layered.method == LAYERS and per_state.method == PER_STATE
+    assert layered.states == per_state.states and layered.layers == per_state.layers
+    assert layered.outcomes == per_state.outcomes
+    assert layered.by_rounds == per_state.by_rounds
+    assert layered.given_outcomes == per_state.given_outcomes
+    assert layered.elections == per_state.elections
+    assert layered.total == 1
+
+
+@pytest.mark.parametrize(("players", "strategy"), [(5, "uniform"), (5, "partisan"), (7, "uniform")])
+def test_layered_equals_per_state_exactly(players: int, strategy: str) -> None:
+    game = compiled_game(players, LATE)
+    profile = load_strategy(game.spec, strategy)
+    layered = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    per_state = odds(game, profile, exact=True, given=THREE_FASCIST)
+    _same(layered, per_state)
+    assert all(isinstance(share, Fraction) for share in layered.outcomes.values())
+    assert 0 < layered.given_probability() < 1
+
+
+def test_floats_within_their_bound_of_the_fractions() -> None:
+    game = compiled_game(6, LATE)
+    profile = load_strategy(game.spec, "partisan")
+    exact = layered_odds(game, profile, exact=True)
+    floats = layered_odds(game, profile, exact=False)
+    assert floats.complete and floats.error_bound > 0 and floats.chain > 0
+    pairs: list[tuple[dict[Any, Any], dict[Any, Any]]] = [(floats.outcomes, exact.outcomes),
+                                                         (floats.by_rounds, exact.by_rounds)]
+    for figures, exact_figures in pairs:
+        assert set(figures) == set(exact_figures)
+        for key, value in exact_figures.items():
+            assert abs(figures[key] - float(value)) <= floats.error_bound * float(value) + 1e-300, key
+    assert abs(floats.elections - float(exact.elections)) <= floats.error_bound * float(exact.elections)
+
+
+def test_per_state_floats_within_their_bound_of_the_fractions() -> None:
+    """The per-state pass in floats: its figures, each a sum over many finished states,
+    within the bound it states (the sums are exact and rounded once)."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "uniform")
+    exact = layered_odds(game, profile, exact=True)
+    floats = odds(game, profile, exact=False)
+    assert floats.complete and floats.error_bound > 0
+    for key, value in exact.outcomes.items():
+        assert abs(floats.outcomes[key] - float(value)) <= floats.error_bound * float(value), key
+    assert abs(floats.elections - float(exact.elections)) <= floats.error_bound * float(exact.elections)
+
+
+def test_a_state_limit_leaves_it_incomplete() -> None:
+    game = compiled_game(5)
+    result = layered_odds(game, load_strategy(game.spec, "uniform"), exact=True, max_states=20_000)
+    assert not result.complete and result.limit.startswith("state limit")
+    assert result.method == LAYERS
+
+
+def test_a_time_limit_leaves_it_incomplete() -> None:
+    game = compiled_game(5)
+    result = layered_odds(game, load_strategy(game.spec, "uniform"), exact=False, seconds=0.0)
+    assert not result.complete and result.limit.startswith("time limit")
+
+
+def test_what_the_arrays_cannot_do_falls_back_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> Odds:
+        raise Unbatchable("a feature the arrays lack")
+    monkeypatch.setattr(odds_layers, "layered_odds", refuse)
+    game = compiled_game(5, LATE)
+    result = fast_odds(game, load_strategy(game.spec, "uniform"), exact=True)
+    assert result.complete and result.method == PER_STATE and result.fallback == "a feature the arrays lack"
+    assert result.total == 1
+
+
+def test_cli_says_which_pass_ran() -> None:
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["method"] == LAYERS and "fallback" not in data and data["total_is_one"] is True
+    text = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE])
+    assert "layers pass" in text.output
+
+
+def test_cli_limit_exits_3() -> None:
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--max-states", "5000", "--json"])
+    assert result.exit_code == 3
+    data = json.loads(result.output)
+    assert data["complete"] is False and data["method"] == LAYERS and data["limit"].startswith("state limit")
+
+
+def test_limbs_against_python_integers() -> None:
+    rng = random.Random(7)
+    values = [rng.getrandbits(rng.randint(1, 400)) for _ in range(300)]
+    factors = [rng.getrandbits(rng.randint(1, 80)) for _ in range(300)]
+
+    def of(numbers: list[int]) -> limbs.Limbs:
+        columns = [limbs.digits(number) for number in numbers]
+        rows = max(len(column) for column in columns)
+        return np.array([[column[row] if row < len(column) else 0 for column in columns] for row in range(rows)],
+                        dtype=np.int64)
+
+    def back(x: limbs.Limbs) -> list[int]:
+        return [sum(int(x[row, column]) << (limbs.BITS * row) for row in range(len(x))) for column in range(x.shape[1])]
+
+    x = of(values)
+    assert back(limbs.times(x, of(factors))) == [a * b for a, b in zip(values, factors)]
+    assert back(limbs.scaled(x, 3 ** 70)) == [a * 3 ** 70 for a in values]
+    group = np.array([rng.randrange(40) for _ in values], dtype=np.int64)
+    expected = [0] * 40
+    for value, number in zip(values, group.tolist()):
+        expected[number] += value
+    assert back(limbs.sums(group, 40, x)) == expected
+    quotient, exact = limbs.divided(limbs.scaled(x, 11), 11)
+    assert exact and back(quotient) == values
+    assert limbs.divided(of([22, 23]), 11)[1] is False
+    assert limbs.total(x) == sum(values)
+    denominator = 2 ** 50 * 3 ** 9 * 7
+    reduced, smaller = limbs.reduced(limbs.scaled(x, 2 ** 30 * 3 ** 4), denominator, [2, 3, 7])
+    assert smaller < denominator
+    assert [Fraction(a, smaller) for a in back(reduced)] == [Fraction(a * 2 ** 30 * 3 ** 4, denominator)
+                                                             for a in values]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy", ["uniform", "partisan"])
+def test_layered_equals_per_state_at_5_players(strategy: str) -> None:
+    """The whole 5-player game (1.24 M states under `uniform`): minutes in the per-state pass."""
+    game = compiled_game(5)
+    profile = load_strategy(game.spec, strategy)
+    _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
+          odds(game, profile, exact=True, given=THREE_FASCIST))
+
+
+@pytest.mark.slow
+def test_layered_equals_per_state_at_10_players_late() -> None:
+    """Ten seats under `partisan` one policy from either win (1.87 M states): the deal's
+    10 × 1,024 candidates, votes of ten voters with odds of their own, the veto that five
+    Fascist policies unlock; about three minutes in the per-state pass."""
+    game = compiled_game(10, "custom[start_liberal=4; start_fascist=5]")
+    profile = load_strategy(game.spec, "partisan")
+    _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
+          odds(game, profile, exact=True, given=THREE_FASCIST))
