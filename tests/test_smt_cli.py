@@ -14,6 +14,8 @@ from verify.smt.backend import catalogue_of, clear_cache
 from verify.smt.check import check_players
 from verify.smt.induction import OutOfTime
 
+STANDARD_RULES = Rules.named("standard")
+
 
 def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
@@ -135,7 +137,7 @@ def test_inference_is_tried_once_per_count_within_all_its_properties_time(monkey
         raise OutOfTime(["a", "b"], 9.0, 12)
     clear_cache()
     monkeypatch.setattr(smt_backend, "new_backend", stopped)
-    results = check_players("standard", 5, ("tracks_in_range", "tracker_in_range"), Limits(time_limit=5.0),
+    results = check_players(STANDARD_RULES, 5, ("tracks_in_range", "tracker_in_range"), Limits(time_limit=5.0),
                             hints=False)
     clear_cache()
     assert len(built) == 1
