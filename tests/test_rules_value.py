@@ -34,10 +34,8 @@ KNOWN: dict[str, str] = {
     "verify/diff/mutants.py:catch_mutant(name)": "a mutant is named by its file (mutant_names)",
     "verify/diff/mutants.py:catch_mutant(base_name)": "the mutants' base, named beside their files",
     "verify/diff/mutate.py:_decide_numbered(rules)": "a numbered mutant's worker task names its base",
-    "verify/diff/mutate.py:analyse(rules)": "shrules mutate: not yet given the rules as a value",
-    "verify/diff/mutate.py:rules_hash(rules)": "shrules mutate: not yet given the rules as a value",
+    "verify/diff/mutate.py:rules_hash(rules)": "a mutation run's report names its rules (Run.rules)",
     "verify/explicit/check.py:monitored_game(rules)": "a property names its monitored rules (Property.rules)",
-    "verify/knowledge/run.py:certify(rules)": "shrules knows: not yet given the rules as a value",
     "verify/odds/rebalance.py:__init__(rules)": "shrules rebalance: another engineer's room (verify/odds)",
     "verify/scale/kept.py:_mutants(rules)": "a kept entry names its rules (its key)",
     "verify/scale/tasks.py:rules_digest(rules)": "a task names its rules (its key)",
@@ -140,3 +138,24 @@ def test_a_property_naming_its_own_rules_is_asked_under_them() -> None:
     assert rules.own(None) is rules and rules.own("standard") is rules
     other = rules.own("no_topdecking")
     assert other.name == "no_topdecking" and other.hash != rules.hash and rules.own("no_topdecking") is other
+
+
+def test_a_file_edited_within_a_process_gives_its_new_games_and_refuses_the_old_rules(tmp_path: Path) -> None:
+    """A process (a test's command runner, a library caller) compiled the file's games by
+    name before it was edited: the rules loaded since get games of their own text, and a
+    game replayed by the name is of them too; the rules loaded before are refused at a
+    count they had not compiled."""
+    from engine.game import compiled_game
+
+    original = (ROOT / "tests" / "mutants" / "one_government.toml").read_text(encoding="utf-8")
+    path = tmp_path / "one_government.toml"
+    path.write_text(original, encoding="utf-8")
+    before = Rules.named(str(path))
+    before.game(5)
+    path.write_text(original.replace("liberal_policies + fascist_policies == 0",
+                                     "liberal_policies + fascist_policies <= 1"), encoding="utf-8")
+    after = Rules.named(str(path))
+    assert after.hash != before.hash
+    assert after.game(5).spec == after.spec and compiled_game(5, str(path)) is after.game(5)
+    with pytest.raises(SpecError, match="changed while they were being checked"):
+        before.game(6)

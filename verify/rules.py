@@ -53,13 +53,20 @@ class Rules:
     def game(self, players: int) -> Game:
         """The compiled game of these rules at `players`: the process's one game of the name
         (engine/game.py `compiled_game`, which replays a game's moves by the name it records,
-        so both are states of the same game), refused if it is not of these rules (a file
-        edited since they were loaded). An R-S1 `SpecError` for a count the rules do not have."""
+        so both are states of the same game), compiled again where the process compiled the
+        name before its file was edited, and refused if the file no longer holds these rules
+        (edited since they were loaded). An R-S1 `SpecError` for a count the rules do not have."""
         game = self.games.get(players)
         if game is None:
             game = compiled_game(players, self.name)
             if game.spec is not self.spec and content_hash(game.spec) != self.hash:
-                raise _changed(self.name, self.hash)
+                # This process compiled the name before its file was edited, and these
+                # rules were loaded since: compile the name again, now, so that a game
+                # replayed by it is of these rules too.
+                compiled_game.cache_clear()
+                game = compiled_game(players, self.name)
+                if content_hash(game.spec) != self.hash:
+                    raise _changed(self.name, self.hash)
             self.games[players] = game
         return game
 
