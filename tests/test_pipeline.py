@@ -25,8 +25,9 @@ from verify.budgets import CROSS_CHECK_SECONDS
 from verify.checker import _in_processes, check
 from verify.explicit.check import DEFAULT_EXPLORER, select
 from verify.explicit.reductions import Reductions
-from verify.portfolio import Backend, Deadline, ExplicitBackend, Request, Rules, SolverBackend, decide
+from verify.portfolio import Backend, Deadline, ExplicitBackend, Request, SolverBackend, decide
 from verify.portfolio import explore as portfolio_explore
+from verify.rules import Rules
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict, Witnessed
 
 STANDARD_RULES = Rules.named("standard")

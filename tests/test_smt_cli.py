@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 import verify.smt.backend as smt_backend
 from verify.cli import main
-from verify.portfolio import Deadline, Request, Rules, decide
+from verify.portfolio import Deadline, Request, decide
+from verify.rules import Rules
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, StopReason, Unknown, Verdict
 from verify.smt.backend import catalogue_of, clear_cache
 from verify.smt.check import check_players
