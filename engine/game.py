@@ -595,9 +595,13 @@ def _uniform(rule: Rule) -> bool:
 
 
 @lru_cache(maxsize=None)
-def compiled_game(players: int, spec_name: str = "standard") -> Game:
-    """The game for `players` under the named rules, compiled once and cached."""
-    return Game(load_spec(spec_name), players)
+def compiled_game(players: int, name: str = "standard") -> Game:
+    """The game for `players` under the rules `name` loads, compiled once per process and
+    cached: for a name held as data (a trace's, a transcript's, a log's). Below the command
+    line verify takes the rules as a value (verify/rules.py `Rules.game`, which compiles
+    through this cache, so that a game replayed by the name it records is the same game).
+    A process that compiles many rule sets bounds it (verify/scale/tasks.py `forget_games`)."""
+    return Game(load_spec(name), players)
 
 
 def game_of(state: State) -> Game:

@@ -33,9 +33,12 @@ from verify.lawyer.ask import Budget, _smt_backend, ad_hoc, answer_dispute, answ
 from verify.lawyer.words import counts_text, render, to_json
 from verify.cli import main
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 RULE_ID = re.compile(r"\b(R-[SELXVW]\d+|D-\d+)\b")
-CATALOGUE = catalogue()
+CATALOGUE = catalogue(STANDARD_RULES)
 BY_ID = {d.id: d for d in CATALOGUE}
 DISPUTES = tuple(d for d in CATALOGUE if d.query is None or not uses_knows(d.query.state))
 """The entries the model checkers decide; those asking what a player knows are decided over
@@ -81,7 +84,7 @@ def test_catalogue_covers_the_seeds() -> None:
 
 def test_hidden_information_is_marked_as_rule_text() -> None:
     for ident in ("hitler-knows-you-large", "discards-revealed", "execution-reveals-role", "lying-allowed"):
-        answer = answer_dispute(BY_ID[ident])
+        answer = answer_dispute(BY_ID[ident], rules=STANDARD_RULES)
         assert isinstance(answer, TextAnswer)
         text = render(answer)
         assert "answered from the rule text" in text and "not proved" in text
@@ -91,11 +94,11 @@ def test_hidden_information_is_marked_as_rule_text() -> None:
 def test_the_spec_agrees_with_what_it_can_check_of_rule_text() -> None:
     for dispute in DISPUTES:
         if dispute.kind == "rule_text":
-            answer = answer_dispute(dispute)
+            answer = answer_dispute(dispute, rules=STANDARD_RULES)
             assert isinstance(answer, TextAnswer)
             assert all(ok for _, ok in answer.checks), (dispute.id, answer.checks)
             assert as_expected(answer) is True
-    answer = answer_dispute(BY_ID["four-players"])
+    answer = answer_dispute(BY_ID["four-players"], rules=STANDARD_RULES)
     assert isinstance(answer, TextAnswer)
     assert answer.checks == (("the rules refuse a game of 4 players", True),)
 
@@ -119,7 +122,7 @@ def _witnesses(idents: set[str]) -> dict[str, Any]:
             groups[dispute.decides or 0].append(dispute)
     answers: dict[str, Any] = {}
     for count, members in groups.items():
-        answers.update(answer_many(tuple(members), count, Budget(seconds=600)))
+        answers.update(answer_many(tuple(members), count, Budget(seconds=600), rules=STANDARD_RULES))
     return answers
 
 
@@ -166,7 +169,7 @@ def test_yes_answers_come_with_the_shortest_game(witnessed: dict[str, Any], iden
 def test_positions_of_the_catalogue() -> None:
     for dispute in DISPUTES:
         if dispute.kind == "position":
-            answer = answer_dispute(dispute)
+            answer = answer_dispute(dispute, rules=STANDARD_RULES)
             assert isinstance(answer, PositionAnswer)
             assert as_expected(answer) is True, (dispute.id, answer.ruling)
             assert RULE_ID.search(render(answer))
@@ -194,7 +197,7 @@ def test_no_answers_are_proved_for_every_count(ident: str) -> None:
     if _smt_backend() is None:
         pytest.skip("needs the Z3 backend's k-induction (verify.smt.check_property)")
     dispute = BY_ID[ident]
-    answer = answer_dispute(dispute, Budget(seconds=300))
+    answer = answer_dispute(dispute, Budget(seconds=300), rules=STANDARD_RULES)
     assert answer.verdict == NO and as_expected(answer) is True
     text = render(answer)
     assert text.startswith(f"{dispute.question}  [{dispute.id}]\nNo — this never happens")
@@ -209,8 +212,8 @@ def searched() -> dict[str, Any]:
     for count in PROOF_COUNTS:
         if count <= EXPLICIT_PROOF_LIMIT:
             props = tuple(d.query for d in DISPUTES if d.query is not None and d.answer == NO and d.decides == count)
-            for rules in dict.fromkeys(prop.rules or "standard" for prop in props):   # a temporal query's own
-                shared = tuple(prop for prop in props if (prop.rules or "standard") == rules)
+            for rules in dict.fromkeys(STANDARD_RULES.own(prop.rules) for prop in props):   # a temporal query's own
+                shared = tuple(prop for prop in props if STANDARD_RULES.own(prop.rules) == rules)
                 out.update(search(shared, count, Budget(max_states=None, seconds=None).limits(0), rules))
     return out
 
@@ -232,7 +235,7 @@ def test_complete_search_agrees_with_the_proofs(searched: dict[str, Any], ident:
 def test_unknown_is_never_called_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without the Z3 backend, a 7-player complete search cannot finish: the answer says so.
     monkeypatch.setattr(ask, "_smt_backend", lambda: None)
-    answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7, 8))
+    answer = answer_dispute(BY_ID["special-election-passes-on"], Budget(max_states=20_000, seconds=30), (7, 8), rules=STANDARD_RULES)
     assert isinstance(answer, FormalAnswer)
     assert answer.verdict == UNKNOWN and as_expected(answer) is None
     text = render(answer)
@@ -266,7 +269,7 @@ def test_d5_asked_under_its_other_reading_is_yes_with_the_game() -> None:
     variant that reads D-5 the other way, the same question is "yes", with a game the
     variant's engine replays that ends in chaos before any reshuffle of a short pile."""
     dispute = BY_ID["veto-chaos-takes-the-old-pile"]
-    answer = answer_dispute(dispute, Budget(seconds=600), (5,), "veto_chaos_first")
+    answer = answer_dispute(dispute, Budget(seconds=600), (5,), rules=Rules.named("veto_chaos_first"))
     assert isinstance(answer, FormalAnswer) and answer.verdict == YES
     assert as_expected(answer) is False, "the variant breaks the rules' expected answer"
     witness = answer.witness
@@ -287,7 +290,7 @@ def test_a_flipped_expected_answer_fails(tmp_path: Path) -> None:
     path = _flipped(tmp_path, "term-limited-president")
     wrong = find(load_disputes(load_spec(), path), "term-limited-president")
     assert wrong.answer == NO
-    answer = answer_dispute(wrong, Budget(seconds=120), (5,))
+    answer = answer_dispute(wrong, Budget(seconds=120), (5,), rules=STANDARD_RULES)
     assert answer.verdict == YES and as_expected(answer) is False
     assert "NOT as expected" in render(answer)
     result = run("term-limited-president", "--players", "5", "--catalogue", str(path))
@@ -298,7 +301,7 @@ def test_a_flipped_expected_answer_fails(tmp_path: Path) -> None:
 def test_a_flipped_position_and_checked_rule_text_fail(tmp_path: Path) -> None:
     for ident in ("tie-eight-players", "chaos-fifth-unlocks-veto", "four-players", "discards-revealed"):
         wrong = find(load_disputes(load_spec(), _flipped(tmp_path, ident)), ident)
-        assert as_expected(answer_dispute(wrong)) is False
+        assert as_expected(answer_dispute(wrong, rules=STANDARD_RULES)) is False
 
 
 def test_catalogue_mistakes_are_reported_with_the_entry(tmp_path: Path) -> None:
@@ -366,7 +369,7 @@ def test_ad_hoc_can_gives_the_shortest_game() -> None:
 
 
 def test_ad_hoc_over_moves_with_what_they_reveal() -> None:
-    answer = ad_hoc("target in fascists and party == 'fascist'", "sometimes", (7,), ("investigate",))
+    answer = ad_hoc("target in fascists and party == 'fascist'", "sometimes", (7,), ("investigate",), rules=STANDARD_RULES)
     assert answer.verdict == YES
     assert "sees party fascist" in render(answer)
 
@@ -396,7 +399,7 @@ def _search_finishing_unless_stopped(calls: list[int]) -> Any:
     """A stand-in for the explicit search that ends complete without a hit, so that the
     answer would read "all states searched", unless its progress hook stops it first (or
     at once without a hook): whichever decides first is what the answer shows."""
-    def complete(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+    def complete(props: tuple[Property, ...], players: int, limits: Limits, rules: Rules = STANDARD_RULES,
                  progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
         calls.append(players)
         give_up = time.perf_counter() + 120
@@ -413,7 +416,7 @@ def test_can_that_never_happens_is_decided_by_the_proof_not_a_search(monkeypatch
     # Even where a complete search would answer, the solver's cheap proof comes first.
     calls: list[int] = []
     monkeypatch.setattr(ask, "search", _search_finishing_unless_stopped(calls))
-    answer = ad_hoc("veto_refused", "sometimes", (5, 6), ("propose_veto",))
+    answer = ad_hoc("veto_refused", "sometimes", (5, 6), ("propose_veto",), rules=STANDARD_RULES)
     assert answer.verdict == NO and not answer.not_searched
     for result in answer.results:
         evidence = result.verdict.evidence
@@ -425,8 +428,8 @@ def test_can_that_never_happens_is_decided_by_the_proof_not_a_search(monkeypatch
 
 
 def test_can_and_never_give_the_same_proof() -> None:
-    can = ad_hoc(NEVER_POWER_OUT_OF_TURN, "sometimes", (5, 6))
-    never = ad_hoc(NEVER_POWER_OUT_OF_TURN, "never", (5, 6))
+    can = ad_hoc(NEVER_POWER_OUT_OF_TURN, "sometimes", (5, 6), rules=STANDARD_RULES)
+    never = ad_hoc(NEVER_POWER_OUT_OF_TURN, "never", (5, 6), rules=STANDARD_RULES)
     assert can.verdict == NO and [type(r.verdict) for r in can.results] == [Unwitnessed] * 2
     assert all(r.verdict.evidence.note == "its negation is inductive with the proved strengthening invariants"
                for r in can.results)
@@ -443,15 +446,15 @@ def test_can_and_never_give_the_same_proof() -> None:
 
 
 def test_can_that_happens_still_gives_the_shortest_game() -> None:
-    answer = ad_hoc(HITLER_PRESIDENT, "sometimes", (5, 6, 7))
+    answer = ad_hoc(HITLER_PRESIDENT, "sometimes", (5, 6, 7), rules=STANDARD_RULES)
     assert answer.verdict == YES and answer.witness is not None and answer.witness.players == 5
     assert answer.witness.verdict.evidence.method == "explicit"
-    shortest = search((answer.query,), 5, Limits(time_limit=60))[answer.query.name].verdict
+    shortest = search((answer.query,), 5, Limits(time_limit=60), STANDARD_RULES)[answer.query.name].verdict
     assert isinstance(shortest, Witnessed) and shortest.trace is not None
     assert answer.game is not None and len(answer.game.steps) == len(shortest.trace.steps)
     assert answer.not_searched == {6: "not needed: a game where it happens was found",
                                    7: "not needed: a game where it happens was found"}
-    assert ask._proof_of_never(answer.query, 5, "standard") is None  # no proof claims what happens
+    assert ask._proof_of_never(answer.query, 5, STANDARD_RULES) is None  # no proof claims what happens
 
 
 def test_the_catalogue_leaves_to_the_search_only_what_the_solver_does_not_prove(
@@ -471,7 +474,7 @@ explanation = "."
                                  ("hitler-president", HITLER_PRESIDENT, "yes")))
     path = tmp_path / "disputes.toml"
     path.write_text(entries, encoding="utf-8")
-    disputes = catalogue(path=path)
+    disputes = catalogue(STANDARD_RULES, path=path)
     searched: list[str] = []
     real = ask.search
 
@@ -479,7 +482,7 @@ explanation = "."
         searched.extend(p.name for p in props)
         return real(props, *args, **kwargs)
     monkeypatch.setattr(ask, "search", recorded)
-    answers = answer_many(disputes, 5, Budget(seconds=60))
+    answers = answer_many(disputes, 5, Budget(seconds=60), rules=STANDARD_RULES)
     assert disputes[1].query is not None and searched == [disputes[1].query.name]
     proof, game = answers["power-out-of-turn"], answers["hitler-president"]
     assert isinstance(proof, FormalAnswer) and proof.verdict == NO and as_expected(proof) is True
@@ -655,11 +658,11 @@ players = "5"
 answer = "no"
 explanation = "."
 """, encoding="utf-8")
-    disputes = catalogue(path=path)
+    disputes = catalogue(STANDARD_RULES, path=path)
     for infer in (True, False):
         solver = _Solver()
         monkeypatch.setattr(ask, "_smt_backend", lambda: solver)
-        answer = answer_many(disputes, 5, Budget(max_states=50, seconds=60, infer=infer))["power-out-of-turn"]
+        answer = answer_many(disputes, 5, Budget(max_states=50, seconds=60, infer=infer), rules=STANDARD_RULES)["power-out-of-turn"]
         assert isinstance(answer, FormalAnswer)
         if not infer:
             assert answer.verdict == UNKNOWN and ("check", True) not in solver.asked
@@ -678,7 +681,7 @@ def test_a_witness_not_proved_the_shortest_is_not_called_the_shortest(lang: str,
     it is a game where it happens, never that it is the shortest."""
     import dataclasses
 
-    answer = ad_hoc("liberal_policies == 2", "sometimes", (5,))
+    answer = ad_hoc("liberal_policies == 2", "sometimes", (5,), rules=STANDARD_RULES)
     assert answer.verdict == YES and "The shortest game where it does" in render(answer)
     witness = answer.witness
     assert witness is not None and isinstance(witness.verdict, Witnessed)

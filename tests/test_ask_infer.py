@@ -32,6 +32,9 @@ from verify.lawyer.ask import Budget, ad_hoc
 from verify.lawyer.words import render
 from verify.results import Evidence, Limits, PropertyResult, Proved, Unknown, Unwitnessed, Verdict
 from verify.smt.check import check_property
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 THREE_PRESIDENCIES = "in_a_row(president == previous(president)) >= 2"
 """The same President three times running: never (the presidency passes on after every
@@ -69,7 +72,7 @@ class StubSolver:
         return self.inferred
 
 
-def _no_search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+def _no_search(props: tuple[Property, ...], players: int, limits: Limits, rules: Rules = STANDARD_RULES,
                progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
     """A stand-in for the explicit search that never finishes: unknown at its limit."""
     return {p.name: PropertyResult(p.name, players, p.kind, p.rule_ids, p.expect,
@@ -86,7 +89,7 @@ def _stubbed(monkeypatch: pytest.MonkeyPatch, inferred: Verdict) -> StubSolver:
 
 def test_never_the_hints_cannot_prove_is_proved_with_inferred_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
     solver = _stubbed(monkeypatch, Proved(Evidence("k-induction", depth=1, note=INFERRED_NOTE)))
-    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=100))
+    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=100), rules=STANDARD_RULES)
     assert answer.verdict == NO
     assert render(answer).startswith("No — this never happens (5 players).")
     assert ("How this was decided:\n  Proved for 5 players (k-induction with invariants inferred from played "
@@ -110,7 +113,7 @@ def test_inference_out_of_time_stays_unknown_with_its_reason(monkeypatch: pytest
     stopped = Unknown(Evidence("k-induction"), "limit: inferring strengthening invariants took longer than the 9 s "
                                                "given (the fixpoint was stopped after 9 s and 30 queries)")
     _stubbed(monkeypatch, stopped)
-    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=12))
+    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=12), rules=STANDARD_RULES)
     assert answer.verdict == UNKNOWN
     (result,) = answer.results
     assert isinstance(result.verdict, Unknown)
@@ -126,15 +129,15 @@ def test_can_that_never_happens_is_proved_beside_the_search(monkeypatch: pytest.
     solver = StubSolver(Proved(Evidence("k-induction", depth=1, note=INFERRED_NOTE)))
     monkeypatch.setattr(ask, "_smt_backend", lambda: solver)
 
-    def endless(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+    def endless(props: tuple[Property, ...], players: int, limits: Limits, rules: Rules = STANDARD_RULES,
                 progress: Any = None, frontiers: Any = None) -> dict[str, PropertyResult]:
         give_up = time.perf_counter() + 60
         while progress is not None and time.perf_counter() < give_up:
             progress(0, 0)
             time.sleep(0.02)
-        return _no_search(props, players, limits, spec_name)
+        return _no_search(props, players, limits, rules)
     monkeypatch.setattr(ask, "search", endless)
-    answer = ad_hoc(THREE_PRESIDENCIES, "sometimes", (5,), budget=Budget(seconds=100))
+    answer = ad_hoc(THREE_PRESIDENCIES, "sometimes", (5,), budget=Budget(seconds=100), rules=STANDARD_RULES)
     assert answer.verdict == NO
     (result,) = answer.results
     assert isinstance(result.verdict, Unwitnessed) and "inferred" in result.verdict.evidence.note
@@ -151,7 +154,7 @@ def test_the_solver_stops_inference_at_its_deadline() -> None:
 
 @pytest.mark.slow  # inference from a cold cache at 5 players: minutes on a busy machine
 def test_three_presidencies_are_proved_never_at_five_players() -> None:
-    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=1800))
+    answer = ad_hoc(THREE_PRESIDENCIES, "never", (5,), budget=Budget(seconds=1800), rules=STANDARD_RULES)
     assert answer.verdict == NO, render(answer)
     (result,) = answer.results
     assert result.verdict.evidence.method == "k-induction" and "inferred" in result.verdict.evidence.note
@@ -172,4 +175,4 @@ def test_cores_of_an_inferred_proof_are_not_built_again_here(monkeypatch: pytest
         raise AssertionError("the backend with inferred invariants was built again for its cores")
     monkeypatch.setattr(core, "backend_for", built_again)
     prop = query(load_spec(), "q", "never", "liberal_policies > 5", (), (5,))
-    assert proof_cores(prop, 5, "standard", infer=True) is None
+    assert proof_cores(prop, 5, STANDARD_RULES, infer=True) is None

@@ -12,6 +12,9 @@ from engine.game import compiled_game
 from verify.checker import check
 from verify.explicit.check import moves_of, replay
 from verify.results import Limits, PropertyResult, Refuted, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 pytest.importorskip("z3", reason="the both backend needs z3-solver")
 
@@ -37,8 +40,8 @@ def test_both_backends_in_two_processes_equal_one() -> None:
     rules = BROKEN
     names = ("deadlock_free", "tracker_in_range")
     limits = Limits(max_states=20)
-    apart = check(str(rules), (5, 6), names, limits, backend="both", workers=2)
-    together = check(str(rules), (5, 6), names, limits, backend="both", workers=1)
+    apart = check(Rules.named(str(rules)), (5, 6), names, limits, backend="both", workers=2)
+    together = check(Rules.named(str(rules)), (5, 6), names, limits, backend="both", workers=1)
     assert _summary(apart) == _summary(together)
     assert [r.facts.backend for r in apart] == [r.facts.backend for r in together]
     assert [r.verdict.verdict for r in apart] == ["refuted", "refuted", "proved", "proved"]
@@ -66,7 +69,7 @@ def test_a_count_above_a_search_cut_short_is_left_to_the_solver() -> None:
     """`both`: once a count's search hits its limit, the larger counts after it in the
     same process are not searched (their graphs are larger); the solver decides them."""
     lines: list[str] = []
-    results = check("standard", (5, 6), ("deck_conservation_liberal",), Limits(max_states=2_000, time_limit=60),
+    results = check(STANDARD_RULES, (5, 6), ("deck_conservation_liberal",), Limits(max_states=2_000, time_limit=60),
                     backend="both", workers=1, progress=lines.append)
     assert [r.verdict.verdict for r in results] == ["proved", "proved"]
     assert all(r.verdict.evidence.method == "k-induction" for r in results)
@@ -81,7 +84,7 @@ def test_the_searchs_witnesses_guide_the_solver_at_the_next_counts() -> None:
     from verify.smt.guides import forget_guides, guides_for
 
     forget_guides()
-    results = check("standard", (5,), ("liberal_policy_win",), Limits(time_limit=600), backend="both", workers=1)
+    results = check(STANDARD_RULES, (5,), ("liberal_policy_win",), Limits(time_limit=600), backend="both", workers=1)
     trace = getattr(results[0].verdict, "trace")
     assert results[0].verdict.evidence.method == "explicit"
     assert guides_for(load_spec("standard"), "liberal_policy_win", len(trace.steps)) == [
@@ -96,7 +99,7 @@ def test_a_later_count_has_the_solver_first_guided_by_the_first_counts_witness()
 
     forget_guides()
     lines: list[str] = []
-    results = check("standard", (5, 6), ("liberal_policy_win",), Limits(time_limit=600), backend="both",
+    results = check(STANDARD_RULES, (5, 6), ("liberal_policy_win",), Limits(time_limit=600), backend="both",
                     workers=1, progress=lines.append)
     forget_guides()
     five, six = results
@@ -118,9 +121,9 @@ def test_what_the_solver_leaves_unknown_at_a_later_count_is_searched(monkeypatch
     real = checker._smt_backend()
     assert real is not None
 
-    def unsure_of_the_tracker(spec_name: str, count: int, names: tuple[str, ...], limits: Limits,
+    def unsure_of_the_tracker(rules: Rules, count: int, names: tuple[str, ...], limits: Limits,
                               **options: object) -> list[PropertyResult]:
-        results = real(spec_name, count, names, limits, **options)
+        results = real(rules, count, names, limits, **options)
         if count != 6:
             return results
         # The solver is asked every property of a count in one call: only the tracker's is made unknown.
@@ -128,7 +131,7 @@ def test_what_the_solver_leaves_unknown_at_a_later_count_is_searched(monkeypatch
                 if result.property == "tracker_in_range" else result for result in results]
 
     monkeypatch.setattr(checker, "_smt_backend", lambda: unsure_of_the_tracker)
-    results = check("standard", (5, 6), ("tracker_in_range", "deck_conservation_liberal"), Limits(time_limit=300),
+    results = check(STANDARD_RULES, (5, 6), ("tracker_in_range", "deck_conservation_liberal"), Limits(time_limit=300),
                     backend="both", workers=1)
     at_six = {r.property: r for r in results if r.players == 6}
     assert at_six["tracker_in_range"].verdict.verdict == "proved"

@@ -35,7 +35,7 @@ TIMED = having("--time-limit")
 def test_the_commands_with_a_time_limit() -> None:
     """Every command that stops a search on the clock names its limit --time-limit."""
     assert TIMED == ["ask", "bench", "book", "check", "diff", "explore", "graph", "knows", "mutate", "odds", "prove",
-                     "sweep"]
+                     "rebalance", "sweep"]
 
 
 @pytest.mark.parametrize("command", TIMED)

@@ -21,6 +21,9 @@ from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions, dealt_fields, plan
 from helpers import length, moves
 from verify.results import PropertyResult, Proved, Refuted
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 BOARD = "[powers=none,none,investigate,investigate,execution; start_liberal=3; start_fascist=2]"
 """A 5-player custom game whose next Fascist policy grants an investigation: small enough
@@ -53,7 +56,7 @@ def test_the_deal_fixes_the_ordinary_fascists_and_nothing_the_rules_read() -> No
 
 def test_a_property_reading_the_fascists_no_longer_keeps_them_at_seven_players() -> None:
     spec = load_spec("standard")
-    props = tuple(p for p in select("standard") if 7 in p.players)
+    props = tuple(p for p in select(STANDARD_RULES) if 7 in p.players)
     enumerated = plan(spec, props, Reductions(deals=True))
     assert enumerated.dealt == {"fascists"} and "fascists" not in enumerated.kept
     assert "dealt fascists enumerated" in enumerated.describe(spec)
@@ -66,7 +69,7 @@ def test_a_property_reading_the_fascists_no_longer_keeps_them_at_seven_players()
 
 def test_the_deals_beside_a_state_are_those_of_its_hitler() -> None:
     game = compiled_game(7, "standard")
-    props = tuple(p for p in select("standard") if 7 in p.players)
+    props = tuple(p for p in select(STANDARD_RULES) if 7 in p.players)
     deals = deals_of(game, Model(game, props, Reductions(deals=True)).plan)
     assert deals is not None
     assert sorted(deals.values) == [(seat,) for seat in range(7)]
@@ -89,7 +92,7 @@ def _verdicts(raws: list[PropertyResult]) -> dict[str, tuple[str, int]]:
 def _kept(monkeypatch: pytest.MonkeyPatch, rules: str) -> list[PropertyResult]:
     """The same check with nothing dealt enumerated: the ordinary Fascists searched."""
     game = compiled_game(5, rules)
-    props = tuple(p for p in select(rules) if p.name in NAMES)
+    props = tuple(p for p in select(Rules.named(rules)) if p.name in NAMES)
     with monkeypatch.context() as patched:
         patched.setattr(check_module, "dealt_fields", lambda spec: {})
         patched.setattr("verify.explicit.reductions.dealt_fields", lambda spec: {})
@@ -106,7 +109,7 @@ def test_enumerated_verdicts_and_games_are_those_of_the_search_that_keeps_them(
         path.write_text(FORGETS, encoding="utf-8")
         rules = str(path)
     game = compiled_game(5, rules)
-    props = tuple(p for p in select(rules) if p.name in NAMES)
+    props = tuple(p for p in select(Rules.named(rules)) if p.name in NAMES)
     enumerated = check_game(game, props, Limits(time_limit=600), explorer="layers")
     reference = _kept(monkeypatch, rules)
     assert _verdicts(enumerated) == _verdicts(reference)

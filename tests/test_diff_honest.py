@@ -25,6 +25,7 @@ from verify.explicit.check import check_players
 from verify.explicit.cycles import find_cycle
 from verify.explicit.model import Model
 from verify.results import Evidence, Facts, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict
+from verify.rules import Rules
 from helpers import length, message, moves
 
 HOUSE_RULE = str(Path(__file__).parent / "overlays" / "accepted_veto_keeps_tracker.toml")
@@ -49,7 +50,7 @@ def test_the_standard_rules_have_no_such_game_within_the_budget() -> None:
 
 
 def test_check_refutes_termination_with_the_cycle_at_once() -> None:
-    (raw,) = check_players(HOUSE_RULE, 5, ("terminates",), Limits(time_limit=60))
+    (raw,) = check_players(Rules.named(HOUSE_RULE), 5, ("terminates",), Limits(time_limit=60))
     assert raw.verdict.verdict == "refuted", raw
     assert "comes back to the same state" in message(raw)
     assert (raw.facts.cycle_moves or 0) > 0 and length(raw) is not None
@@ -67,11 +68,11 @@ def test_diff_says_terminates_proved_then_refuted_with_the_cycle() -> None:
 
 def _fake_check(verdict: Any) -> Any:
     """The catalogue's check, faked: A's `terminates` proved, B's (the second call) `verdict`."""
-    calls: list[str] = []
+    calls: list[Rules] = []
 
-    def check(spec_name: str, counts: tuple[int, ...], names: tuple[str, ...] | None, limits: Limits,
+    def check(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...] | None, limits: Limits,
               workers: int = 1) -> list[PropertyResult]:
-        calls.append(spec_name)
+        calls.append(rules)
         made = Proved(Evidence("explicit")) if len(calls) % 2 else verdict
         return [PropertyResult("terminates", count, "terminates", ("R-W5",), "holds", made,
                                Facts(group="soundness")) for count in counts]

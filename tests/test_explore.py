@@ -24,6 +24,9 @@ from verify.explicit.explore import Exploration, Limits, explore
 from verify.explicit.graphs import analyse, to_networkx
 from verify.explicit.model import Model
 from verify.results import Unknown, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 
 def catalogue(players: int) -> tuple[Any, ...]:
@@ -141,7 +144,7 @@ def test_fewest_elections_is_a_search_over_elections() -> None:
 
 
 def test_limits_give_unknown_never_proved() -> None:
-    results = check("standard", (5,), ("deck_conservation_liberal", "terminates", "liberal_policy_win"),
+    results = check(STANDARD_RULES, (5,), ("deck_conservation_liberal", "terminates", "liberal_policy_win"),
                     Limits(max_states=2_000), workers=1)
     by_name = {r.property: r for r in results}
     assert isinstance(by_name["deck_conservation_liberal"].verdict, Unknown)
@@ -151,13 +154,13 @@ def test_limits_give_unknown_never_proved() -> None:
 
 
 def test_time_limit_gives_unknown() -> None:
-    results = check("standard", (7,), ("deck_conservation_fascist",), Limits(time_limit=2.0), workers=1)
+    results = check(STANDARD_RULES, (7,), ("deck_conservation_fascist",), Limits(time_limit=2.0), workers=1)
     assert isinstance(results[0].verdict, Unknown)
     assert "time" in results[0].verdict.reason
 
 
 def test_sometimes_witnessed_on_seven_players_within_limits() -> None:
-    results = check("standard", (7,), ("fascist_hitler_win",), Limits(max_states=600_000), workers=1)
+    results = check(STANDARD_RULES, (7,), ("fascist_hitler_win",), Limits(max_states=600_000), workers=1)
     for result in results:
         assert isinstance(result.verdict, Witnessed), result
         assert result.verdict.trace is not None and result.verdict.elections == result.verdict.trace.elections()
@@ -212,7 +215,7 @@ def test_networkx_agrees_on_a_quotient(complete5: Exploration) -> None:
 
 
 def test_check_api_reports_fewest_elections_and_longest_game() -> None:
-    results = check("standard", (5,), ("fascist_hitler_win",), workers=1)
+    results = check(STANDARD_RULES, (5,), ("fascist_hitler_win",), workers=1)
     (result,) = results
     assert isinstance(result.verdict, Witnessed)
     assert result.facts.fewest_elections == 1

@@ -16,6 +16,9 @@ from verify.checker import check
 from verify.cli import main
 from verify.explicit.explore import Limits
 from verify.results import Refuted
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 MUTANTS = Path(__file__).parent / "mutants"
 
@@ -32,7 +35,7 @@ CAUGHT_BY = {
 @pytest.mark.parametrize("mutant", sorted(CAUGHT_BY))
 def test_mutant_is_refuted_by_name(mutant: str, players: int) -> None:
     prop = CAUGHT_BY[mutant]
-    (result,) = check(str(MUTANTS / f"{mutant}.toml"), (players,), (prop,), Limits(time_limit=300), workers=1)
+    (result,) = check(Rules.named(str(MUTANTS / f"{mutant}.toml")), (players,), (prop,), Limits(time_limit=300), workers=1)
     assert result.property == prop
     assert isinstance(result.verdict, Refuted), result.verdict
     assert result.as_expected is False
@@ -54,7 +57,7 @@ def test_mutant_is_refuted_by_name(mutant: str, players: int) -> None:
 
 
 def test_the_standard_rules_are_not_refuted_where_the_mutants_are() -> None:
-    results = check("standard", (6,), ("rejection_keeps_term_limits", "majority_elects"),
+    results = check(STANDARD_RULES, (6,), ("rejection_keeps_term_limits", "majority_elects"),
                     Limits(max_states=50_000), workers=1)
     assert all(not isinstance(r.verdict, Refuted) for r in results)
 

@@ -21,6 +21,9 @@ from verify.explicit.explore import Limits, explore
 from verify.explicit.model import Model
 from verify.explicit.reductions import Reductions, cone, representatives, symmetry_blockers
 from verify.results import Refuted, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 MUTANTS = "tests/mutants"
 
@@ -81,7 +84,7 @@ CASES = [("term_limit_last_nominee", "rejection_keeps_term_limits", 5),
                          ids=lambda r: r.label())
 def test_refutations_agree_with_each_reduction_off(mutant: str, prop: str, players: int,
                                                    reductions: Reductions) -> None:
-    (result,) = check(f"{MUTANTS}/{mutant}.toml", (players,), (prop,), Limits(max_states=400_000),
+    (result,) = check(Rules.named(f"{MUTANTS}/{mutant}.toml"), (players,), (prop,), Limits(max_states=400_000),
                       reductions=reductions, workers=1)
     assert isinstance(result.verdict, Refuted), result.verdict
     assert result.verdict.trace is not None
@@ -95,8 +98,8 @@ def test_fewest_elections_agree_without_symmetry_and_cone(players: int, names: t
                                                           reductions: Reductions) -> None:
     # Breadth-first: it stops at the shallowest witness, within these state limits (the
     # layered search is held to it in tests/test_layered_check.py).
-    with_all = check("standard", (players,), names, Limits(max_states=600_000), workers=1, explorer="bfs")
-    without = check("standard", (players,), names, Limits(max_states=1_500_000), reductions=reductions,
+    with_all = check(STANDARD_RULES, (players,), names, Limits(max_states=600_000), workers=1, explorer="bfs")
+    without = check(STANDARD_RULES, (players,), names, Limits(max_states=1_500_000), reductions=reductions,
                     workers=1, explorer="bfs")
     for a, b in zip(with_all, without):
         assert isinstance(a.verdict, Witnessed) and isinstance(b.verdict, Witnessed)
@@ -128,6 +131,6 @@ def test_fusing_keeps_exactly_the_states_outside_forced_phases() -> None:
 @pytest.mark.parametrize("players", [5, 6])
 def test_catalogue_verdicts_agree_without_symmetry(players: int) -> None:
     names = ("deck_conservation_fascist", "nominee_eligible", "veto_sets_off_chaos", "deadlock_free")
-    reduced = check("standard", (players,), names, workers=1)
-    plain = check("standard", (players,), names, reductions=Reductions(symmetry=False), workers=1)
+    reduced = check(STANDARD_RULES, (players,), names, workers=1)
+    plain = check(STANDARD_RULES, (players,), names, reductions=Reductions(symmetry=False), workers=1)
     assert [r.verdict.verdict for r in reduced] == [r.verdict.verdict for r in plain]

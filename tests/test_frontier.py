@@ -25,6 +25,7 @@ from verify.explicit.reductions import Reductions, symmetry_blockers
 from verify.lawyer import ask, grounds
 from verify.lawyer.words import render, to_json
 from verify.results import Limits
+from verify.rules import Rules
 
 ONE_GOVERNMENT = str(Path(__file__).parent / "mutants" / "one_government.toml")
 
@@ -81,7 +82,7 @@ def test_ask_rests_a_searched_no_on_its_frontier_and_says_so(monkeypatch: pytest
     monkeypatch.setattr(ask, "_smt_backend", lambda: None)
     monkeypatch.setattr(grounds, "_smt_cores", lambda: None)
     answer = ask.ad_hoc("phase == 'vote' and liberal_policies + fascist_policies == 1", "never", (5,),
-                        spec_name=ONE_GOVERNMENT, option="--never")
+                        rules=Rules.named(ONE_GOVERNMENT), option="--never")
     assert answer.rule_ids == ("R-E2",) and answer.grounds == grounds.SEARCH
     assert to_json(answer)["rules_from"] == "search"
     assert "blocked every move into it, in the complete search" in render(answer)
@@ -91,7 +92,7 @@ def test_ask_rests_a_searched_no_on_its_frontier_and_says_so(monkeypatch: pytest
 def test_ask_without_cores_or_frontier_says_it_read_the_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ask, "_smt_backend", lambda: None)
     monkeypatch.setattr(grounds, "_smt_cores", lambda: None)
-    answer = ask.ad_hoc("liberal_policies + fascist_policies == 2", "never", (5,), spec_name=ONE_GOVERNMENT,
+    answer = ask.ad_hoc("liberal_policies + fascist_policies == 2", "never", (5,), rules=Rules.named(ONE_GOVERNMENT),
                         option="--never")
     assert answer.grounds == grounds.FIELDS and "not taken from a proof" in render(answer)
 

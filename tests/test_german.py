@@ -26,6 +26,9 @@ from spec.loader import HOLE, load_rulebook, load_spec
 from verify.cli import main
 from verify.lawyer.ask import catalogue
 from verify.lawyer.words import WORDS
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 ENGLISH = re.compile(
     r"\b(the|is|are|seat|seats|President|Presidential|Chancellor|Election|Tracker|policy|policies|tile|"
@@ -189,7 +192,7 @@ def test_play_and_judge_in_german_have_no_english_sentence() -> None:
 
 
 def test_every_catalogue_entry_has_german_text() -> None:
-    for dispute in catalogue():
+    for dispute in catalogue(STANDARD_RULES):
         assert dispute.question_de and dispute.explanation_de, dispute.id
         assert not dispute.mistake or dispute.mistake_de, dispute.id
 
@@ -199,7 +202,7 @@ def test_a_catalogue_entry_without_german_says_so(tmp_path: Path) -> None:
     block = next(b for b in text.split("[[dispute]]") if '\nid = "four-players"\n' in b)
     path = tmp_path / "disputes.toml"
     path.write_text(text.replace(block, re.sub(r"(?m)^\w+_de = .*\n", "", block)), encoding="utf-8")
-    entry = next(d for d in catalogue(path=path) if d.id == "four-players")
+    entry = next(d for d in catalogue(STANDARD_RULES, path=path) if d.id == "four-players")
     assert entry.question_de is None
     said = run("ask", entry.id, "--lang", "de", "--catalogue", str(path))
     assert f"{entry.question} {WORDS['de']['english_only']}" in said

@@ -15,6 +15,7 @@ import pytest
 
 from verify.explicit.check import check_players
 from verify.results import Limits
+from verify.rules import Rules
 
 HELD_OUT = Path(__file__).parent / "heldout"
 AT_SEVEN = ("special_vote_skipped", "investigation_records_president")
@@ -23,7 +24,7 @@ DECIDED = ("proved", "refuted", "witness", "witnessed", "unwitnessed", "vacuous"
 
 @cache
 def _verdicts(rules: str) -> dict[str, str]:
-    return {raw.property: raw.verdict.verdict for raw in check_players(rules, 5, None, Limits(time_limit=600))}
+    return {raw.property: raw.verdict.verdict for raw in check_players(Rules.named(rules), 5, None, Limits(time_limit=600))}
 
 
 def _bugs() -> list[str]:

@@ -29,7 +29,10 @@ from verify.results import Limits, Proved, Refuted
 from verify.smt.backend import Backend
 from verify.smt.check import decide
 from verify.smt.infer import CACHE_VERSION, cache_dir, cache_key, candidates, ledgers, sample_states, strengthen
+from verify.rules import Rules
 from helpers import length, moves
+
+STANDARD_RULES = Rules.named("standard")
 
 
 LIMITS = Limits(time_limit=120)
@@ -292,7 +295,7 @@ def test_the_benchmark_infers_from_an_empty_cache_and_leaves_the_users_alone(
     from verify.smt.bench import bench_proofs
     users = tmp_path / "users"
     monkeypatch.setenv("SHRULES_CACHE", str(users))
-    bench = bench_proofs("standard", [5, 6], kinds=("terminates",), hints=False, workers=2)
+    bench = bench_proofs(STANDARD_RULES, [5, 6], kinds=("terminates",), hints=False, workers=2)
     assert [(f.property, f.players, f.verdict) for f in bench.figures] == [("terminates", 5, "proved"),
                                                                          ("terminates", 6, "proved")]
     assert all(bench.built[n] > bench.support[n] > 0 for n in (5, 6))

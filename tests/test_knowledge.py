@@ -22,6 +22,9 @@ from verify.knowledge.search import search
 from verify.lawyer.answers import as_expected
 from verify.lawyer.ask import Budget, answer_dispute, catalogue
 from verify.results import Unknown, Unwitnessed, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 SPEC = load_spec("standard")
 
@@ -106,7 +109,7 @@ def test_after_the_deal_a_liberal_thinks_every_deal_possible_and_a_fascist_knows
 
 # ---------------------------------------------------------------------- the catalogue
 
-KNOWLEDGE = [d for d in catalogue() if d.query is not None and "knows(" in d.query.text]
+KNOWLEDGE = [d for d in catalogue(STANDARD_RULES) if d.query is not None and "knows(" in d.query.text]
 
 
 def test_the_catalogue_has_knowledge_disputes_in_both_languages() -> None:
@@ -121,7 +124,7 @@ def test_each_knowledge_dispute_is_answered_as_the_rulebook_says(dispute: object
     assert isinstance(dispute, Dispute)
     count = 5 if 5 in dispute.players else min(dispute.players)
     started = time.perf_counter()
-    answer = answer_dispute(dispute, Budget(seconds=120), (count,))
+    answer = answer_dispute(dispute, Budget(seconds=120), (count,), rules=STANDARD_RULES)
     # At 5 players too the rulebook gives each of these its catalogue answer (an entry that
     # `decides` at 7 is not held to it at 5 by `as_expected`, so the answer is compared here).
     assert answer.verdict == dispute.answer, (dispute.id, answer.verdict)
@@ -159,7 +162,7 @@ def test_a_bounded_question_at_seven_players_is_unknown_or_answered_never_a_wron
     # Hitler can know his Fascists at 7 only by what later moves show; the search is cut
     # short long before the end of a 7-player game
     prop = asked("knows(hitler, fascists)")
-    result = decide_count(prop, 7, seconds=10, max_beliefs=20_000)
+    result = decide_count(prop, 7, STANDARD_RULES, seconds=10, max_beliefs=20_000)
     assert not isinstance(result.verdict, Unwitnessed)
     assert isinstance(result.verdict, (Unknown, Witnessed))
     if isinstance(result.verdict, Unknown):
@@ -168,7 +171,7 @@ def test_a_bounded_question_at_seven_players_is_unknown_or_answered_never_a_wron
 
 def test_a_depth_limit_gives_unknown() -> None:
     prop = asked("phase == 'chancellor_enact' and knows(nominee, chancellor_hand)")
-    result = decide_count(prop, 5, seconds=30, max_depth=3)
+    result = decide_count(prop, 5, STANDARD_RULES, seconds=30, max_depth=3)
     assert isinstance(result.verdict, Unknown) and "depth limit" in result.verdict.reason
 
 

@@ -33,6 +33,9 @@ from verify.explicit.check import check_game, select
 from verify.explicit.explore import Limits
 from helpers import length, message, moves, value
 from verify.results import PropertyResult, Refuted, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted([path.stem for path in (ROOT / "spec" / "variants").glob("*.toml")] +
@@ -60,7 +63,7 @@ def summary(raws: list[PropertyResult]) -> dict[str, tuple[Any, ...]]:
 
 def decide(rules: str, players: int, explorer: str, limits: Limits = Limits(time_limit=600)) -> list[PropertyResult]:
     game = compiled_game(players, rules)
-    props = tuple(prop for prop in select(rules) if players in prop.players)
+    props = tuple(prop for prop in select(Rules.named(rules)) if players in prop.players)
     return check_game(game, props, limits, explorer=explorer)
 
 
@@ -124,7 +127,7 @@ def test_array_checks_fire_where_the_engine_checks_fire(rules: str) -> None:
     """Every state property compiled to arrays is true exactly where the engine's
     compiled check is, on the states of random games (a few thousand, every phase)."""
     game = compiled_game(5, rules)
-    props = tuple(prop for prop in select(rules) if 5 in prop.players and prop.state is not None
+    props = tuple(prop for prop in select(Rules.named(rules)) if 5 in prop.players and prop.state is not None
                   and prop.kind not in ("allows", "only") and not prop.rules)
     engine, arrays = compile_checks(game, props), compile_batch_checks(game, props)
     rng = Random(7)
@@ -181,7 +184,7 @@ def test_a_full_disk_is_a_limit_that_proves_nothing(monkeypatch: pytest.MonkeyPa
 def test_a_decisive_hit_stops_the_search_after_its_layer() -> None:
     rules = "mistakes/dead_vote" + ALONG
     game = compiled_game(5, rules)
-    props = tuple(prop for prop in select(rules) if 5 in prop.players)
+    props = tuple(prop for prop in select(Rules.named(rules)) if 5 in prop.players)
     full = {raw.property: raw for raw in check_game(game, props, Limits(), explorer="layers")}
     broken = sorted(name for name, raw in full.items() if raw.verdict.verdict == "refuted")
     assert broken
@@ -209,7 +212,7 @@ def test_a_sweep_stops_once_no_state_left_is_nearer_than_every_hit(rules: str) -
     reference = summary(list(decided(along, "bfs")))
     game = compiled_game(5, along)
     early = 0
-    for prop in select(along):
+    for prop in select(Rules.named(along)):
         if 5 not in prop.players or prop.kind in GRAPH_KINDS or not isinstance(full[prop.name].verdict, (Witnessed, Refuted)):
             continue
         model = Model(game, (prop,))
@@ -236,7 +239,7 @@ def test_a_hit_farther_than_a_state_still_to_search_settles_nothing() -> None:
     from verify.explicit.model import Model
 
     game = compiled_game(5, "standard" + ALONG)
-    named = {prop.name: prop for prop in select("standard")}
+    named = {prop.name: prop for prop in select(STANDARD_RULES)}
     props = (named["fascist_hitler_win"], named["the_game_starts_empty"])
     win, empty = 0, 1
     watch = PropertyWatch(Model(game, props), props, deadlocks=False, elections=True)
@@ -330,7 +333,7 @@ def test_a_property_reading_a_field_no_other_reads_is_searched_apart() -> None:
     from verify.explicit.reductions import cone
 
     game = compiled_game(7, "standard")
-    props = tuple(prop for prop in select("standard")     # the order of play joins a search of its own rules
+    props = tuple(prop for prop in select(STANDARD_RULES)     # the order of play joins a search of its own rules
                   if 7 in prop.players and (prop.state is not None or prop.move is not None) and not prop.rules)
     groups = by_cone(game.spec, props)
     assert sorted(prop.name for group in groups for prop in group) == sorted(prop.name for prop in props)
@@ -399,9 +402,9 @@ def test_a_catalogue_decided_on_sliced_layers_is_decided_alike(monkeypatch: pyte
 
     names = ("deck_conservation_liberal", "liberal_policy_win", "fascist_hitler_win", "liberal_execution_win",
              "terminates", "deadlock_free")
-    whole = check_players("standard", 5, names, Limits(time_limit=600))
+    whole = check_players(STANDARD_RULES, 5, names, Limits(time_limit=600))
     monkeypatch.setattr(LayeredSearch, "_room", staticmethod(lambda limits, layer, resident: (2, "")))
-    sliced = check_players("standard", 5, names, Limits(time_limit=600))
+    sliced = check_players(STANDARD_RULES, 5, names, Limits(time_limit=600))
 
     def summary(raws: list[PropertyResult]) -> list[tuple[str, str, int, Any, Any, Any]]:
         return [(raw.property, raw.verdict.verdict, len(moves(raw)), raw.facts.fewest_elections,

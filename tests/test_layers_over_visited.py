@@ -28,6 +28,7 @@ from verify.explicit.layers import BREADTH_FIRST, LayeredSearch
 from verify.explicit.model import Model
 from verify.explicit.visited import Visited
 from verify.results import PropertyResult, Refuted, Witnessed
+from verify.rules import Rules
 
 CYCLING = "mistakes/veto_costs_nothing"
 ALSO_CYCLING = "mistakes/election_resets_tracker"       # any election, even a failed one, resets the tracker
@@ -81,7 +82,7 @@ mistake breaks, and one over the monitored order of play."""
 def decided(rules: str, names: tuple[str, ...] | None, limits: Limits = Limits(time_limit=600),
             explorer: str = "layers") -> dict[str, PropertyResult]:
     game = compiled_game(5, rules)
-    props = tuple(prop for prop in select(rules, names) if 5 in prop.players)
+    props = tuple(prop for prop in select(Rules.named(rules), names) if 5 in prop.players)
     return {raw.property: raw for raw in check_game(game, props, limits, explorer=explorer)}
 
 

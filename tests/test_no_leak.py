@@ -20,6 +20,7 @@ from verify.knowledge.beliefs import roots, search
 from verify.knowledge.certificate import Leak
 from verify.knowledge.directed import along, directed, replayed
 from verify.knowledge.run import certify
+from verify.rules import Rules
 
 LEAKS = Path(__file__).resolve().parents[1] / "spec" / "variants" / "leaks"
 
@@ -29,7 +30,7 @@ LEAKS = Path(__file__).resolve().parents[1] / "spec" / "variants" / "leaks"
     ("discards_to_table", "discards", 7),   # the first discard is shown to all (R-L4)
 ])
 def test_a_seeded_leak_is_caught_at_5_players_with_the_shortest_pair(name: str, item: str, moves: int) -> None:
-    certificate = certify(str(LEAKS / f"{name}.toml"), 5, "explicit", time_limit=120)
+    certificate = certify(Rules.named(str(LEAKS / f"{name}.toml")), 5, "explicit", time_limit=120)
     assert certificate.verdict == "leak" and certificate.exit_status == 1
     leak = certificate.leak
     assert leak is not None and leak.difference.item == item
@@ -40,7 +41,7 @@ def test_a_seeded_leak_is_caught_at_5_players_with_the_shortest_pair(name: str, 
 
 
 def test_the_solver_finds_the_same_shortest_leak_as_the_search() -> None:
-    certificate = certify(str(LEAKS / "hand_to_government.toml"), 5, "smt", time_limit=120, depth=8)
+    certificate = certify(Rules.named(str(LEAKS / "hand_to_government.toml")), 5, "smt", time_limit=120, depth=8)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert len(certificate.leak.first.steps) == 6
     assert certificate.leak.difference.item == "hand"
@@ -48,12 +49,12 @@ def test_the_solver_finds_the_same_shortest_leak_as_the_search() -> None:
 
 @pytest.mark.slow
 def test_hitler_shown_his_fascists_at_7_is_caught_after_the_deal() -> None:
-    certificate = certify(str(LEAKS / "hitler_knows_fascists_at_7.toml"), 7, "smt", time_limit=120, depth=3)
+    certificate = certify(Rules.named(str(LEAKS / "hitler_knows_fascists_at_7.toml")), 7, "smt", time_limit=120, depth=3)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert certificate.leak.difference.item == "fascists" and certificate.leak.difference.rule_id == "R-S5"
     assert len(certificate.leak.first.steps) == 1
     # ... and the same view at 6 players is what R-S5 allows: no leak within the deal.
-    six = certify(str(LEAKS / "hitler_knows_fascists_at_7.toml"), 6, "smt", time_limit=120, depth=2)
+    six = certify(Rules.named(str(LEAKS / "hitler_knows_fascists_at_7.toml")), 6, "smt", time_limit=120, depth=2)
     assert six.verdict != "leak"
 
 
@@ -85,7 +86,7 @@ def test_the_command_prints_json_and_exits_1_on_a_leak() -> None:
 
 @pytest.mark.slow
 def test_the_peeked_top_shown_to_the_table_is_caught_at_5_players() -> None:
-    certificate = certify(str(LEAKS / "known_top_to_table.toml"), 5, "explicit", time_limit=1200)
+    certificate = certify(Rules.named(str(LEAKS / "known_top_to_table.toml")), 5, "explicit", time_limit=1200)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert certificate.leak.difference.item == "known_top"
 
@@ -99,7 +100,7 @@ def test_the_stepwise_proof_does_not_close_on_a_seeded_leak() -> None:
 
 @pytest.mark.slow
 def test_auto_lists_every_open_rule_and_finds_the_shortest_pair_along_the_shortest_game_taking_one() -> None:
-    certificate = certify(str(LEAKS / "hand_to_government.toml"), 5, "auto", time_limit=300)
+    certificate = certify(Rules.named(str(LEAKS / "hand_to_government.toml")), 5, "auto", time_limit=300)
     assert certificate.verdict == "leak" and certificate.leak is not None
     assert len(certificate.leak.first.steps) == 6 and certificate.leak.difference.item == "hand"
     assert "open: draw_hand;" in certificate.reason and "shortest: every leak ends" in certificate.reason
@@ -177,7 +178,7 @@ def test_every_seeded_leak_is_asked_for() -> None:
 @pytest.mark.parametrize("name, players, item, rule_id, moves", SEEDED)
 def test_every_seeded_leak_is_caught_with_the_shortest_pair(name: str, players: int, item: str, rule_id: str,
                                                             moves: int) -> None:
-    certificate = certify(str(LEAKS / f"{name}.toml"), players, "auto", time_limit=900)
+    certificate = certify(Rules.named(str(LEAKS / f"{name}.toml")), players, "auto", time_limit=900)
     assert certificate.verdict == "leak" and certificate.exit_status == 1 and certificate.leak is not None
     leak = certificate.leak
     assert leak.difference.item == item and leak.difference.rule_id == rule_id
@@ -199,6 +200,6 @@ def test_the_explicit_pass_finds_a_conflict_on_a_seeded_leak_and_is_unknown_at_a
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", ["standard", str(LEAKS / "president_keeps_hand.toml")])
 def test_the_stepwise_proof_closes_at_5_players(rules: str) -> None:
-    certificate = certify(rules, 5, "auto", time_limit=900)
+    certificate = certify(Rules.named(rules), 5, "auto", time_limit=900)
     assert certificate.verdict == "proved" and certificate.exit_status == 0
     assert certificate.figures["queries"] == 5 * len(load_spec(rules).rules)

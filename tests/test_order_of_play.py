@@ -24,7 +24,10 @@ from spec.properties import load_properties
 from verify.checker import check
 from verify.explicit.check import check_game
 from verify.results import Limits, Proved, Refuted
+from verify.rules import Rules
 from helpers import moves
+
+STANDARD_RULES = Rules.named("standard")
 
 PLAYERS = 5
 
@@ -77,7 +80,7 @@ def _variant(tmp_path: Path, name: str) -> str:
 def test_the_new_property_catches_the_bug(tmp_path: Path, name: str) -> None:
     _, prop, instead = BUGS[name]
     rules = _variant(tmp_path, name)
-    (result,) = check(rules, (PLAYERS,), (prop,), Limits(), workers=1)
+    (result,) = check(Rules.named(rules), (PLAYERS,), (prop,), Limits(), workers=1)
     assert isinstance(result.verdict, Refuted), result.verdict
     trace = result.verdict.trace
     assert trace is not None
@@ -87,7 +90,7 @@ def test_the_new_property_catches_the_bug(tmp_path: Path, name: str) -> None:
 
 def test_the_standard_rules_prove_the_new_properties() -> None:
     wanted = tuple(sorted({prop for _, prop, _ in BUGS.values()}))
-    results = check("standard", (PLAYERS,), wanted, Limits(), workers=1)
+    results = check(STANDARD_RULES, (PLAYERS,), wanted, Limits(), workers=1)
     assert {r.property for r in results} == set(wanted)
     assert all(isinstance(r.verdict, Proved) for r in results), [(r.property, r.verdict) for r in results]
 
@@ -95,7 +98,7 @@ def test_the_standard_rules_prove_the_new_properties() -> None:
 def test_a_round_that_stops_where_the_rulebook_goes_on_is_refuted() -> None:
     """The obligation half of the order: the house rule whose third failed vote wins the
     game leaves no move after the vote where the rulebook has chaos or the next candidate."""
-    (result,) = check("no_topdecking", (PLAYERS,), ("order_goes_on_after_rejected",), Limits(), workers=1)
+    (result,) = check(Rules.named("no_topdecking"), (PLAYERS,), ("order_goes_on_after_rejected",), Limits(), workers=1)
     assert isinstance(result.verdict, Refuted) and result.as_expected is True
     assert result.verdict.trace is not None and result.verdict.trace.steps[-1][0].rule == "reject"
 
@@ -196,7 +199,7 @@ def test_the_catalogue_before_passes_the_bug(tmp_path: Path, name: str) -> None:
     rules = _variant(tmp_path, name)
     old = tuple(p.name for p in load_properties(load_spec(rules))
                 if not p.rules and not p.name.startswith("frame_"))
-    results = check(rules, (PLAYERS,), old, Limits(), workers=1)
+    results = check(Rules.named(rules), (PLAYERS,), old, Limits(), workers=1)
     assert all(r.as_expected for r in results), [r.property for r in results if not r.as_expected]
 
 
@@ -206,7 +209,7 @@ def test_the_solver_catches_the_bug_too(tmp_path: Path, name: str) -> None:
     """The Z3 backend decides the same property on the same monitored rules: refuted, by a
     game ending in the move that came instead (17 s to a minute each on a busy machine)."""
     _, prop, instead = BUGS[name]
-    (result,) = check(_variant(tmp_path, name), (PLAYERS,), (prop,), Limits(time_limit=300), backend="smt",
+    (result,) = check(Rules.named(_variant(tmp_path, name)), (PLAYERS,), (prop,), Limits(time_limit=300), backend="smt",
                       workers=1)
     assert isinstance(result.verdict, Refuted), result.verdict
     assert result.verdict.trace is not None and result.verdict.trace.steps[-1][0].rule == instead

@@ -26,6 +26,9 @@ from verify.checker import check
 from verify.explicit.explore import Limits
 from verify.results import Proved, Refuted, Unknown
 from verify.smt.check import check_property
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 
 Wanted = Callable[[Game, Any, Move], bool]
@@ -34,7 +37,7 @@ record of the spec's fields, read by name)."""
 
 
 def refuted(rules: str, players: int, name: str) -> Refuted:
-    (result,) = check(rules, (players,), (name,), Limits(None, 120.0, None), workers=1)
+    (result,) = check(Rules.named(rules), (players,), (name,), Limits(None, 120.0, None), workers=1)
     assert isinstance(result.verdict, Refuted), result.verdict
     assert result.verdict.trace is not None
     return result.verdict
@@ -78,7 +81,7 @@ def test_the_standard_rules_satisfy_every_permission_by_both_backends() -> None:
     for prop in props:
         if 7 in prop.players:       # the Policy Peek's obligation is stated for the 5-6 board only (R-X7)
             assert isinstance(check_property(spec, prop, 7), Proved), prop.name
-    results = check("standard", (5,), tuple(p.name for p in props), Limits(max_states=2_000), workers=1)
+    results = check(STANDARD_RULES, (5,), tuple(p.name for p in props), Limits(max_states=2_000), workers=1)
     assert all(isinstance(r.verdict, Unknown) for r in results), "a search cut short proves nothing"
 
 

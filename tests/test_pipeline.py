@@ -25,9 +25,12 @@ from verify.budgets import CROSS_CHECK_SECONDS
 from verify.checker import _in_processes, check
 from verify.explicit.check import DEFAULT_EXPLORER, select
 from verify.explicit.reductions import Reductions
-from verify.portfolio import Backend, Deadline, ExplicitBackend, Request, Rules, SolverBackend, decide
+from verify.portfolio import Backend, Deadline, ExplicitBackend, Request, SolverBackend, decide
 from verify.portfolio import explore as portfolio_explore
+from verify.rules import Rules
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict, Witnessed
+
+STANDARD_RULES = Rules.named("standard")
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET = re.compile(r"_(SECONDS|SHARE|RESERVE)$")
@@ -109,7 +112,7 @@ PROPERTIES = ("tracks_in_range", "deck_conservation_liberal", "tracker_in_range"
 
 
 def _request() -> Request:
-    return Request(Rules.named("standard"), 5, select("standard", PROPERTIES), Limits(time_limit=10.0))
+    return Request(Rules.named("standard"), 5, select(STANDARD_RULES, PROPERTIES), Limits(time_limit=10.0))
 
 
 def _fakes(search: dict[str, bool], solver: dict[str, bool]
@@ -220,12 +223,12 @@ def test_a_check_runs_in_workers_started_by_spawn() -> None:
     nothing of this process): the rules reach it as a value, the verdict and its evidence
     come back as they are here. (`check` itself uses workers only for two counts or more;
     the worker path is called directly to keep the test to one small count.)"""
-    prop = select("standard", ("tracks_in_range",))[0]
+    prop = select(STANDARD_RULES, ("tracks_in_range",))[0]
     limits = Limits(time_limit=120.0)
     spawned = _in_processes(Rules.named("standard"), (5,), (prop.name,), {prop.name: prop}, limits, Reductions(),
                             DEFAULT_EXPLORER, "explicit", False, True, 2, None,
                             multiprocessing.get_context("spawn"))
-    here = check("standard", (5,), (prop.name,), limits, workers=1)
+    here = check(STANDARD_RULES, (5,), (prop.name,), limits, workers=1)
     assert [(r.property, r.players, r.verdict.verdict, r.verdict.evidence.states) for r in spawned] == \
         [(r.property, r.players, r.verdict.verdict, r.verdict.evidence.states) for r in here]
     assert [r.verdict.verdict for r in here] == ["proved"]
@@ -253,7 +256,7 @@ def test_ask_searches_with_the_layered_search_and_finds_the_shortest_game(monkey
     monkeypatch.setattr(ask, "explore", spy)
     spec = load_spec("standard")
     prop = query(spec, "q", "sometimes", "fascist_policies == 2", (), (5,))
-    result = ask.search((prop,), 5, Limits(time_limit=120.0))[prop.name]
+    result = ask.search((prop,), 5, Limits(time_limit=120.0), STANDARD_RULES)[prop.name]
     assert seen == [LayeredExploration]
     assert isinstance(result.verdict, Witnessed)
     game = compiled_game(5, "standard")

@@ -37,6 +37,9 @@ from verify.lawyer.ask import Budget, ad_hoc, catalogue, find
 from verify.lawyer.grounds import WITNESS
 from verify.lawyer.words import render
 from verify.results import EXIT_BAD_INPUT, EXIT_OK
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 SEVEN = {"setup": {"players": 7, "first_president": 0}}
 ROUND: list[dict[str, Any]] = [{"move": "nominate", "by": 0, "chancellor": 4},
@@ -96,10 +99,10 @@ def test_every_command_with_json_reports_bad_input_as_json() -> None:
 
 
 def test_the_five_alive_exception_is_cited_for_the_last_president_as_chancellor() -> None:
-    entry = find(catalogue(), "five-alive-last-president")
+    entry = find(catalogue(STANDARD_RULES), "five-alive-last-president")
     assert entry.kind == "sometimes" and "R-E4" in entry.rule_ids
     raw = next(d for d in tomllib.loads(DISPUTES_FILE.read_text(encoding="utf-8"))["dispute"] if d["id"] == entry.id)
-    answer = ad_hoc(raw["move"], "sometimes", (5,), tuple(raw["on"]), Budget(seconds=60))
+    answer = ad_hoc(raw["move"], "sometimes", (5,), tuple(raw["on"]), Budget(seconds=60), rules=STANDARD_RULES)
     assert answer.verdict == YES and answer.grounds == WITNESS
     assert answer.rule_ids[0] == "R-E4", answer.rule_ids
     shown = render(answer)
@@ -109,7 +112,7 @@ def test_the_five_alive_exception_is_cited_for_the_last_president_as_chancellor(
 
 
 def test_a_move_under_the_plain_rule_cites_no_exception() -> None:
-    answer = ad_hoc("chancellor != last_president", "sometimes", (5,), ("nominate",), Budget(seconds=60))
+    answer = ad_hoc("chancellor != last_president", "sometimes", (5,), ("nominate",), Budget(seconds=60), rules=STANDARD_RULES)
     assert answer.verdict == YES and "R-E4" not in answer.rule_ids
 
 

@@ -39,7 +39,7 @@ def made_up(settings: Settings) -> Odds:
 
 
 def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
-    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.5, tolerance=0.01)
+    found = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.01)
     assert found.within and found.stopped == "within the tolerance"
     assert found.best is not None and found.best.liberal == pytest.approx(0.5, abs=0.01)
     assert found.start is not None and found.start.liberal == pytest.approx(0.2)
@@ -48,7 +48,7 @@ def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
 
 
 def test_the_walk_stops_at_its_evaluation_limit() -> None:
-    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.5, tolerance=0.001, max_evaluations=5)
+    found = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.001, max_evaluations=5)
     assert not found.within and found.stopped == "the limit of 5 evaluations"
     assert len(found.evaluated) == 5
     assert found.best is not None and found.start is not None
@@ -58,7 +58,7 @@ def test_the_walk_stops_at_its_evaluation_limit() -> None:
 def test_a_target_out_of_reach_ends_at_the_closest_neighbour() -> None:
     """The deck may move only so far from the rules' own: a 99% target is not reached,
     and the walk ends where no neighbour is closer."""
-    found = search(Space("custom", 6), 6, "made-up", made_up, target=0.99, tolerance=0.001, max_evaluations=500)
+    found = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.99, tolerance=0.001, max_evaluations=500)
     assert not found.within and found.stopped == "no neighbour is closer to the target"
 
 

@@ -8,11 +8,14 @@ from click.testing import CliRunner
 
 import verify.smt.backend as smt_backend
 from verify.cli import main
-from verify.portfolio import Deadline, Request, Rules, decide
+from verify.portfolio import Deadline, Request, decide
+from verify.rules import Rules
 from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, StopReason, Unknown, Verdict
 from verify.smt.backend import catalogue_of, clear_cache
 from verify.smt.check import check_players
 from verify.smt.induction import OutOfTime
+
+STANDARD_RULES = Rules.named("standard")
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -135,7 +138,7 @@ def test_inference_is_tried_once_per_count_within_all_its_properties_time(monkey
         raise OutOfTime(["a", "b"], 9.0, 12)
     clear_cache()
     monkeypatch.setattr(smt_backend, "new_backend", stopped)
-    results = check_players("standard", 5, ("tracks_in_range", "tracker_in_range"), Limits(time_limit=5.0),
+    results = check_players(STANDARD_RULES, 5, ("tracks_in_range", "tracker_in_range"), Limits(time_limit=5.0),
                             hints=False)
     clear_cache()
     assert len(built) == 1

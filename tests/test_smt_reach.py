@@ -12,6 +12,9 @@ import pytest
 from engine.game import compiled_game
 from verify.checker import check
 from verify.results import Refuted
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 pytest.importorskip("z3", reason="the solver backend needs z3-solver")
 
@@ -21,7 +24,7 @@ BROKEN = Path(__file__).parent / "mutants" / "one_government.toml"
 
 def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game() -> None:
     rules = BROKEN
-    results = check(str(rules), (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
+    results = check(Rules.named(str(rules)), (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
                     workers=1)
     game = compiled_game(5, str(rules))
     for result in results:
@@ -38,6 +41,6 @@ def test_a_reachable_deadlock_and_a_missing_move_are_refuted_with_their_game() -
 
 def test_the_standard_rules_stay_proved() -> None:
     """The search runs only once induction failed: the rules' own proofs are untouched."""
-    results = check("standard", (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
+    results = check(STANDARD_RULES, (5,), ("deadlock_free", "the_next_player_may_be_nominated"), backend="smt",
                     workers=1)
     assert [r.verdict.verdict for r in results] == ["proved", "proved"]

@@ -4,7 +4,7 @@
 Under `fork` a worker is a copy of its parent and sees whatever the parent loaded, a
 user's rules file and a variant's settings included; a worker started by `spawn` or
 `forkserver` sees nothing of it, so it must get the rules as a value and load them
-itself (verify/portfolio.py `Rules`). A worker started by `forkserver` is, besides, the
+itself (verify/rules.py `Rules`). A worker started by `forkserver` is, besides, the
 server's child, not the command's: a worker that took its parent for gone ended at once
 (verify/workers.py). `multiprocessing.set_start_method` holds for the whole process, so
 each command runs in a process of its own, started with `SHRULES_START_METHOD`, which
@@ -99,6 +99,21 @@ def test_mutate_kills_two_mutants_on_two_workers(method: str, tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     counts = json.loads(done.stdout)["counts"]
     assert counts == {"killed": 2, "equivalent": 0, "survived": 0, "unknown": 0, "invalid": 0}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", METHODS)
+def test_ask_by_the_solver_under_a_users_rules_file_on_two_workers(method: str, tmp_path: Path) -> None:
+    """`ask --solver`: each question crosses to its worker with the rules as a value
+    (verify/lawyer/solver.py `Asked`), loaded there from the file (a minute and a half on
+    a busy machine: the solver infers its support at each count)."""
+    (tmp_path / "house.toml").write_text(HOUSE_RULE, encoding="utf-8")
+    done = shrules(method, "ask", "--solver", "--can", "liberal_policies == 1", "-n", "5,6", "--workers", "2",
+                   "--rules", "house.toml", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["answer"] == "yes"
+    assert {(count["players"], count["verdict"]) for count in found["players"]} == {(5, "witness"), (6, "witness")}
 
 
 def test_an_unknown_start_method_is_bad_input(tmp_path: Path) -> None:

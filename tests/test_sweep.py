@@ -24,6 +24,9 @@ from verify.explicit.model import Model
 from verify.explicit.sweep import NOT_DECREASING, compiled_measure, measure_failed, sweep
 from helpers import length, message, moves
 from verify.results import PropertyResult
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 SMALL = "custom[start_liberal=4; start_fascist=5]"
 """A game one policy from either win: the whole catalogue decided in seconds."""
@@ -36,7 +39,7 @@ assert RANKING is not None
 
 def searched_properties(rules: str, players: int) -> tuple[Property, ...]:
     """The catalogue's state and move properties for `rules` at `players`."""
-    return tuple(p for p in select(rules) if players in p.players and (p.state is not None or p.move is not None)
+    return tuple(p for p in select(Rules.named(rules)) if players in p.players and (p.state is not None or p.move is not None)
                  and not p.rules)     # the order of play is searched on its own rules
 
 
@@ -85,7 +88,7 @@ def test_sweep_finds_what_the_breadth_first_search_finds_in_a_small_game() -> No
 
 def test_sweep_decides_the_catalogue_as_the_breadth_first_search_does_in_a_small_game() -> None:
     game = compiled_game(5, SMALL)
-    props = tuple(p for p in select(SMALL) if 5 in p.players)
+    props = tuple(p for p in select(Rules.named(SMALL)) if 5 in p.players)
     bfs = summary(check_game(game, props, Limits()))
     swept = check_game(game, props, Limits(), explorer="sweep")
     assert summary(swept) == bfs
@@ -103,7 +106,7 @@ def test_sweep_finds_the_shallowest_deadlock(tmp_path: Path) -> None:
     assert swept.complete and swept.deadlock is not None and bfs.deadlock is not None
     assert swept.deadlock.depth == bfs.deadlock.depth
     assert len(swept.trace_to(swept.deadlock).steps) == len(bfs.trace_to(bfs.deadlock).steps) == 2
-    raws = check_game(game, tuple(p for p in select(str(rules)) if p.kind == "terminates"), Limits(),
+    raws = check_game(game, tuple(p for p in select(Rules.named(str(rules))) if p.kind == "terminates"), Limits(),
                       explorer="sweep")
     assert [(raw.verdict.verdict, len(moves(raw))) for raw in raws] == [("refuted", 2)]
 
@@ -115,8 +118,8 @@ def test_sweep_equals_the_breadth_first_search_at_5_players() -> None:
 
 @pytest.mark.slow
 def test_sweep_decides_the_5_player_catalogue_as_the_breadth_first_search_does() -> None:
-    assert summary(explicit_check.check_players("standard", 5, None, Limits(), explorer="sweep")) == \
-        summary(explicit_check.check_players("standard", 5, None, Limits()))
+    assert summary(explicit_check.check_players(STANDARD_RULES, 5, None, Limits(), explorer="sweep")) == \
+        summary(explicit_check.check_players(STANDARD_RULES, 5, None, Limits()))
 
 
 @pytest.mark.slow
@@ -138,7 +141,7 @@ def test_a_measure_that_does_not_decrease_stops_the_sweep(measure: Any) -> None:
 
 def test_the_spec_ranking_decreases_and_a_variant_that_breaks_it_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     game = compiled_game(5, SMALL)
-    props = tuple(p for p in select(SMALL) if 5 in p.players)
+    props = tuple(p for p in select(Rules.named(SMALL)) if 5 in p.players)
     bfs = summary(check_game(game, props, Limits()))
     monkeypatch.setattr(explicit_check, "compiled_measure", lambda game: lambda state: 0)
     fallen = check_game(game, props, Limits(), explorer="sweep")
@@ -162,7 +165,7 @@ def test_a_limit_leaves_the_sweep_incomplete_with_its_reason(limits: Limits, rea
 
 def test_a_limit_leaves_the_catalogue_unknown_never_proved() -> None:
     game = compiled_game(5, SMALL)
-    props = tuple(p for p in select(SMALL) if 5 in p.players)
+    props = tuple(p for p in select(Rules.named(SMALL)) if 5 in p.players)
     raws = check_game(game, props, Limits(max_states=50), explorer="sweep")
     assert not any(raw.verdict.verdict in ("proved", "no-witness") for raw in raws)
     assert any(raw.verdict.verdict == "unknown" and "50 states" in message(raw) for raw in raws)

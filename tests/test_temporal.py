@@ -26,6 +26,9 @@ from spec.loader import load_spec
 from spec.temporal import base_name, monitor
 from verify.lawyer.ask import search
 from verify.results import Limits, Proved, Refuted, Unwitnessed, Witnessed
+from verify.rules import Rules
+
+STANDARD_RULES = Rules.named("standard")
 
 ROOT = Path(__file__).resolve().parent.parent
 STANDARD = load_spec("standard")
@@ -203,7 +206,7 @@ def test_explicit_and_solver_agree(name: str) -> None:
 
     kind, text = THREE[name]
     prop = query(STANDARD, name, kind, text, players=(5,))
-    explicit = search((prop,), 5, Limits(time_limit=1500), prop.rules)[name].verdict
+    explicit = search((prop,), 5, Limits(time_limit=1500), Rules.named(prop.rules))[name].verdict
     if kind == "never":
         solver = check_property(load_spec(prop.rules), prop, 5, Limits(time_limit=1500), infer=True)
         assert isinstance(explicit, Proved) and isinstance(solver, Proved), (explicit, solver)
@@ -274,10 +277,10 @@ def test_temporal_no_entries_are_proved_no(ident: str, tmp_path: Path, monkeypat
     dispute = next(d for d in TEMPORAL_NO if d.id == ident)
     assert dispute.query is not None and dispute.decides is not None
     if dispute.decides <= 5:
-        result = search((dispute.query,), dispute.decides, Limits(None, 1500.0), dispute.query.rules)[ident]
+        result = search((dispute.query,), dispute.decides, Limits(None, 1500.0), Rules.named(dispute.query.rules))[ident]
         assert isinstance(result.verdict, Proved), result.verdict
     else:
-        answer = answer_dispute(dispute, Budget(seconds=600), counts=(dispute.decides,))
+        answer = answer_dispute(dispute, Budget(seconds=600), counts=(dispute.decides,), rules=STANDARD_RULES)
         assert answer.verdict == NO, render(answer)
 
 

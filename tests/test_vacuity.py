@@ -36,9 +36,12 @@ from verify.results import (EXIT_FAILED, Evidence, Limits, PropertyResult, Prove
                             Witnessed)
 from verify.smt.playouts import played_breaches
 from verify.smt.vacuity import judge_premises
+from verify.rules import Rules
 from helpers import message
 
-STANDARD = {prop.name: prop for prop in select("standard")}
+STANDARD_RULES = Rules.named("standard")
+
+STANDARD = {prop.name: prop for prop in select(STANDARD_RULES)}
 
 
 def _premise(name: str) -> Property:
@@ -119,7 +122,7 @@ def test_every_filtered_guarded_or_permission_property_has_a_premise() -> None:
 
 
 def _vacuous_or_undecided(players: int) -> list[str]:
-    raws = check_players("standard", players, None, Limits(time_limit=600))
+    raws = check_players(STANDARD_RULES, players, None, Limits(time_limit=600))
     return [f"{raw.property}: {raw.verdict.verdict} {message(raw)}" for raw in raws if raw.verdict.verdict in ("vacuous", "unknown")]
 
 
@@ -157,7 +160,7 @@ def test_every_premise_is_reached_by_a_game_of_the_standard_rules(players: int) 
 
 @pytest.fixture(scope="module")
 def without_veto() -> PropertyResult:
-    (result,) = check("no_veto", (5,), ("the_president_may_accept_the_veto",), Limits(time_limit=300), workers=1)
+    (result,) = check(Rules.named("no_veto"), (5,), ("the_president_may_accept_the_veto",), Limits(time_limit=300), workers=1)
     return result
 
 
@@ -215,7 +218,7 @@ def _proved(prop: Property) -> tuple[Property, PropertyResult]:
 
 def test_the_solver_judges_a_proof_by_its_premise() -> None:
     spec = load_spec("no_veto")
-    catalogue = {p.name: p for p in select("no_veto")}
+    catalogue = {p.name: p for p in select(Rules.named("no_veto"))}
     pairs = [_proved(catalogue[name]) for name in ("the_president_may_accept_the_veto", "nominee_eligible",
                                                    "the_president_may_refuse_the_veto")]
     asked: list[str] = []

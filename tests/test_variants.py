@@ -28,6 +28,7 @@ from verify.cli.options import rules_name
 from verify.diff import semantic_signature
 from verify.diff.mutants import Catch, Effort, mutation_score, score_lines
 from verify.results import Limits, Refuted
+from verify.rules import Rules
 
 SHIPPED = sorted(p.stem for p in VARIANTS_DIR.glob("*.toml"))
 MISTAKES = sorted(f"mistakes/{p.stem}" for p in (VARIANTS_DIR / "mistakes").glob("*.toml"))
@@ -348,7 +349,7 @@ def test_president_breaks_ties_elects_on_a_tie_only_with_the_presidents_ja() -> 
 ])
 def test_a_broken_custom_game_is_a_refuted_property_with_the_game_that_shows_it(
         settings: str, prop: str, verdict: str) -> None:
-    (result,) = check(f"custom[{settings}]", (5,), (prop,), Limits(None, 120.0, 8_000), workers=1)
+    (result,) = check(Rules.named(f"custom[{settings}]"), (5,), (prop,), Limits(None, 120.0, 8_000), workers=1)
     assert result.verdict.verdict == verdict, result.verdict
     assert result.as_expected is False
     if verdict == "refuted":
@@ -373,7 +374,7 @@ def test_check_takes_a_variant_with_settings_on_the_command_line() -> None:
 
 
 def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
-    (ties,) = check("president_breaks_ties", (6,), ("majority_elects",), Limits(None, 60.0, 8_000), workers=1)
+    (ties,) = check(Rules.named("president_breaks_ties"), (6,), ("majority_elects",), Limits(None, 60.0, 8_000), workers=1)
     assert ties.expect == "fails" and ties.verdict.verdict == "refuted" and ties.as_expected is True
 
 
@@ -382,7 +383,7 @@ def test_a_shipped_house_rule_gets_the_verdicts_it_expects() -> None:
 def test_every_shipped_variant_gets_the_verdicts_its_properties_expect(name: str) -> None:
     spec = load_spec(name)
     wanted = tuple(spec.properties)
-    results = check(name, (5, 6), wanted, Limits(None, 600.0, 12_000), workers=2)
+    results = check(Rules.named(name), (5, 6), wanted, Limits(None, 600.0, 12_000), workers=2)
     for result in results:
         assert result.as_expected is True, (result.property, result.players, result.verdict)
 
@@ -431,7 +432,7 @@ def test_every_mistake_gets_the_verdicts_it_declares_on_five_and_six_players(nam
     wanted = tuple(n for n in spec.properties if n in props and {5, 6} & set(props[n].players))
     if not wanted:
         pytest.skip(f"{name} declares no property for 5 or 6 players (diff tells it apart)")
-    results = check(name, (5, 6), wanted, Limits(None, 900.0, 12_000), workers=2)
+    results = check(Rules.named(name), (5, 6), wanted, Limits(None, 900.0, 12_000), workers=2)
     assert results
     for result in results:
         assert result.as_expected is True, (result.property, result.players, result.verdict)

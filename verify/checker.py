@@ -1,6 +1,6 @@
 """Decide the property catalogue: every property for every player count, as typed verdicts.
 
-`check(spec_name, players, properties, limits)` is the one entry point the command line,
+`check(rules, players, properties, limits)` is the one entry point the command line,
 reports and `diff` build on. It sits above the backends and chooses among them:
 
 - `explicit`: the explicit-state search (verify/explicit/check.py `check_players`), one
@@ -27,23 +27,17 @@ from contextlib import ExitStack
 from multiprocessing.context import BaseContext
 from typing import Any
 
-from engine.game import compiled_game
 from spec.errors import SpecError, shown
-from spec.loader import load_spec
 from spec.properties import Property
 
 from .explicit.check import DEFAULT_EXPLORER, check_players, chosen_from, select
 from .explicit.reductions import Reductions
-from .portfolio import Backend, ExplicitBackend, Request, Rules, SolverBackend, decide, solver_check
+from .portfolio import Backend, ExplicitBackend, Request, SolverBackend, decide, solver_check
 from .results import Limits, PropertyResult
+from .rules import Rules
 from .workers import WorkerPool, worker_manager
 
 BACKENDS = ("explicit", "smt", "both")
-
-
-def load_spec_counts(spec_name: str) -> range:
-    """The player counts the rules are defined for."""
-    return load_spec(spec_name).player_counts
 
 
 def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
@@ -51,12 +45,13 @@ def _smt_backend() -> Callable[..., list[PropertyResult]] | None:
     return solver_check()
 
 
-def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
+def check(rules: Rules, players: tuple[int, ...] | None = None,
           properties: tuple[str, ...] | None = None, limits: Limits = Limits(), *,
           reductions: Reductions = Reductions(), backend: str = "explicit", workers: int = 2,
           progress: Callable[[str], None] | None = None, explorer: str = DEFAULT_EXPLORER, infer: bool = False,
           hints: bool = True, mp_context: BaseContext | None = None) -> list[PropertyResult]:
-    """Every selected property for every selected player count, sorted by property and count.
+    """Every selected property for every selected player count under `rules` (loaded once by
+    the caller, verify/rules.py), sorted by property and count.
 
     `explorer` is the explicit backend's search (verify/explicit/check.py EXPLORERS);
     `infer` and `hints` go to the Z3 backend (`verify.smt.backend.backend_for`): strengthening
@@ -65,15 +60,14 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     them as a value (`Rules`), so `spawn` works as `fork` does."""
     if backend not in BACKENDS:
         raise SpecError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
-    defined = load_spec_counts(spec_name)
+    defined = rules.spec.player_counts
     counts = tuple(defined) if not players else players
     for count in counts:
         if count not in defined:
-            compiled_game(count, spec_name)  # raises the R-S1 SpecError
-    catalogue = select(spec_name, properties)
+            rules.game(count)  # raises the R-S1 SpecError
+    catalogue = select(rules, properties)
     by_name = {p.name: p for p in catalogue}
     names = tuple(by_name)
-    rules = Rules.named(spec_name)
     if workers > 1 and len(counts) > 1:
         results = _in_processes(rules, counts, names, by_name, limits, reductions, explorer, backend, infer,
                                 hints, workers, progress, mp_context)
@@ -90,7 +84,7 @@ def check(spec_name: str = "standard", players: tuple[int, ...] | None = None,
     return results
 
 
-def _decide_count(spec_name: str | Rules, count: int, names: tuple[str, ...], limits: Limits,
+def _decide_count(rules: Rules, count: int, names: tuple[str, ...], limits: Limits,
                   reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
                   progress: Callable[[str], None] | None = None, *,
                   search: bool = True, solver_first: bool = False,
@@ -98,8 +92,7 @@ def _decide_count(spec_name: str | Rules, count: int, names: tuple[str, ...], li
     """Every selected property at one player count, by the backends asked for, and
     whether the search was cut short: the portfolio (verify/portfolio.py) with the
     strategy `strategy_for` names."""
-    rules = spec_name if isinstance(spec_name, Rules) else Rules.named(spec_name)
-    catalogue = select(rules.name, names) if catalogue is None else chosen_from(catalogue, names)
+    catalogue = select(rules, names) if catalogue is None else chosen_from(catalogue, names)
     strategy = strategy_for(backend, search=search, solver_first=solver_first)
     if progress and strategy in ("solver_first", "solver_only"):
         why = ("the solver first" if strategy == "solver_first" else
@@ -130,28 +123,26 @@ def backends_for(reductions: Reductions, explorer: str, infer: bool, hints: bool
             "smt": SolverBackend(_smt_backend(), infer=infer, hints=hints)}
 
 
-def _counts_in_a_process(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+def _counts_in_a_process(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
                          reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
                          lines: Any = None) -> list[PropertyResult]:
     """`_decide_count` in a worker process for each of `counts` in turn: a compiled game's
     states are classes made per process, so each game crosses as its moves and is replayed
     when read (verify/results.py `Played`). Progress lines go to the queue `lines`, when
-    given. The rules come
-    as a value (`Rules`), which a worker started by `spawn` loads again (their name alone
-    for a rules file)."""
+    given. The rules come as a value (`Rules`), which a worker started by `spawn` loads
+    again and refuses if they changed."""
     progress = None if lines is None else lines.put
     out: list[PropertyResult] = []
     if backend == "explicit":
-        name = spec_name.name if isinstance(spec_name, Rules) else spec_name
         for count in counts:
-            out += check_players(name, count, names, limits, reductions, progress, explorer)
+            out += check_players(rules, count, names, limits, reductions, progress, explorer)
         return out
-    for decided in _in_turn(spec_name, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
+    for decided in _in_turn(rules, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
         out += decided
     return out
 
 
-def _in_turn(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+def _in_turn(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
              reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
              progress: Callable[[str], None] | None, *,
              catalogue: tuple[Property, ...] | None = None) -> Iterator[list[PropertyResult]]:
@@ -166,7 +157,7 @@ def _in_turn(spec_name: str | Rules, counts: tuple[int, ...], names: tuple[str, 
     count above one whose search was cut short is left to the solver alone."""
     cut_at: int | None = None
     for index, count in enumerate(counts):
-        decided, cut = _decide_count(spec_name, count, names, limits, reductions, explorer, backend, infer, hints,
+        decided, cut = _decide_count(rules, count, names, limits, reductions, explorer, backend, infer, hints,
                                      progress, search=cut_at is None or count < cut_at, solver_first=index > 0,
                                      catalogue=catalogue)
         if cut and (cut_at is None or count < cut_at):

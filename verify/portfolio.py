@@ -22,9 +22,10 @@ default (verify/explicit/check.py `DEFAULT_EXPLORER`), its layers breadth-first 
 a set of every state taken where the rules have no ranking; `explore` is the same search for a
 caller that wants the exploration itself (the rules lawyer reads blocked moves off it).
 
-`Rules` crosses into worker processes as its name, content hash and, for an overlay
-registered in this process (a temporal query's monitors), the overlay itself: a worker
-started by `spawn` loads the same rules and refuses them if they changed meanwhile.
+`Rules` (verify/rules.py) crosses into worker processes as its name, content hash and,
+for an overlay registered in this process (a temporal query's monitors), the overlay
+itself: a worker started by `spawn` loads the same rules and refuses them if they changed
+meanwhile.
 This room imports the solver only inside the functions that use it (z3 is slow to load).
 """
 
@@ -32,13 +33,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from spec.errors import SpecError, shown
-from spec.identity import content_hash
-from spec.loader import load_spec, overlay_of, restore_overlay
-from spec.model import Spec
 from spec.properties import Property
 
 from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_SECONDS
@@ -47,49 +45,10 @@ from .explicit.explore import Exploration
 from .explicit.model import Model
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
+from .rules import Rules
 
-
-# ---------------------------------------------------------------------- rules as a value
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Rules loaded once: the `Spec`, the name that loads it, its content hash, and the
-    overlay registered under that name in this process, if any (module docstring)."""
-
-    spec: Spec = field(compare=False, repr=False)
-    name: str
-    hash: str
-    overlay: tuple[str, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def named(cls, name: str) -> Rules:
-        """The rules a name loads (a file, a shipped name, settings, a registered overlay)."""
-        spec = _loaded(name)
-        return cls(spec, name, content_hash(spec), overlay_of(name))
-
-    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[str, str, tuple[str, dict[str, Any]] | None]]:
-        # A worker gets the name, the hash and the overlay, not the compiled tree: it
-        # loads them itself, so that `compiled_game(count, name)` works there too.
-        return (_restored, (self.name, self.hash, self.overlay))
-
-
-def _loaded(name: str) -> Spec:
-    """The rules of a name, loaded now (not cached: a file may change between two checks)."""
-    return load_spec(name)
-
-
-def _restored(name: str, digest: str, overlay: tuple[str, dict[str, Any]] | None) -> Rules:
-    """The rules another process sent (`Rules.__reduce__`), loaded here: the overlay
-    registered again first; a `SpecError` if they no longer hash the same (a file edited
-    since the check began)."""
-    if overlay is not None:
-        restore_overlay(name, *overlay)
-    spec = _loaded(name)
-    if content_hash(spec) != digest:
-        raise SpecError(f"the rules {shown(name)} changed while they were being checked: "
-                        f"their content hash is no longer {digest[:12]}")
-    return Rules(spec, name, digest, overlay)
+__all__ = ["Backend", "Decision", "ExplicitBackend", "Request", "Rules", "SolverBackend", "Strategy", "decide",
+           "explore", "solver_check"]
 
 
 # ---------------------------------------------------------------------- requests and backends
@@ -161,7 +120,7 @@ class ExplicitBackend:
             return [unknown(prop, request.players, self.name, "limit: no time was left for the search")
                     for prop in request.properties]
         names = tuple(prop.name for prop in request.properties)
-        return check_players(request.rules.name, request.players, names, limits, self.reductions, self.progress,
+        return check_players(request.rules, request.players, names, limits, self.reductions, self.progress,
                              self.explorer, catalogue=request.properties)
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
@@ -185,7 +144,7 @@ def explore(model: Model, props: tuple[Property, ...], limits: Limits, *, explor
 
 
 SolverCheck = Callable[..., list[PropertyResult]]
-"""The Z3 backend's `check_players(spec_name, players, names, limits, *, infer, hints)`."""
+"""The Z3 backend's `check_players(rules, players, names, limits, *, infer, hints)`."""
 
 
 def solver_check() -> SolverCheck | None:
@@ -214,7 +173,7 @@ class SolverBackend:
             # before it, so all are asked in one call: the premises of the proofs are then
             # reached by one set of random games for the whole count (verify/smt/vacuity.py),
             # where one property at a time played two seconds of games for each.
-            return self.check(request.rules.name, request.players, tuple(prop.name for prop in request.properties),
+            return self.check(request.rules, request.players, tuple(prop.name for prop in request.properties),
                               request.limits, infer=self.infer, hints=self.hints)
         out: list[PropertyResult] = []
         for prop in request.properties:
@@ -226,7 +185,7 @@ class SolverBackend:
             if limits.time_limit is not None and limits.time_limit <= 0:
                 out.append(unknown(prop, request.players, self.name, "limit: no time was left for the solver"))
                 continue
-            out += self.check(request.rules.name, request.players, (prop.name,), limits, infer=self.infer,
+            out += self.check(request.rules, request.players, (prop.name,), limits, infer=self.infer,
                               hints=self.hints)
         return out
 

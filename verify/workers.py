@@ -17,7 +17,7 @@ server process outlived a killed `check` too, with its socket's folder in $TMPDI
 How the workers start is chosen here and nowhere else (`start_context`): the platform's
 default, or the method `SHRULES_START_METHOD` names (`fork`, `spawn`, `forkserver`). A
 worker must never depend on what `fork` copies of its parent: the rules reach it as a
-value (verify/portfolio.py `Rules`), which it loads again, so every command gives the same
+value (verify/rules.py `Rules`), which it loads again, so every command gives the same
 verdicts under each method (tests/test_start_methods.py runs them).
 """
 

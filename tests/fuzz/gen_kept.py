@@ -36,7 +36,8 @@ def _task_entry() -> tuple[str, dict[str, Any]]:
     """The key `check --cache` looks up for CHECK, and the entry it keeps (computed once)."""
     from verify.explicit.check import DEFAULT_EXPLORER
     from verify.scale.checks import run_raws, runner_tasks
-    [task] = runner_tasks(RULES, (5,), PROPERTIES, max_states=None, time_limit=600.0, memory_limit=8_000,
+    from verify.rules import Rules
+    [task] = runner_tasks(Rules.named(RULES), (5,), PROPERTIES, max_states=None, time_limit=600.0, memory_limit=8_000,
                           explorer=DEFAULT_EXPLORER)
     return task.key, json.loads(json.dumps(run_raws(task)))
 
@@ -109,14 +110,15 @@ def _atlas() -> dict[str, Any]:
     """An atlas holding RULES at 5 players, as `sweep --report` writes one, matched by stamp
     and content hash (no sweep is run: the entry is made from the stamp's own parts)."""
     from verify.scale.atlas import ATLAS_VERSION, atlas_stamp
-    from verify.scale.sweep import soundness_properties
+    from verify.rules import Rules
+    from verify.scale.sweep import BASE, soundness_properties
     from verify.scale.tasks import content_hash
     entry = {"rules": RULES, "players": 5, "settings": {"deck_liberal": "1", "deck_fascist": "1"},
              "rules_hash": content_hash(RULES, 5), "verdict": "broken", "broken": ["draw_finds_three"],
              "unknown": [], "facts": {"longest_moves": 5, "longest_elections": 1, "fewest_elections": {}},
              "fewest_elections": None, "games": {"draw_finds_three": [["deal_roles", [0, 2]]]},
              "same_rules": 0, "same_behaviour": 0}
-    return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties()),
+    return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties(), Rules.named(BASE)),
             "space": {"counts": [5], "powers": ["none"], "vary": {}, "fixed": {}, "sample": None, "seed": 1,
                       "size": 1},
             "rule_sets": [entry], "classes": [], "counts": {"sound": 0, "broken": 1, "unknown": 0},

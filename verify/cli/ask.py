@@ -32,7 +32,6 @@ from spec.disputes import Dispute
 from spec.knowledge import uses_knows
 from spec.errors import SpecError
 from spec.properties import Property
-from spec.loader import load_spec
 from spec.moves import moves_named
 
 from ..budgets import ALL_SECONDS, QUESTION_SECONDS, SOLVER_SECONDS
@@ -40,6 +39,7 @@ from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_e
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
 from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Unknown
+from ..rules import Rules
 from ..lawyer.position import rule_position
 from ..lawyer.solver import Asked, answer_of, asked_of, decide_all, every_count_decided, said
 from .options import (StatusLine, color_option, coloured, counts_option, json_option, lang_option, max_states_option,
@@ -104,7 +104,7 @@ def _asked(ident: str | None, can_text: str | None, never_text: str | None, game
               help="Where the solver's proof from spec/invariants.toml fails, try again with strengthening invariants "
               "inferred from played games (kept between runs in $SHRULES_CACHE or ~/.cache/shrules).")
 @max_states_option(5_000_000)
-@rules_option(dest="spec_name")
+@rules_option(dest="rules_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
 @click.option("--solver", "solver_only", is_flag=True,
@@ -140,7 +140,7 @@ def ask(**kwargs: Any) -> None:
 def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text: str | None,
         on_rules: tuple[str, ...], game_file: str | None, move_text: str | None, check_all: bool, list_only: bool,
         lang: str,
-        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, spec_name: str,
+        as_json: bool, changes: bool, seconds: float | None, infer: bool, max_states: int, rules_name: str,
         catalogue_path: str | None, solver_only: bool, workers: int, first_game: bool, verbose: bool,
         status: StatusLine, colour: bool) -> None:
     """`ask` itself (see `ask`), with its status line and whether to colour the verdict."""
@@ -161,10 +161,11 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
         raise click.UsageError("--workers and --first-game go with --solver")
     budget = Budget(max_states, seconds if seconds is not None else ALL_SECONDS if check_all else QUESTION_SECONDS,
                     infer=infer)
-    spec = load_spec(spec_name)
+    rules = Rules.named(rules_name)     # loaded once, here: every room below takes the value
+    spec = rules.spec
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
     progress = _progress(verbose and not as_json, status)
-    rules = moves_named(spec, on_rules) if on_rules else ()
+    moves = moves_named(spec, on_rules) if on_rules else ()
     if game_file or move_text:
         if not (game_file and move_text):
             raise click.UsageError("--game and --move go together")
@@ -176,18 +177,19 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
         assert text is not None
         if solver_only:
             option = "--can" if can_text else "--never"
-            asked = Asked(spec_name, kind=kind, text=text, on=rules, option=option)
+            asked = Asked(rules, kind=kind, text=text, on=moves, option=option)
             prop = asked.query()          # a mistake in EXPR is bad input here, before any worker starts
             if uses_knows(prop.state):
                 raise SpecError(f"{option} expression: --solver does not decide knows(): it is decided over the "
                                 "seat's beliefs; ask without --solver")
             sys.exit(_by_solver([asked], [prop], [None], players or tuple(spec.player_counts), seconds, workers,
-                                spec_name, lang, as_json, changes, verbose, first_game=first_game))
-        answer = ad_hoc(text, kind, players, rules, budget, spec_name, "--can" if can_text else "--never", progress)
+                                rules, lang, as_json, changes, verbose, first_game=first_game))
+        answer = ad_hoc(text, kind, players, moves, budget, rules=rules, option="--can" if can_text else "--never",
+                        progress=progress)
         _emit(answer, lang, as_json, changes, status, colour)
         sys.exit(_exit_code(answer))
     path = Path(catalogue_path) if catalogue_path else None
-    disputes = catalogue(spec_name, path)
+    disputes = catalogue(rules, path)
     if solver_only and (check_all or ident is not None):
         chosen = disputes if check_all else (find(disputes, ident or ""),)
         formal = [d for d in chosen if d.query is not None]
@@ -202,8 +204,8 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
                             f"{min(set(players) - set(formal[0].players))}")
         formal = [d for d in formal if not players or set(players) & set(d.players)]
         counted = players or tuple(sorted({count for d in formal for count in d.players}))
-        code = _by_solver([asked_of(d, spec_name, path) for d in formal], [d.query for d in formal], formal,
-                          counted, seconds, workers, spec_name, lang, as_json, changes, verbose,
+        code = _by_solver([asked_of(d, rules, path) for d in formal], [d.query for d in formal], formal,
+                          counted, seconds, workers, rules, lang, as_json, changes, verbose,
                           summary=check_all, first_game=first_game)
         by_text = sum(d.query is None for d in chosen)
         if check_all and not as_json and by_text:
@@ -211,7 +213,7 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
                        f"`shrules ask --all` answers them.")
         sys.exit(code)
     if check_all:
-        sys.exit(_check_all(disputes, players, budget, spec_name, as_json))
+        sys.exit(_check_all(disputes, players, budget, rules, as_json))
     if ident is None:
         if as_json:
             click.echo(json.dumps([{"id": d.id, "kind": d.kind, "answer": d.answer, "question": d.question,
@@ -221,7 +223,7 @@ def _ask(ident: str | None, counts: str | None, can_text: str | None, never_text
             click.echo("\n".join(listing(disputes, lang)))
             click.echo("\n" + listed(len(disputes), lang))
         return
-    answer = answer_dispute(find(disputes, ident), budget, players or None, spec_name, progress)
+    answer = answer_dispute(find(disputes, ident), budget, players or None, rules=rules, progress=progress)
     _emit(answer, lang, as_json, changes, status, colour)
     sys.exit(_exit_code(answer))
 
@@ -240,7 +242,7 @@ def _emit(answer: Answer, lang: str, as_json: bool, changes: bool, status: Statu
         click.echo(coloured(first, colour) + newline + rest)
 
 
-def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: Budget, spec_name: str,
+def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: Budget, rules: Rules,
                as_json: bool) -> int:
     """Every entry at its deciding count (formal entries share one search per count), a line
     each; the exit status of the worst."""
@@ -255,9 +257,9 @@ def _check_all(disputes: tuple[Dispute, ...], players: tuple[int, ...], budget: 
         started = time.perf_counter()
         group = tuple(groups[count])
         if count:
-            answers.update(answer_many(group, count, budget, spec_name))
+            answers.update(answer_many(group, count, budget, rules=rules))
         else:
-            answers.update({d.id: answer_dispute(d, budget, spec_name=spec_name) for d in group})
+            answers.update({d.id: answer_dispute(d, budget, rules=rules) for d in group})
         if not as_json:
             where = f" at {count} players" if count else " (rule text and positions)"
             click.echo(f"  … {len(group)} questions{where}: {time.perf_counter() - started:.1f} s", err=True)
@@ -285,7 +287,7 @@ def _formal(prop: Property | None) -> Property:
 
 
 def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: Sequence[Dispute | None],
-               counts: tuple[int, ...], seconds: float | None, workers: int, spec_name: str, lang: str,
+               counts: tuple[int, ...], seconds: float | None, workers: int, rules: Rules, lang: str,
                as_json: bool, changes: bool, verbose: bool, summary: bool = False,
                first_game: bool = False) -> int:
     """`--solver`: each question at each count by the solver alone; the worst exit status,
@@ -300,7 +302,7 @@ def _by_solver(asked: list[Asked], props: Sequence[Property | None], disputes: S
     answers = []
     for prop, results, dispute in zip(props, found, disputes):
         query = _formal(prop)
-        ids = dispute.rule_ids if dispute is not None else rules_of(load_spec(query.rules or spec_name), query)
+        ids = dispute.rule_ids if dispute is not None else rules_of(rules.own(query.rules).spec, query)
         answers.append(answer_of(query, results, ids, dispute, "" if dispute is not None else "fields"))
     worst = EXIT_OK
     for answer in answers:

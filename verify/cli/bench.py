@@ -23,6 +23,7 @@ from ..explicit.side_by_side import DIFFERENT, describe, side_by_side
 from ..explicit.spin import SpinDirError, availability
 from ..peer import PeerError, bench_peer, load_peer
 from ..results import EXIT_FAILED
+from ..rules import Rules
 from ..scale.bench import bench_sweep, estimate
 from .options import counts_option, json_option, parse_counts, time_limit_option
 
@@ -169,13 +170,14 @@ def bench(counts: str, seconds: float, as_json: bool, explore: bool, use_spin: b
 def bench_questions(numbers: tuple[int, ...] | None, seconds: float | None, as_json: bool) -> None:
     """Time each temporal catalogue entry at each count it concerns among `numbers` (None:
     the count that decides it), one line (or JSON object) per entry and count."""
-    entries = temporal(catalogue())
+    rules = Rules.named("standard")
+    entries = temporal(catalogue(rules))
     width = max((len(dispute.id) for dispute in entries), default=0)
     total_wall = total_cpu = 0.0
     for dispute in entries:
         wanted = (dispute.decides or dispute.players[0],) if numbers is None else numbers
         for players in (count for count in wanted if count in dispute.players):
-            figure = time_question(dispute, players, seconds)
+            figure = time_question(dispute, players, seconds, rules)
             total_wall += figure.wall
             total_cpu += figure.cpu
             click.echo(json.dumps(figure.as_dict()) if as_json else figure.line(width))

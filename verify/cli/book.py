@@ -20,7 +20,6 @@ from pathlib import Path
 import click
 
 from spec.disputes import Dispute
-from spec.loader import load_spec
 
 from ..budgets import COUNT_SECONDS
 from ..book import write_book
@@ -28,6 +27,7 @@ from ..book.writer import book_names
 from ..lawyer.answers import Answer, as_expected
 from ..lawyer.ask import Budget, answer_dispute, answer_many, catalogue, find
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
+from ..rules import Rules
 from .options import counts_option, langs_option, max_states_option, parse_counts, progress_stream, rules_option, time_limit_option
 from .outputs import writable
 
@@ -72,18 +72,19 @@ def exit_status(answers: list[Answer]) -> int:
 @langs_option("The languages of the pages, comma-separated; the first has the plain index.html.")
 @time_limit_option(None, f"Time per player count (default {COUNT_SECONDS:.0f} s).", dest="seconds")
 @max_states_option(5_000_000)
-@rules_option(dest="spec_name")
+@rules_option(dest="rules_name")
 @click.option("--catalogue", "catalogue_path", type=click.Path(exists=True, dir_okay=False),
               help="Another dispute catalogue (default: spec/disputes.toml).")
 def book(folder: str, counts: str | None, ids: str | None, langs: tuple[str, ...], seconds: float | None, max_states: int,
-         spec_name: str, catalogue_path: str | None) -> None:
+         rules_name: str, catalogue_path: str | None) -> None:
     """Write the rulings book into DIR: each question, its answer, what it rests on, and
     the proof or the shortest game round by round, in English and German, with an index
     and a page per rule ID. Static pages: no server and no script are needed to read them."""
     writable(folder, "DIR", directory=True, inside=book_names(langs))
-    spec = load_spec(spec_name)
+    rules = Rules.named(rules_name)     # loaded once, here: every room below takes the value
+    spec = rules.spec
     players = parse_counts(counts, spec.player_counts, of=f"the {spec.name} rules") or ()
-    disputes = catalogue(spec_name, Path(catalogue_path) if catalogue_path else None)
+    disputes = catalogue(rules, Path(catalogue_path) if catalogue_path else None)
     if ids:
         wanted = [part.strip() for part in ids.split(",") if part.strip()]
         disputes = tuple(dict.fromkeys(find(disputes, ident) for ident in wanted))
@@ -101,12 +102,12 @@ def book(folder: str, counts: str | None, ids: str | None, langs: tuple[str, ...
             begun = time.perf_counter()
             if count:
                 bar.update(0, f"{len(group)} at {count} players")
-                answers.update(answer_many(group, count, budget, spec_name))
+                answers.update(answer_many(group, count, budget, rules=rules))
                 bar.update(len(group))
             else:
                 for dispute in group:
                     bar.update(0, dispute.id)
-                    answers[dispute.id] = answer_dispute(dispute, budget, spec_name=spec_name)
+                    answers[dispute.id] = answer_dispute(dispute, budget, rules=rules)
                     bar.update(1)
             if not sys.stderr.isatty():     # no bar in a log: a line per player count instead
                 where = f" at {count} players" if count else " (rule text and positions)"

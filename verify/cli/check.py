@@ -20,7 +20,6 @@ from typing import Any
 
 import click
 
-from engine.game import compiled_game
 from spec.errors import Location, SpecError, shown
 from spec.loader import load_spec
 
@@ -31,6 +30,7 @@ from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, PropertyResult, Refuted, Unknown, Vacuous, Witnessed
+from ..rules import Rules
 from ..scale import atlas
 from ..scale.cache import Cache
 from ..scale.checks import check_on_runner
@@ -249,13 +249,14 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     report.validate(rules)
     writable(traces_dir, "--traces", directory=True)
     started = time.perf_counter()
-    spec = load_spec(rules)
+    loaded = Rules.named(rules)                     # once, here: every room below takes the value
+    spec = loaded.spec
     players = parse_counts(players_text, spec.player_counts, of=f"the {spec.name} rules")
-    select(rules, names or None)                    # an unknown --property: refused before the progress bar
+    select(loaded, names or None)                   # an unknown --property: refused before the progress bar
     if atlas_dir is not None:
-        from_atlas(rules, tuple(players or spec.player_counts), Path(atlas_dir))
+        from_atlas(loaded, tuple(players or spec.player_counts), Path(atlas_dir))
     for count in players or spec.player_counts:
-        compiled_game(count, rules)                 # a rule set that cannot be built: refused before it too
+        loaded.game(count)                          # a rule set that cannot be built: refused before it too
     limits = Limits(max_states, time_limit or None, memory_limit, first_game=first_game)
     reductions = Reductions(not no_symmetry, not no_representatives, not no_cone, not no_fuse)
     steps = len(players) if players else 6
@@ -279,14 +280,14 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
         if on_runner:
             def arrived(state: Progress) -> None:
                 bar.update(state.done * PARTS - bar.pos)
-            results = check_on_runner(rules, players or tuple(spec.player_counts), names or None,
+            results = check_on_runner(loaded, players or tuple(spec.player_counts), names or None,
                                       max_states=max_states, time_limit=time_limit or None,
                                       memory_limit=memory_limit, explorer=explorer, workers=workers,
                                       scheduler=scheduler, cache=Cache(Path(cache_dir) if cache_dir else None),
                                       backend=backend, infer=infer or not hints, hints=hints, progress=arrived,
                                       security=scheduler_security)
         else:
-            results = check(rules, players, names or None, limits, reductions=reductions, backend=backend,
+            results = check(loaded, players, names or None, limits, reductions=reductions, backend=backend,
                             workers=workers, progress=progress, explorer=explorer, infer=infer or not hints,
                             hints=hints)
     if traces_dir:
@@ -309,14 +310,14 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
     raise SystemExit(exit_status(results))
 
 
-def from_atlas(rules: str, counts: tuple[int, ...], folder: Path) -> None:
+def from_atlas(rules: Rules, counts: tuple[int, ...], folder: Path) -> None:
     """Answer from a saved atlas and exit, when it holds these rules (by their content hash)
     at every count and what it claims checks (verify/scale/atlas.py `believed_lines`);
     otherwise say why in one line on stderr and return, to check instead."""
     saved, untrusted = atlas.load(folder)
     entries = [atlas.look_up(saved, rules, count) for count in counts]
     if not all(entry is not None for entry in entries):
-        click.echo(f"{shown(rules)}: not in the atlas {shown(str(folder))} for every count asked (matched by the "
+        click.echo(f"{shown(rules.name)}: not in the atlas {shown(str(folder))} for every count asked (matched by the "
                    f"rules' content, the code version and the properties' text); checking", err=True)
         return
     lines: list[str] = []
@@ -324,7 +325,7 @@ def from_atlas(rules: str, counts: tuple[int, ...], folder: Path) -> None:
         for entry, count in zip(entries, counts):
             lines += atlas.believed_lines(entry or {}, rules, count, untrusted)
     except NotBelieved as refusal:
-        click.echo(f"warning: the atlas {shown(str(folder))} is not believed for {shown(rules)}: {refusal.reason}; "
+        click.echo(f"warning: the atlas {shown(str(folder))} is not believed for {shown(rules.name)}: {refusal.reason}; "
                    f"checking", err=True)
         return
     for line in lines:

@@ -14,6 +14,7 @@ import click
 from ..knowledge.beliefs import stderr_progress
 from ..knowledge.run import BACKENDS, certify
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, KnowledgeVerdict
+from ..rules import Rules
 from .options import parse_counts, rules_option, time_limit_option
 
 
@@ -36,7 +37,8 @@ def knows_command(players_text: str, rules: str, backend: str, depth: int, time_
                   as_json: bool) -> None:
     """Prove that the view the engine gives a seat is a function of what the seat was shown."""
     counts = parse_counts(players_text, range(5, 11)) or (5,)
-    certificates = [certify(rules, players, backend, time_limit or None, depth, progress=stderr_progress)
+    loaded = Rules.named(rules)         # once, here: the certificate takes the value
+    certificates = [certify(loaded, players, backend, time_limit or None, depth, progress=stderr_progress)
                     for players in counts]
     if as_json:
         click.echo(json.dumps([c.to_json() for c in certificates], indent=1))

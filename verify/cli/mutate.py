@@ -24,7 +24,6 @@ import click
 
 from spec import files
 from spec.errors import SpecError, shown
-from spec.loader import load_spec
 from spec.model import Spec
 
 from ..diff.compare import Budget
@@ -34,6 +33,7 @@ from ..diff.operators import ALL_OPERATORS, OPERATOR_SETS, Mutant, mutants
 from ..explicit.explore import Limits
 from ..report.baseline import REPOSITORY_BASELINES, baseline_path, load_baseline
 from ..report.writer import MUTATION_FILES, write_mutation_report
+from ..rules import Rules
 from ..scale.cache import Cache
 from ..scale.kept import kept_spread
 from ..scale.run import TlsFiles, spread_on_dask
@@ -120,7 +120,8 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
     (default folder with --scheduler alone) and read back by a repeated run."""
     writable(report_dir, "--report", directory=True, inside=MUTATION_FILES)   # refused now, not after an hour
     writable(record_file, "--record")
-    spec = load_spec(rules)
+    loaded = Rules.named(rules)         # once, here: the analysis takes the value
+    spec = loaded.spec
     rules_hash(rules)                   # the hash the report gives, of the rules as they are now, before the run
     counts = counts_among(players_text, list(spec.player_counts))
     record, numbers, named = None, None, names(spec)
@@ -181,7 +182,7 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
         elif done == total or done % max(1, total // 20) == 0:   # a log: every 5%, not every mutant
             click.echo(bar, err=True)
 
-    run = analyse(rules, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
+    run = analyse(loaded, counts, operators=operators or None, rule_filter=rule_filter or None, cap=cap,
                   limits=limits, budget=budget, workers=workers, properties=properties or None,
                   verdicts=verdicts, base_limits=Limits(max_states, base_time_limit, None),
                   complete=not random_only, progress=progress, numbers=numbers,

@@ -49,8 +49,9 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
     Exit status: 0 a candidate within --tolerance; 1 the walk ended without one; 2 bad
     input; 3 the rules' own game or the file written has no odds within the limits."""
     writable(str(out_path) if out_path else None, "--out")
-    load_strategy(load_spec("custom"), strategy)        # a profile that reads a hidden field: exit 2 now
-    space = Space("custom", players)
+    custom = load_spec("custom")
+    load_strategy(custom, strategy)        # a profile that reads a hidden field: exit 2 now
+    space = Space(custom, players)
     with StatusLine(f"rebalancing {players} players under {strategy}") as status:
         evaluated: list[Candidate] = []
 

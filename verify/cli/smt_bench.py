@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import click
 
-from spec.loader import load_spec
-
 from ..results import EXIT_FAILED
+from ..rules import Rules
 from .options import counts_among, counts_option, rules_option, workers_option
 
 
@@ -29,14 +28,15 @@ def smt_bench(players_text: str | None, rules: str, witnesses: bool, hints: bool
     # second), and the group imports every command module on each `shrules` run.
     from ..smt.bench import DECIDED, INVARIANT_KINDS, bench_agreement, bench_proofs
 
-    spec = load_spec(rules)
+    loaded = Rules.named(rules)
+    spec = loaded.spec
     counts = counts_among(players_text, tuple(spec.player_counts), of=f"the {spec.name} rules")
-    proofs = bench_proofs(rules, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800, hints, workers)
+    proofs = bench_proofs(loaded, counts, INVARIANT_KINDS + (("sometimes",) if witnesses else ()), 1800, hints, workers)
     for line in proofs.lines():
         click.echo(line)
     failed = [f for f in proofs.figures if f.verdict not in DECIDED]
     if states:
-        for figure in bench_agreement(rules, counts, states):
+        for figure in bench_agreement(loaded, counts, states):
             click.echo(f"agreement, {figure.players} players: {figure.states} states, {figure.successors} successors, "
                        f"{figure.moves} judged moves in {figure.seconds:.1f} s "
                        f"({figure.states_per_second:.0f} states/s), {figure.differences} differences")

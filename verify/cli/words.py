@@ -90,17 +90,17 @@ def entry_lines(entry: Entry, langs: tuple[str, ...]) -> list[str]:
 
 
 @click.command()
-@rules_option(dest="spec_name")
+@rules_option()
 @langs_option("The languages the meanings are given in; the headings are in the first.")
 @json_option("Print the vocabulary as JSON.")
-def words(spec_name: str, langs: tuple[str, ...], as_json: bool) -> None:
+def words(rules: str, langs: tuple[str, ...], as_json: bool) -> None:
     """List every name a question may use, with its type, its range and what it means.
 
     The fields of the state, the definitions, the numbers of the game, the table's words
     for moves with their parameters, and the functions: what `shrules ask --can EXPR`
     and `--never EXPR --on MOVE` are written in. Exit status: 0; 2 for bad input.
     """
-    spec = load_spec(spec_name)
+    spec = load_spec(rules)
     found = vocabulary(spec)
     if as_json:
         click.echo(json.dumps({kind: [{"kind": e.kind, "name": e.name, "type": e.type, "range": e.range,

@@ -52,6 +52,7 @@ from spec.model import Spec
 from ..checker import check
 from ..explicit.explore import Limits
 from ..results import PropertyResult, Unknown
+from ..rules import Rules
 from .product import KINDS, Difference, Parting, ProductSearch
 from .reductions import semantic_signature
 
@@ -304,8 +305,9 @@ def compare_verdicts(a_name: str, b_name: str, counts: list[int], seconds: float
     (verify/checker.py), one row per property and count, in `order_rows`' order: what
     changes first. A property only one rule set has shows `-` for the other."""
     limits = Limits(None, seconds, 12_000)
-    under_a = check(a_name, tuple(counts), names, limits, workers=workers)
-    under_b = check(b_name, tuple(counts), names, limits, workers=workers)
+    # Loaded here, by the names `shrules diff` passes (verify/cli/diff.py), once each.
+    under_a = check(Rules.named(a_name), tuple(counts), names, limits, workers=workers)
+    under_b = check(Rules.named(b_name), tuple(counts), names, limits, workers=workers)
     by_a = {(r.property, r.players): r for r in under_a}
     by_b = {(r.property, r.players): r for r in under_b}
     keys = list(dict.fromkeys(list(by_a) + list(by_b)))

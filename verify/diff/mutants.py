@@ -39,6 +39,7 @@ from ..explicit.check import check_game, probe_game
 from ..results import PropertyResult, Refuted, Unwitnessed, Vacuous, Witnessed
 from ..explicit.explore import Limits
 from ..results import Refuted, Unwitnessed, Vacuous
+from ..rules import Rules
 from ..workers import WorkerPool
 from .compare import Budget, diff
 from .mutate import PROBE_GAMES
@@ -95,7 +96,7 @@ def catch_by_property(name: str, spec: Spec, base: Spec, counts: tuple[int, ...]
         usable = tuple(count for count in counts if count in prop.players)
         if not usable:
             continue
-        results = check(name, usable, (prop_name,), Limits(None, seconds, 8_000), workers=1)
+        results = check(Rules.loaded(name, spec), usable, (prop_name,), Limits(None, seconds, 8_000), workers=1)
         for result in results:
             verdict = result.verdict
             if isinstance(verdict, (Refuted, Unwitnessed, Vacuous)):

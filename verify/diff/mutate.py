@@ -58,6 +58,7 @@ from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS 
 from ..explicit.check import check_game, moves_of, probe_game
 from ..explicit.explore import Limits
 from ..results import MutantStatus, PropertyResult, Refuted, Unknown, UnknownName, Vacuous, VerdictKind, Witnessed
+from ..rules import Rules
 from ..workers import WorkerPool
 from .compare import Budget, diff
 from .operators import ALL_OPERATORS, Mutant, mutants
@@ -690,7 +691,7 @@ def local_spread(workers: int) -> Spread:
     return spread
 
 
-def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
+def analyse(rules: Rules, players: tuple[int, ...], *, operators: tuple[str, ...] | None = None,
             rule_filter: tuple[str, ...] | None = None, cap: int | None = None, limits: Limits = Limits(),
             budget: Budget = MUTATE_DIFF, workers: int = 1, properties: tuple[str, ...] | None = None,
             verdicts: dict[int, dict[str, VerdictKind]] | None = None, base_limits: Limits | None = None,
@@ -706,9 +707,9 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
     decided by the solver alone, with no strengthening invariant written by hand;
     `until_killed` (with it): each mutant's check stops at the first property killing it."""
     started = time.monotonic()
-    base = load_spec(rules)
+    base = rules.spec
     chosen = [m for m in mutants(base, operators, rule_filter) if numbers is None or m.number in numbers]
-    run = Run(rules, players)
+    run = Run(rules.name, players)
     run.total = len(chosen) * len(players)
     jobs: list[tuple[Mutant, int]] = []
     for count in players:
@@ -739,8 +740,8 @@ def analyse(rules: str, players: tuple[int, ...], *, operators: tuple[str, ...] 
     if spread is None:   # in this process, with the mutants already built
         outcomes = (decide(base, mutant, count, base_of[count], limits, budget, complete, solver_only, until_killed)
                     for mutant, count in jobs)
-    else:                # each task builds its mutant again from its number
-        outcomes = spread(_decide_numbered, [(rules, mutant.number, count, base_of[count], limits, budget, operators,
+    else:                # each task builds its mutant again from its number, under the rules' name (its key)
+        outcomes = spread(_decide_numbered, [(rules.name, mutant.number, count, base_of[count], limits, budget, operators,
                                               rule_filter, complete, solver_only, until_killed)
                                              for mutant, count in jobs])
     for done, outcome in enumerate(outcomes, start=1):

@@ -18,10 +18,9 @@ import resource
 import time
 from dataclasses import asdict, dataclass, replace
 
-from engine.game import compiled_game
-
 from ..budgets import SPIN_SECONDS
 from ..results import Limits
+from ..rules import Rules
 from ..workers import WorkerPool
 from .abstraction import PROJECTION_FIELDS, SPIN_STATES, count_projection
 from .check import check_players, select
@@ -57,12 +56,12 @@ class SearchFigure:
                 + ("" if self.complete else f" (incomplete: {self.limit})"))
 
 
-def search_figure(players: int, explorer: str, time_limit: float | None, project: bool = True,
-                  rules: str = "standard") -> SearchFigure:
+def search_figure(players: int, explorer: str, time_limit: float | None, project: bool, rules: Rules
+                  ) -> SearchFigure:
     """Search the whole graph of `players` with `explorer` (layers | bfs | sweep) in this
     process. The layered search projects as it goes and times that apart: its CPU
     seconds are the search's alone, as the others' are (they project afterwards)."""
-    game = compiled_game(players, rules)
+    game = rules.game(players)
     model = Model(game, keep=frozenset(PROJECTION_FIELDS) if project else frozenset())
     limits = Limits(time_limit=time_limit)
     if explorer == "layers":
@@ -88,8 +87,8 @@ def search_figure(players: int, explorer: str, time_limit: float | None, project
                         exploration.largest_layer, projected)
 
 
-def search_apart(players: int, explorer: str, time_limit: float | None, project: bool = True,
-                 rules: str = "standard") -> SearchFigure:
+def search_apart(players: int, explorer: str, time_limit: float | None, project: bool, rules: Rules
+                 ) -> SearchFigure:
     """`search_figure` in a freshly started process (not forked: a fork would start with
     this process's memory), so that the peak memory is the search's alone."""
     with WorkerPool(1, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -133,7 +132,7 @@ class ExploreFigure:
 
 
 def bench_explore(players: int, time_limit: float | None = 600.0, catalogue: bool = True,
-                  project: bool = True, rules: str = "standard",
+                  project: bool = True, *, rules: Rules,
                   explorers: tuple[str, ...] = ("layers", "bfs", "sweep")) -> ExploreFigure:
     """Search the complete graph of `players` with each of `explorers`, each in a fresh
     process (and, if asked, decide the catalogue by the first); the headline figures are

@@ -1,6 +1,6 @@
 """The explicit backend's verdicts: every selected property for one player count.
 
-`check_players(spec_name, players, names, limits)` decides the properties for one count;
+`check_players(rules, players, names, limits)` decides the properties for one count;
 verify/checker.py runs it for every count (in separate processes) beside the Z3 backend.
 For its count it
 
@@ -41,6 +41,7 @@ from spec.properties import Property, load_properties
 
 from ..results import (Evidence, Facts, halted_by, Limits, Played, PropertyResult, Proved, Refuted, StopReason, Unknown,
                        Unwitnessed, Vacuous, Verdict, Witnessed, moves_of, replay, rules_name)
+from ..rules import Rules
 from .explore import Exploration, explore, resident_mib, trace_along, walk
 from .cycles import Lasso, find_cycle
 from .graphs import GraphFacts, analyse
@@ -71,9 +72,9 @@ __all__ = ["DEFAULT_EXPLORER", "EXPLORERS", "GRAPH_KINDS", "STANDARD", "check_ga
            "probe_game", "replay", "select"]
 
 
-def select(spec_name: str, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
+def select(rules: Rules, names: tuple[str, ...] | None = None) -> tuple[Property, ...]:
     """The catalogue's properties for these rules, optionally only those named."""
-    spec = load_spec(spec_name)
+    spec = rules.spec
     overrides = getattr(spec, "properties", None) or None   # a variant's [properties] / [expect]
     catalogue = load_properties(spec, overrides=overrides)
     if not names:
@@ -115,14 +116,14 @@ def _unknown(exploration: Exploration, note: str) -> Unknown:
     return replace(_stopped(exploration), evidence=_evidence(exploration, note))
 
 
-def check_players(spec_name: str, players: int, names: tuple[str, ...] | None, limits: Limits,
+def check_players(rules: Rules, players: int, names: tuple[str, ...] | None, limits: Limits,
                   reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None,
                   explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None
                   ) -> list[PropertyResult]:
     """Every selected property for one player count (see module docstring).
     `catalogue`: the rules' catalogue when the caller has it (`select` again otherwise)."""
-    game = compiled_game(players, spec_name)
-    chosen = select(spec_name, names) if catalogue is None else chosen_from(catalogue, names)
+    game = rules.game(players)
+    chosen = select(rules, names) if catalogue is None else chosen_from(catalogue, names)
     props = tuple(p for p in chosen if players in p.players)
     return check_game(game, props, limits, reductions, progress, explorer=explorer)
 
@@ -461,9 +462,10 @@ def _standard_premise_games(players: int, limits: Limits) -> dict[str, Played]:
     standard rules reaching it: one search for all of them, run to the end (a search cut
     short finds true games, not known to be the shortest), kept for the process."""
     if players not in _STANDARD_GAMES:
-        catalogue = tuple(p for p in select(STANDARD) if players in p.players)
+        standard = Rules.named(STANDARD)    # the shipped rules every variant is compared with
+        catalogue = tuple(p for p in select(standard) if players in p.players)
         asked = premises(catalogue)
-        results = check_game(compiled_game(players, STANDARD), tuple(asked.values()), limits,
+        results = check_game(standard.game(players), tuple(asked.values()), limits,
                              fewest_elections=False, vacuity=False)
         found = {result.property.removesuffix(PREMISE): result.verdict.played for result in results
                  if isinstance(result.verdict, Witnessed) and result.verdict.played is not None}

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..rules import Rules
 from .bench import ExploreFigure, bench_explore
+from .check import STANDARD
 from .spin import SpinRun, run_spin
 
 EQUAL, DIFFERENT = "equal", "DIFFERENT"
@@ -77,7 +79,9 @@ def side_by_side(players: int, limit: float, spin_folder: Path | None, not_run: 
         progress(f"SPIN, {players} players: run.sh {players} from {spin_folder} (pan limited to {limit:g} s)")
         spin = run_spin(players, spin_folder, limit)
     progress(f"explore, {players} players: searching (limited to {limit:g} s)")
-    return SideBySide(bench_explore(players, limit, catalogue=catalogue, explorers=explorers), spin, not_run)
+    # SPIN's model is of the shipped standard rules: ours are searched under the same.
+    return SideBySide(bench_explore(players, limit, catalogue=catalogue, rules=Rules.named(STANDARD),
+                                    explorers=explorers), spin, not_run)
 
 
 def describe(pair: SideBySide) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import time
 
-from engine.game import compiled_game
 from spec.knowledge import atoms
 from spec.lang import nodes as n
 from spec.lang.check import KNOWER
@@ -32,6 +31,7 @@ from spec.properties import Property
 from ..budgets import KNOWLEDGE_SECONDS
 from ..budgets import KNOWLEDGE_BELIEFS
 from ..results import Evidence, Proved, PropertyResult, Refuted, Unknown, Unwitnessed, Verdict, Witnessed, played
+from ..rules import Rules
 from .question import Question
 from .search import Found, Searched, search
 
@@ -89,11 +89,11 @@ def _at_a_choice(spec: Spec) -> n.Node:
     return n.Compare(BOOL, "in", n.Name(kind, "phase", "field"), n.ListLit(Type("list", elem=kind), items))
 
 
-def decide_count(prop: Property, players: int, seconds: float = KNOWLEDGE_SECONDS, spec_name: str = "standard",
+def decide_count(prop: Property, players: int, rules: Rules, seconds: float = KNOWLEDGE_SECONDS,
                  max_beliefs: int = KNOWLEDGE_BELIEFS, max_depth: int | None = None) -> PropertyResult:
-    """The question for one player count, over the knower's beliefs."""
+    """The question for one player count under the rules, over the knower's beliefs."""
     assert prop.state is not None
-    game = compiled_game(players, spec_name)
+    game = rules.game(players)
     question = Question(game, prop.state)
     found = search(game, question, time.perf_counter() + seconds, max_beliefs, max_depth)
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict_of(prop, found))

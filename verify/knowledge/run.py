@@ -29,11 +29,11 @@ import time
 
 from engine.game import Game
 from engine.observe import observer
-from spec.loader import load_spec
 from spec.model import Spec
 
 from .beliefs import Progress, roots, rotated_back, search
 from ..results import KnowledgeVerdict
+from ..rules import Rules
 from .certificate import Certificate, Leak, difference
 from .directed import directed
 from .stepwise import PassVerdict, stepwise
@@ -41,11 +41,11 @@ from .stepwise import PassVerdict, stepwise
 BACKENDS = ("auto", "explicit", "smt")
 
 
-def certify(rules: str, players: int, backend: str, time_limit: float | None = None, depth: int = 12,
+def certify(rules: Rules, players: int, backend: str, time_limit: float | None = None, depth: int = 12,
             max_beliefs: int | None = None, progress: Progress | None = None) -> Certificate:
-    """The certificate (exit status in `Certificate.exit_status`)."""
+    """The certificate of the rules at `players` (exit status in `Certificate.exit_status`)."""
     started = time.monotonic()
-    spec = load_spec(rules)
+    spec = rules.spec
     game = Game(spec, players)
     _, symmetry = roots(game)
     if backend == "explicit":

@@ -44,10 +44,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.game import compiled_game
 from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location, SpecError, shown
-from spec.loader import RULE_ID, load_rulebook, load_spec
+from spec.loader import RULE_ID, load_rulebook
 from spec.model import Spec
 from spec.lang.nodes import Lit
 from spec.knowledge import uses_knows
@@ -63,6 +62,7 @@ from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blocke
 from ..knowledge.decide import decide_count, reduced
 from ..portfolio import explore
 from ..results import Evidence, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..rules import Rules
 from ..workers import start_context
 from .answers import Answer, FormalAnswer, PositionAnswer, TextAnswer, happens
 from .grounds import (FIELDS, Frontier, proof_cores,
@@ -117,7 +117,7 @@ def _verdict(exploration: Exploration, prop: Property, note: str) -> Verdict:
     return Unknown(_evidence(exploration, note), exploration.limit or "limit: search stopped")
 
 
-def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name: str = "standard",
+def search(props: tuple[Property, ...], players: int, limits: Limits, rules: Rules,
            progress: Callable[[int, int], None] | None = None,
            frontiers: dict[str, Frontier] | None = None) -> dict[str, PropertyResult]:
     """Decide queries for one player count by explicit search, each query's result by name:
@@ -131,7 +131,7 @@ def search(props: tuple[Property, ...], players: int, limits: Limits, spec_name:
     others search the larger graph. Given `frontiers`, each query that a complete search
     shows never happens gets there what its "Rests on" can be read from later (the blocked
     moves into it, verify/explicit/frontier.py), taken only if the solver's cores are not."""
-    game = compiled_game(players, spec_name)
+    game = rules.game(players)
     groups: dict[tuple[bool, frozenset[str]], list[Property]] = {}
     for prop in props:
         key = (not symmetry_blockers(game.spec, (prop,)), cone(game.spec, (prop,)))
@@ -171,7 +171,7 @@ def _smt_backend() -> Any:
 
 
 
-def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, infer_within: float | None = None,
+def _smt(prop: Property, players: int, seconds: float | None, rules: Rules, infer_within: float | None = None,
          stopped: dict[int, str] | None = None, *, hinted: bool = True,
          proof_only: bool = False) -> PropertyResult | None:
     """The Z3 backend's verdict for one count, or None when it is missing or undecided.
@@ -185,7 +185,7 @@ def _smt(prop: Property, players: int, seconds: float | None, spec_name: str, in
     if smt is None:
         return None
     started = time.perf_counter()
-    spec = compiled_game(players, spec_name).spec
+    spec = rules.game(players).spec
     verdict: Verdict = (smt.check_property(spec, prop, players, Limits(time_limit=seconds, proof_only=proof_only))
                         if hinted
                         else Unknown(Evidence("smt"), "the hinted proof failed"))
@@ -206,7 +206,7 @@ def _finite(seconds: float) -> float | None:
     return None if math.isinf(seconds) else seconds
 
 
-def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyResult | None:
+def _proof_of_never(prop: Property, players: int, rules: Rules) -> PropertyResult | None:
     """The Z3 backend's cheap proof that a `sometimes` query never happens at one count
     (induction on its negation, no search for a witness), or None when it is missing or
     has no such proof."""
@@ -214,11 +214,11 @@ def _proof_of_never(prop: Property, players: int, spec_name: str) -> PropertyRes
     prove = getattr(smt, "prove_never_happens", None)
     if prove is None:
         return None
-    verdict = prove(compiled_game(players, spec_name).spec, prop, players)
+    verdict = prove(rules.game(players).spec, prop, players)
     return None if isinstance(verdict, Unknown) else _result(prop, players, verdict)
 
 
-def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, seconds: float
+def _inferred_proof_of_never(prop: Property, players: int, rules: Rules, seconds: float
                              ) -> tuple[PropertyResult | None, str]:
     """`_proof_of_never` with inferred strengthening invariants, found within `seconds`
     (from the cache when the rules and count were inferred before): the proof, or None
@@ -227,7 +227,7 @@ def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, secon
     prove = getattr(smt, "prove_never_happens", None)
     if prove is None or players not in prop.players:
         return None, "no solver"
-    verdict = prove(compiled_game(players, spec_name).spec, prop, players, infer=True, seconds=_finite(seconds))
+    verdict = prove(rules.game(players).spec, prop, players, infer=True, seconds=_finite(seconds))
     if isinstance(verdict, Unknown):
         return None, f"with inferred invariants: {verdict.reason.splitlines()[0]}"
     return _result(prop, players, verdict), ""
@@ -235,7 +235,7 @@ def _inferred_proof_of_never(prop: Property, players: int, spec_name: str, secon
 
 
 
-def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send: Connection,
+def _prove_counts(prop: Property, counts: tuple[int, ...], rules: Rules, send: Connection,
                   infer_until: float | None = None) -> None:
     """The prover process: each count's proof (or None), sent as soon as it is known; then
     the rule IDs in the unsat cores of each proof (verify/lawyer/grounds.py), taken here
@@ -247,7 +247,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
     proved = []
     for count in counts:
         try:
-            proof = _proof_of_never(prop, count, spec_name)
+            proof = _proof_of_never(prop, count, rules)
         except Exception:  # a crash proves nothing; the search and the full check go on
             proof = None
         send.send((count, proof))
@@ -255,7 +255,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
             proved.append(count)
     for count in proved:   # after every proof: a count's search may be waiting for its proof
         try:
-            cores = proof_cores(prop, count, spec_name)
+            cores = proof_cores(prop, count, rules)
         except Exception:  # no cores: they are taken where needed, or "Rests on" falls back
             cores = None
         if cores is not None:
@@ -267,7 +267,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
         if count in proved or left < 1:
             continue
         try:
-            inferred, why = _inferred_proof_of_never(prop, count, spec_name, left)
+            inferred, why = _inferred_proof_of_never(prop, count, rules, left)
         except Exception as error:  # as above: a crash proves nothing
             inferred, why = None, f"with inferred invariants: {type(error).__name__}"
         send.send((count, inferred if inferred is not None else why))
@@ -276,7 +276,7 @@ def _prove_counts(prop: Property, counts: tuple[int, ...], spec_name: str, send:
             # would cost what inferring did (verify/lawyer/grounds.py `proof_cores`).
             left = INFERRED_CORES_SECONDS if infer_until is None else infer_until - time.perf_counter()
             try:
-                cores = proof_cores(prop, count, spec_name, infer=True,
+                cores = proof_cores(prop, count, rules, infer=True,
                                     seconds=max(1.0, min(INFERRED_CORES_SECONDS, left)))
             except Exception:  # as above: "Rests on" falls back to the fields read
                 cores = None
@@ -304,9 +304,9 @@ class Prover:
     Without `fork` (verify/workers.py `start_context`) each count's proof is made here before its
     search (and none inferred)."""
 
-    def __init__(self, prop: Property, counts: tuple[int, ...], spec_name: str, infer_seconds: float | None = None
+    def __init__(self, prop: Property, counts: tuple[int, ...], rules: Rules, infer_seconds: float | None = None
                  ) -> None:
-        self.prop, self.spec_name = prop, spec_name
+        self.prop, self.rules = prop, rules
         self.proofs: dict[int, PropertyResult | None] = {}
         self.cores: dict[int, tuple[str, ...]] = {}     # count -> the rule IDs its proof used
         self.stopped: dict[int, str] = {}               # count -> why inference proved nothing
@@ -316,7 +316,7 @@ class Prover:
         if start_context().get_start_method() == "fork":   # a query's overlay lives in this process only
             context = multiprocessing.get_context("fork")
             self._receive, send = context.Pipe(duplex=False)
-            self._process = context.Process(target=_prove_counts, args=(prop, counts, spec_name, send, until),
+            self._process = context.Process(target=_prove_counts, args=(prop, counts, rules, send, until),
                                             name="shrules-prover", daemon=True)
             self._process.start()
             send.close()
@@ -340,7 +340,7 @@ class Prover:
     def proved(self, count: int) -> PropertyResult | None:
         """The proof for `count` if there is one yet (without fork: made now)."""
         if self._process is None and count not in self.proofs:
-            self.proofs[count] = _proof_of_never(self.prop, count, self.spec_name)
+            self.proofs[count] = _proof_of_never(self.prop, count, self.rules)
         self._poll()
         return self.proofs.get(count)
 
@@ -398,8 +398,8 @@ def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple
 
 
 
-def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, decides: int | None = None,
-           spec_name: str = "standard", rule_ids: tuple[str, ...] = (), dispute: Dispute | None = None,
+def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, rules: Rules,
+           decides: int | None = None, rule_ids: tuple[str, ...] = (), dispute: Dispute | None = None,
            progress: Callable[[str], None] | None = None) -> FormalAnswer:
     """Search the counts until a game where it happens is found or every count is decided.
 
@@ -412,15 +412,15 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     `sometimes` query beside it (`Prover`); each count gets the solver's full check (with
     its slower search for a witness) at most once, after an undecided search."""
     if uses_knows(prop.state):
-        return _decide_knowledge(prop, counts, budget, decides, spec_name, rule_ids, dispute, progress)
+        return _decide_knowledge(prop, counts, budget, decides, rules, rule_ids, dispute, progress)
     started = time.perf_counter()
     chosen = order(prop, counts, decides)
-    prover = Prover(prop, chosen, spec_name, _infer_within(budget)) \
+    prover = Prover(prop, chosen, rules, _infer_within(budget)) \
         if prop.kind == "sometimes" and _smt_backend() is not None else None
     cores: dict[int, tuple[str, ...]] = {}
     frontiers: dict[int, Frontier] = {}
     try:
-        results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, spec_name, prover, progress,
+        results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, rules, prover, progress,
                                           None if rule_ids else frontiers)
         if prover is not None and not rule_ids:
             proved = [r for r in results.values() if r.verdict.evidence.method == "k-induction"]
@@ -435,22 +435,22 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     ordered = tuple(results[count] for count in chosen if count in results)
     if rule_ids:
         return FormalAnswer(prop, rule_ids, ordered, skipped, dispute)
-    found = rests_on(prop, ordered, spec_name, cores, frontiers,
+    found = rests_on(prop, ordered, rules, cores, frontiers,
                      inferred_seconds=max(CORE_SECONDS, min(INFERRED_CORES_SECONDS, budget.left(started))))
-    ids, grounds = found if found is not None and found[0] else (rules_of(load_spec(spec_name), prop), FIELDS)
+    ids, grounds = found if found is not None and found[0] else (rules_of(rules.spec, prop), FIELDS)
     return FormalAnswer(prop, ids, ordered, skipped, dispute, grounds)
 
 
-def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, decides: int | None, spec_name: str,
+def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, decides: int | None, rules: Rules,
                       rule_ids: tuple[str, ...], dispute: Dispute | None,
                       progress: Callable[[str], None] | None) -> FormalAnswer:
     """A question with knows() (verify/knowledge): a fact known to all as the state question
     it is equivalent to, decided as any; every other one over the knower's beliefs, count by
     count, each within `KNOWLEDGE_SECONDS` of what is left, until a game is found."""
-    spec = load_spec(spec_name)
+    spec = rules.spec
     as_state = reduced(prop, spec)
     if as_state is not None:
-        answer = decide(as_state, counts, budget, decides=decides, spec_name=spec_name, rule_ids=rule_ids,
+        answer = decide(as_state, counts, budget, decides=decides, rules=rules, rule_ids=rule_ids,
                         dispute=dispute, progress=progress)
         noted = tuple(replace(result, verdict=_noted(result.verdict, KNOWN_TO_ALL)) for result in answer.results)
         return FormalAnswer(prop, answer.rule_ids, noted, answer.not_searched, dispute, answer.grounds)
@@ -474,7 +474,7 @@ def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, d
         seconds = min(left, KNOWLEDGE_SECONDS) if budget.seconds == QUESTION_SECONDS else left
         if progress:
             progress(f"{count} players: searching the beliefs (up to {seconds:.0f} s)")
-        result = decide_count(prop, count, seconds, spec_name)
+        result = decide_count(prop, count, rules, seconds)
         results.append(result)
         if isinstance(result.verdict, Unknown):
             limit_hit = count if limit_hit is None else min(limit_hit, count)
@@ -504,7 +504,7 @@ def knowledge_rules(spec: Spec, prop: Property) -> tuple[str, ...]:
 
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
-                   spec_name: str, prover: Prover | None, progress: Callable[[str], None] | None,
+                   rules: Rules, prover: Prover | None, progress: Callable[[str], None] | None,
                    frontiers: dict[int, Frontier] | None = None
                    ) -> tuple[dict[int, PropertyResult], dict[int, str]]:
     """`decide`'s passes over the counts: each count's result, and why the others have none
@@ -531,7 +531,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             # Only the inductive proofs: where they fail, the layered search (bounded in
             # states) decides 5 and 6 players in seconds, where a bounded search for a
             # violation that does not exist would spend the whole share.
-            proof = _smt(prop, count, seconds, spec_name, proof_only=True)
+            proof = _smt(prop, count, seconds, rules, proof_only=True)
             if proof is None and _infer_within(budget) is not None and _smt_backend() is not None:
                 to_infer.add(count)
             return proof
@@ -545,7 +545,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         limits = limits_now(cap)
         states = SEARCH_FIRST_STATES if limits.max_states is None else min(limits.max_states, SEARCH_FIRST_STATES)
         found_here: dict[str, Frontier] = {}
-        result = search((prop,), count, Limits(states, limits.time_limit, limits.memory_limit), spec_name,
+        result = search((prop,), count, Limits(states, limits.time_limit, limits.memory_limit), rules,
                         None, None if frontiers is None else found_here)[prop.name]
         if isinstance(result.verdict, Unknown):
             return False
@@ -560,7 +560,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         within = _infer_within(budget)
         if within is None:
             return None
-        return _smt(prop, count, None, spec_name, limits_now(cap).time_limit or within, stopped, hinted=False)
+        return _smt(prop, count, None, rules, limits_now(cap).time_limit or within, stopped, hinted=False)
 
     def run(count: int, cap: float | None) -> None:
         if progress:
@@ -576,7 +576,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return
         found_here: dict[str, Frontier] = {}
         try:
-            result = search((prop,), count, limits_now(cap), spec_name,
+            result = search((prop,), count, limits_now(cap), rules,
                             None if prover is None else prover.stop_search(count),
                             None if frontiers is None else found_here)[prop.name]
         except _ProvedMeanwhile:
@@ -587,7 +587,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return
         if isinstance(result.verdict, Unknown) and count not in asked_solver:
             asked_solver.add(count)
-            result = _smt(prop, count, limits_now(cap).time_limit, spec_name) or result
+            result = _smt(prop, count, limits_now(cap).time_limit, rules) or result
         why = stopped.get(count) or (prover.stopped.get(count) if prover is not None else None)
         if isinstance(result.verdict, Unknown) and why:
             result = _result(prop, count, Unknown(result.verdict.evidence, f"{result.verdict.reason}; {why}"))
@@ -675,12 +675,13 @@ CHECKS = {
 """What the spec checks about a rule-text entry, in English and German."""
 
 
-def spec_checks(dispute: Dispute, spec: Spec, lang: str = "en") -> tuple[tuple[str, bool], ...]:
+def spec_checks(dispute: Dispute, rules: Rules, lang: str = "en") -> tuple[tuple[str, bool], ...]:
     """What the spec can check about a rule-text entry, in `lang`, and whether it agrees."""
+    spec = rules.spec
     checks: list[tuple[str, bool]] = []
     for count in dispute.refused_players:
         try:
-            compiled_game(count, spec.name if spec.name else "standard")
+            rules.game(count)
             refused = False
         except SpecError:
             refused = True
@@ -697,13 +698,12 @@ def spec_checks(dispute: Dispute, spec: Spec, lang: str = "en") -> tuple[tuple[s
     return tuple(checks)
 
 
-def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[int, ...] | None = None,
-                   spec_name: str = "standard", progress: Callable[[str], None] | None = None) -> Answer:
-    """Answer one catalogue entry (for `counts`, default: the counts it concerns)."""
-    spec = load_spec(spec_name)
+def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[int, ...] | None = None, *,
+                   rules: Rules, progress: Callable[[str], None] | None = None) -> Answer:
+    """Answer one catalogue entry of `rules` (for `counts`, default: the counts it concerns)."""
     if dispute.kind == "rule_text":
-        return TextAnswer(dispute, spec_checks(dispute, spec),
-                          tuple(text for text, _ in spec_checks(dispute, spec, "de")))
+        return TextAnswer(dispute, spec_checks(dispute, rules),
+                          tuple(text for text, _ in spec_checks(dispute, rules, "de")))
     if dispute.kind == "position":
         assert dispute.game is not None and dispute.next_move is not None
         ruling = rule_position(dispute.game, dispute.next_move, f"dispute '{dispute.id}' next_move")
@@ -713,12 +713,12 @@ def answer_dispute(dispute: Dispute, budget: Budget = Budget(), counts: tuple[in
     bad = [c for c in chosen if c not in dispute.players]
     if bad:
         raise SpecError(f"'{dispute.id}' concerns {counts_text(dispute.players)} players, not {bad[0]}")
-    return decide(dispute.query, chosen, budget, decides=dispute.decides, spec_name=dispute.query.rules or spec_name,
+    return decide(dispute.query, chosen, budget, decides=dispute.decides, rules=rules.own(dispute.query.rules),
                   rule_ids=dispute.rule_ids, dispute=dispute, progress=progress)
 
 
-def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(),
-                spec_name: str = "standard") -> dict[str, Answer]:
+def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Budget(), *,
+                rules: Rules) -> dict[str, Answer]:
     """Answer entries for one player count: what the Z3 backend proves first (`never`
     queries, with inferred invariants where the written ones do not suffice, as `decide`
     does; `sometimes` ones by the cheap proof alone: the support is built once per count,
@@ -731,9 +731,9 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     if knowing:
         # knowledge entries are decided over beliefs (verify/knowledge), each on its own
         rest_of = tuple(d for d in disputes if d.id not in knowing)
-        out_first = {ident: _decide_knowledge(d.query, (players,), budget, players, spec_name, d.rule_ids, d, None)
+        out_first = {ident: _decide_knowledge(d.query, (players,), budget, players, rules, d.rule_ids, d, None)
                      for ident, d in knowing.items() if d.query is not None}
-        out_rest = answer_many(rest_of, players, budget, spec_name) if rest_of else {}
+        out_rest = answer_many(rest_of, players, budget, rules=rules) if rest_of else {}
         return {d.id: (out_first[d.id] if d.id in out_first else out_rest[d.id]) for d in disputes}
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
@@ -742,38 +742,38 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     for prop in formal:
         if prop.kind == "never":
             why: dict[int, str] = {}
-            proof = _smt(prop, players, SMT_FIRST_SECONDS, prop.rules or spec_name,
+            proof = _smt(prop, players, SMT_FIRST_SECONDS, rules.own(prop.rules),
                          None if within is None else budget.limits(started).time_limit or within, why)
             if players in why:
                 stopped[prop.name] = why[players]
         else:
-            proof = _proof_of_never(prop, players, prop.rules or spec_name)
+            proof = _proof_of_never(prop, players, rules.own(prop.rules))
         if proof is not None:
             found[prop.name] = proof
     rest = tuple(prop for prop in formal if prop.name not in found)
     # A temporal entry is checked under its own monitored rules (spec/temporal.py): one
     # search per rule set.
-    for rules in dict.fromkeys(prop.rules or spec_name for prop in rest):
-        shared = tuple(prop for prop in rest if (prop.rules or spec_name) == rules)
-        found.update(search(shared, players, budget.limits(started), rules))
+    for under in dict.fromkeys(rules.own(prop.rules) for prop in rest):
+        shared = tuple(prop for prop in rest if rules.own(prop.rules) == under)
+        found.update(search(shared, players, budget.limits(started), under))
     for prop in rest:
         result = found[prop.name]
         if isinstance(result.verdict, Unknown) and prop.kind != "never":
-            found[prop.name] = _after_search(prop, players, result, budget, started, prop.rules or spec_name)
+            found[prop.name] = _after_search(prop, players, result, budget, started, rules.own(prop.rules))
         elif isinstance(result.verdict, Unknown) and prop.name in stopped:
             found[prop.name] = _result(prop, players, Unknown(result.verdict.evidence,
                                                               f"{result.verdict.reason}; {stopped[prop.name]}"))
     out: dict[str, Answer] = {}
     for dispute in disputes:
         if dispute.query is None:
-            out[dispute.id] = answer_dispute(dispute, budget, spec_name=spec_name)
+            out[dispute.id] = answer_dispute(dispute, budget, rules=rules)
         else:
             out[dispute.id] = FormalAnswer(dispute.query, dispute.rule_ids, (found[dispute.query.name],), {}, dispute)
     return out
 
 
 def _after_search(prop: Property, players: int, searched: PropertyResult, budget: Budget, started: float,
-                  spec_name: str) -> PropertyResult:
+                  rules: Rules) -> PropertyResult:
     """A `sometimes` entry the count's search left unknown, asked of the solver with what
     is left of the time: first proved impossible with inferred invariants, within
     `INFER_SHARE` of it, then searched for a witness by the solver with the rest. Why it
@@ -786,14 +786,14 @@ def _after_search(prop: Property, players: int, searched: PropertyResult, budget
         left = budget.limits(started).time_limit
         seconds = None if left is None else INFER_SHARE * left
         if seconds is None or seconds >= 1:
-            spec = compiled_game(players, spec_name).spec
+            spec = rules.game(players).spec
             verdict = smt.prove_never_happens(spec, prop, players, infer=True, seconds=seconds)
             if not isinstance(verdict, Unknown):
                 return _result(prop, players, verdict)
             why = "with inferred invariants: " + verdict.reason.splitlines()[0]
         else:
             why = "no time was left to infer invariants"
-    witness = _smt(prop, players, budget.limits(started).time_limit, spec_name)
+    witness = _smt(prop, players, budget.limits(started).time_limit, rules)
     if witness is not None:
         return witness
     if not why:
@@ -803,9 +803,9 @@ def _after_search(prop: Property, players: int, searched: PropertyResult, budget
     return _result(prop, players, Unknown(unknown.evidence, f"{unknown.reason}; {why}"))
 
 
-def catalogue(spec_name: str = "standard", path: Path | None = None) -> tuple[Dispute, ...]:
-    """The dispute catalogue for the named rules."""
-    return load_disputes(load_spec(spec_name), path)
+def catalogue(rules: Rules, path: Path | None = None) -> tuple[Dispute, ...]:
+    """The dispute catalogue for the rules (spec/disputes.toml, or the file at `path`)."""
+    return load_disputes(rules.spec, path)
 
 
 def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
@@ -825,13 +825,13 @@ def find(disputes: tuple[Dispute, ...], ident: str) -> Dispute:
     raise SpecError(f"no dispute {shown(ident)} in the catalogue{hint}")
 
 
-def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] = (), budget: Budget = Budget(),
-           spec_name: str = "standard", option: str = "--can",
+def ad_hoc(text: str, kind: str, players: tuple[int, ...], on: tuple[str, ...] = (), budget: Budget = Budget(), *,
+           rules: Rules, option: str = "--can",
            progress: Callable[[str], None] | None = None) -> FormalAnswer:
     """Answer `--can EXPR` / `--never EXPR` (over moves with `--on`); a mistake in EXPR is a
     `SpecError` with a caret under the place and what was expected there."""
-    spec = load_spec(spec_name)
+    spec = rules.spec
     where = Location(f"{option} expression")
     prop = query(spec, "question", kind, text, on, tuple(spec.player_counts), where=where, show_caret=True)
     counts = players or tuple(spec.player_counts)
-    return decide(prop, counts, budget, spec_name=prop.rules or spec_name, progress=progress)
+    return decide(prop, counts, budget, rules=rules.own(prop.rules), progress=progress)

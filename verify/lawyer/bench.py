@@ -18,6 +18,7 @@ from typing import Any
 
 from spec.disputes import Dispute
 
+from ..rules import Rules
 from .answers import FormalAnswer, as_expected
 from .ask import Budget, answer_dispute
 
@@ -61,10 +62,11 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def time_question(dispute: Dispute, players: int, seconds: float | None) -> QuestionFigure:
-    """Answer `dispute` for `players` alone within `seconds` (None: no limit), and time it."""
+def time_question(dispute: Dispute, players: int, seconds: float | None, rules: Rules) -> QuestionFigure:
+    """Answer `dispute` of `rules`' catalogue for `players` alone within `seconds` (None: no
+    limit), and time it."""
     wall, cpu = time.perf_counter(), _cpu()
-    answer = answer_dispute(dispute, Budget(seconds=seconds), (players,))
+    answer = answer_dispute(dispute, Budget(seconds=seconds), (players,), rules=rules)
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     method = ""
     grounds = ""

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.game import compiled_game
 from spec.properties import Property
 
 from ..budgets import CORE_SECONDS, CORES_WAIT_SECONDS, FRONTIER_SECONDS, INFERRED_CORES_SECONDS
 from ..results import PropertyResult
+from ..rules import Rules
 from .answers import happens
 from .record import answer_tags, permitting_rule_ids, query_fields, rule_order, witness_rule_ids
 
@@ -60,7 +60,7 @@ def _smt_cores() -> Any:
 
 
 
-def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = False,
+def proof_cores(prop: Property, players: int, rules: Rules, infer: bool = False,
                 seconds: float = CORE_SECONDS) -> tuple[str, ...] | None:
     """The rule IDs of the proof that `prop` never happens at `players` (its unsat cores),
     or None without the Z3 backend or such a proof (or past `seconds`); with `infer`, of
@@ -68,7 +68,7 @@ def proof_cores(prop: Property, players: int, spec_name: str, infer: bool = Fals
     cores = _smt_cores()
     if cores is None:
         return None
-    spec = compiled_game(players, spec_name).spec
+    spec = rules.game(players).spec
     found: tuple[str, ...] | None = cores(spec, prop, players, seconds, infer=infer)
     return found
 
@@ -79,7 +79,7 @@ def proved_with_inferred(result: PropertyResult) -> bool:
     return evidence.method == "k-induction" and "inferred" in evidence.note
 
 
-def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str,
+def rests_on(prop: Property, results: tuple[PropertyResult, ...], rules: Rules,
              known: dict[int, tuple[str, ...]] | None = None,
              frontiers: dict[int, Frontier] | None = None,
              inferred_seconds: float = CORE_SECONDS) -> tuple[tuple[str, ...], str] | None:
@@ -103,9 +103,9 @@ def rests_on(prop: Property, results: tuple[PropertyResult, ...], spec_name: str
     ids: set[str] = set()
     sources: set[str] = set()
     for result in results:
-        found = (known or {}).get(result.players) or proof_cores(prop, result.players, spec_name)
+        found = (known or {}).get(result.players) or proof_cores(prop, result.players, rules)
         if not found and proved_with_inferred(result):
-            found = proof_cores(prop, result.players, spec_name, infer=True, seconds=inferred_seconds)
+            found = proof_cores(prop, result.players, rules, infer=True, seconds=inferred_seconds)
         source = PROOF
         frontier = (frontiers or {}).get(result.players)
         if not found and frontier is not None:

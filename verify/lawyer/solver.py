@@ -28,14 +28,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from engine.game import compiled_game
 from spec.disputes import Dispute, load_disputes, query
 from spec.errors import Location
-from spec.loader import load_spec
 from spec.properties import Property
 
 from ..budgets import SOLVER_SECONDS
 from ..results import Facts, Limits, PropertyResult, Unknown
+from ..rules import Rules
 from ..workers import WorkerPool
 from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
 
@@ -46,7 +45,7 @@ class Asked:
     """A question as data a worker can rebuild: a catalogue entry by id, or an ad-hoc
     `--can`/`--never` query by its text."""
 
-    spec_name: str
+    rules: Rules                       # crosses as its name, hash and overlay (verify/rules.py)
     dispute: str = ""                  # a catalogue entry's id ("" for an ad-hoc query)
     catalogue: str | None = None       # the catalogue file, None for spec/disputes.toml
     kind: str = ""                     # an ad-hoc query: sometimes / never
@@ -56,9 +55,9 @@ class Asked:
 
     def query(self) -> Property:
         """The question's query, rebuilt from the rules (checked on load as any spec text)."""
-        spec = load_spec(self.spec_name)
+        spec = self.rules.spec
         if self.dispute:
-            found = _queries(self.spec_name, self.catalogue).get(self.dispute)
+            found = _queries(self.rules, self.catalogue).get(self.dispute)
             if found is None:
                 raise LookupError(f"no formal entry '{self.dispute}' in the catalogue")
             return found
@@ -67,26 +66,25 @@ class Asked:
 
 
 @lru_cache(maxsize=4)
-def _queries(spec_name: str, catalogue: str | None) -> dict[str, Property]:
+def _queries(rules: Rules, catalogue: str | None) -> dict[str, Property]:
     """The formal entries' queries by id, the catalogue read once per process (it takes
     about half a second, and a worker rebuilds every question at each count)."""
-    entries = load_disputes(load_spec(spec_name), None if catalogue is None else Path(catalogue))
+    entries = load_disputes(rules.spec, None if catalogue is None else Path(catalogue))
     return {entry.id: entry.query for entry in entries if entry.query is not None}
 
 
-def asked_of(dispute: Dispute, spec_name: str, path: Path | None) -> Asked:
+def asked_of(dispute: Dispute, rules: Rules, path: Path | None) -> Asked:
     """A catalogue entry as a question for the workers."""
-    return Asked(spec_name, dispute.id, None if path is None else str(path))
+    return Asked(rules, dispute.id, None if path is None else str(path))
 
 
-def decide_count(prop: Property, players: int, seconds: float, spec_name: str, first_game: bool = False
+def decide_count(prop: Property, players: int, seconds: float, rules: Rules, first_game: bool = False
                  ) -> PropertyResult:
     """The solver's verdict on one query at one count, with inferred invariants only
     (`first_game`: a witness need not be a shortest game, `Limits.first_game`)."""
     from .. import smt   # imported on use: z3 is a noticeable part of a second
 
-    rules = prop.rules or spec_name
-    spec = compiled_game(players, rules).spec
+    spec = rules.own(prop.rules).game(players).spec
     started = time.perf_counter()
     verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds, first_game=first_game), hints=False)
     # The wall time (`_count_task` adds the inference of the count's support to the first question).
@@ -104,18 +102,18 @@ def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verb
     out = []
     stated = [(index, asked, prop) for index, asked in enumerate(questions)
               for prop in (asked.query(),) if players in prop.players]
-    rules_of = [prop.rules or asked.spec_name for _, asked, prop in stated]
+    rules_of = [asked.rules.own(prop.rules) for _, asked, prop in stated]
     per_rules = Counter(rules_of)
-    stopped: dict[str, Unknown | None] = {}
+    stopped: dict[Rules, Unknown | None] = {}
     for (index, asked, prop), rules in zip(stated, rules_of):
         inferring = 0.0
         if rules not in stopped:    # the support of these rules, inferred once within all their questions' time
             begun = time.perf_counter()
-            stopped[rules] = smt.build_once(compiled_game(players, rules).spec, players, True, False,
+            stopped[rules] = smt.build_once(rules.game(players).spec, players, True, False,
                                             Limits(time_limit=seconds), per_rules[rules])
             inferring = time.perf_counter() - begun
         verdict = stopped[rules]
-        result = decide_count(prop, players, seconds, asked.spec_name, first_game) if verdict is None else \
+        result = decide_count(prop, players, seconds, asked.rules, first_game) if verdict is None else \
             PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
                            Facts(prop.description, prop.group, backend="smt", wall_seconds=0.0))
         # The first question on these rules at this count carries the inference's time.

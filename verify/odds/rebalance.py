@@ -28,6 +28,7 @@ from typing import Any
 from engine.game import Game
 from spec.errors import SpecError
 from spec.loader import load_spec
+from spec.model import Spec
 from spec.settings import format_value, settings_name
 from spec.strategies import load_strategy
 
@@ -89,8 +90,7 @@ class Space:
     """The settings a rebalance may take at one player count, read from the rules (their
     deck and boards), and each candidate's neighbours."""
 
-    def __init__(self, rules: str, players: int) -> None:
-        spec = load_spec(rules)
+    def __init__(self, spec: Spec, players: int) -> None:
         self.deck = {"liberal": spec.constants["deck_liberal"], "fascist": spec.constants["deck_fascist"]}
         boards: list[tuple[str, ...]] = []
         for count in spec.player_counts:

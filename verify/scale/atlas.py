@@ -42,7 +42,8 @@ from spec.settings import POWERS, SLOTS, parse_value
 
 from ..explicit.check import select
 from ..results import VerdictKind
-from .sweep import BoardVerdict, Space, Verdict, games_of, read_verdict, soundness_properties
+from ..rules import Rules
+from .sweep import BASE, BoardVerdict, Space, Verdict, games_of, read_verdict, soundness_properties
 from .tasks import code_version, content_hash, properties_digest
 from .trust import NotBelieved, can_show, checked, replayed, shows
 
@@ -86,7 +87,7 @@ def build(space: Space, results: list[dict[str, Any]]) -> dict[str, Any]:
                         "unknown": list(verdict.unknown),
                         "facts": verdict.facts, "fewest_elections": verdict.fewest_elections,
                         "games": dict(sorted(games.items())), "same_rules": same_rules, "same_behaviour": behaviour})
-    return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties()), "space": space.describe(),
+    return {"atlas": ATLAS_VERSION, "stamp": atlas_stamp(soundness_properties(), Rules.named(BASE)), "space": space.describe(),
             "rule_sets": entries,
             "classes": classes(verdicts, results),
             "counts": {verdict.value: sum(1 for e in entries if _verdict(e) is verdict) for verdict in BoardVerdict},
@@ -128,7 +129,7 @@ def classes(verdicts: list[Verdict], results: list[dict[str, Any]]) -> list[dict
     return out
 
 
-def atlas_stamp(names: tuple[str, ...], rules: str = "custom") -> dict[str, Any]:
+def atlas_stamp(names: tuple[str, ...], rules: Rules) -> dict[str, Any]:
     """What an atlas's verdicts are for beside each entry's rules: the code version and the
     text of the properties checked (as the rules `rules` state them)."""
     return {"code": code_version(), "properties": properties_digest(select(rules, names))}
@@ -164,19 +165,19 @@ def load(folder: Path) -> tuple[dict[str, Any], str | None]:
     return data, files.untrusted_because(path, path.parent)
 
 
-def look_up(atlas: dict[str, Any], rules: str, players: int) -> dict[str, Any] | None:
+def look_up(atlas: dict[str, Any], rules: Rules, players: int) -> dict[str, Any] | None:
     """The atlas entry of these rules at this count, or None: matched by the content hash
     of the rules at the count (not by name) and by the atlas's stamp (code, properties)."""
-    names = soundness_properties() if rules.startswith("custom") else tuple(
+    names = soundness_properties() if rules.name.startswith("custom") else tuple(
         p.name for p in select(rules) if p.group == "soundness")
     if atlas.get("stamp") != atlas_stamp(names, rules):
         return None
-    wanted = content_hash(rules, players)
+    wanted = content_hash(rules.name, players)
     return next((entry for entry in atlas["rule_sets"] if isinstance(entry, dict)
                  and entry.get("rules_hash") == wanted and entry.get("players") == players), None)
 
 
-def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: str | None) -> list[str]:
+def believed_lines(entry: dict[str, Any], rules: Rules, players: int, untrusted: str | None) -> list[str]:
     """The lines `check --atlas` prints for one entry once what it claims checks: each game
     kept with a broken property replays and shows it broken; what no game shows (sound,
     unknown, a property broken by no witness, the graph facts) is believed only when
@@ -194,8 +195,7 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
         if verdict is not BoardVerdict.BROKEN:
             if untrusted is not None:
                 raise NotBelieved(f"'{verdict}' is shown by no game and {untrusted}", "untrusted")
-        from engine.game import compiled_game
-        game = compiled_game(players, rules)
+        game = rules.game(players)
         shown_broken = []           # the broken properties a game of the entry shows broken
         for name in broken:
             claimed = _broken_verdict(props[name])
@@ -204,7 +204,7 @@ def believed_lines(entry: dict[str, Any], rules: str, players: int, untrusted: s
                 shown_broken.append(name)
         if verdict is BoardVerdict.BROKEN and untrusted is not None and not shown_broken:
             raise NotBelieved(f"no game of it shows {', '.join(broken)} broken, and {untrusted}", "untrusted")
-        shown_entry = {"rules": rules, "players": players, "verdict": verdict, "broken": shown_broken}
+        shown_entry = {"rules": rules.name, "players": players, "verdict": verdict, "broken": shown_broken}
         if untrusted is None:
             shown_entry.update(broken=broken, unknown=unknown, facts=entry.get("facts", {}))
         return describe_entry(shown_entry)

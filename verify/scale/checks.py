@@ -31,6 +31,7 @@ from ..explicit.check import STANDARD, check_players, select
 from ..explicit.reductions import Reductions
 from ..results import (Evidence, Facts, Played, PropertyResult, Proved, Refuted, StopReason, Unknown, Unwitnessed,
                        Vacuous, Verdict, VerdictKind, Witnessed)
+from ..rules import Rules
 from .cache import Cache
 from .run import Progress, TlsFiles, run_all
 from .tasks import Task, canonical_form, forget_games, stamp
@@ -41,16 +42,17 @@ Result = dict[str, Any]
 
 def run_raws(task: Task) -> Result:
     """One count's catalogue, its verdicts as JSON data (`as_data`)."""
+    rules = Rules.named(task.rules)     # a task names its rules (its key, its cache entry): loaded here once
     if task.backend == "explicit":
-        raws = check_players(task.rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
+        raws = check_players(rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
     else:
-        names = task.properties or tuple(prop.name for prop in select(task.rules, None))
-        raws = _counts_in_a_process(task.rules, (task.players,), names, task.limits, Reductions(), task.explorer,
+        names = task.properties or tuple(prop.name for prop in select(rules, None))
+        raws = _counts_in_a_process(rules, (task.players,), names, task.limits, Reductions(), task.explorer,
                                     task.backend, task.infer, task.hints)
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
-            "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
+            "stamp": stamp(task.rules, task.players, select(rules, task.properties or None)),
             "raws": [as_data(result) for result in raws]}
 
 
@@ -137,18 +139,18 @@ def from_data(item: dict[str, Any], rules: str, props: dict[str, Property]) -> P
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict, facts)
 
 
-def runner_tasks(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
+def runner_tasks(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                  time_limit: float | None, memory_limit: int | None, explorer: str, backend: str = "explicit",
                  infer: bool = False, hints: bool = True) -> list[Task]:
     """The tasks of `check_on_runner`: one count's catalogue each (also how a kept entry's
     key is found again, by the fuzzer's cache cases)."""
     solver = backend != "explicit"
     names_in_order = tuple(prop.name for prop in select(rules, names))
-    return [Task(rules, count, names_in_order, backend, explorer, max_states, time_limit, memory_limit, "raws",
+    return [Task(rules.name, count, names_in_order, backend, explorer, max_states, time_limit, memory_limit, "raws",
                  infer and solver, hints or not solver) for count in counts]
 
 
-def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
+def check_on_runner(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...] | None, *, max_states: int | None,
                     time_limit: float | None, memory_limit: int | None, explorer: str, workers: int,
                     scheduler: str | None, cache: Cache, backend: str = "explicit", infer: bool = False,
                     hints: bool = True, progress: Callable[[Progress], None] | None = None,
@@ -165,7 +167,7 @@ def check_on_runner(rules: str, counts: tuple[int, ...], names: tuple[str, ...] 
         if "raws" not in result:
             raise SpecError(f"the cache holds a result of another kind under {result.get('key')}")
         for item in result["raws"]:
-            out.append(from_data(item, rules, by_name))
+            out.append(from_data(item, rules.name, by_name))
     order = {name: number for number, name in enumerate(by_name)}
     out.sort(key=lambda r: (order[r.property], r.players))
     return out

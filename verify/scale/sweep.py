@@ -31,6 +31,7 @@ from spec.settings import POWERS, SLOTS, parse_value, settings_name
 
 from ..explicit.check import DEFAULT_EXPLORER, select
 from ..results import Named, VerdictKind
+from ..rules import Rules
 from .tasks import Task
 
 BASE = "custom"
@@ -43,7 +44,7 @@ WIDENED = ("deck_liberal", "deck_fascist", "start_liberal", "start_fascist", "hi
 
 def soundness_properties() -> tuple[str, ...]:
     """The catalogue's soundness class, in catalogue order (never listed here by hand)."""
-    return tuple(p.name for p in select(BASE) if p.group == "soundness")
+    return tuple(p.name for p in select(Rules.named(BASE)) if p.group == "soundness")
 
 
 def custom_counts() -> tuple[int, ...]:

@@ -29,6 +29,7 @@ from ..checker import check
 from ..explicit.check import DEFAULT_EXPLORER, moves_of, select
 from ..explicit.reductions import Reductions
 from ..results import Limits, PropertyResult, Refuted, Unknown, Unwitnessed, Witnessed
+from ..rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 """The folder holding spec/, engine/ and verify/ (the package as installed or checked out)."""
@@ -143,12 +144,13 @@ def canonical_form(rules: str, players: int) -> str:
 def run_task(task: Task) -> dict[str, Any]:
     """The task decided: plain JSON data (module docstring). A pure function of the task."""
     started, cpu = time.perf_counter(), time.process_time()
-    results = check(task.rules, (task.players,), task.properties or None, task.limits,
+    rules = Rules.named(task.rules)     # a task names its rules (its key, its cache entry): loaded here once
+    results = check(rules, (task.players,), task.properties or None, task.limits,
                     reductions=Reductions(), backend=task.backend, workers=1, explorer=task.explorer)
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,
-            "stamp": stamp(task.rules, task.players, select(task.rules, task.properties or None)),
+            "stamp": stamp(task.rules, task.players, select(rules, task.properties or None)),
             "results": [summarise(result) for result in results],
             "seconds": round(time.perf_counter() - started, 3), "cpu_seconds": round(time.process_time() - cpu, 3)}
 

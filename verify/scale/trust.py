@@ -36,6 +36,7 @@ from spec.properties import PERMISSIONS, Property
 from ..explicit.codec import Codec, OutOfRange
 from ..explicit.check import STANDARD as VACUOUS_RULES, replay, select
 from ..results import Evidence, VerdictKind
+from ..rules import Rules
 
 MAX_MOVES = 100_000
 """Moves a kept game may hold: far beyond the longest game of any shipped rules."""
@@ -250,7 +251,8 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
                    ) -> dict[str, Any]:
     if not isinstance(result, dict) or result.get("key") != task.key:
         raise NotBelieved("it is for another task")
-    props = select(task.rules, task.properties or None)
+    rules = Rules.named(task.rules)     # a task names its rules (its key): loaded here once
+    props = select(rules, task.properties or None)
     _stamped(result, stamp(task.rules, task.players, props))
     if result["rules"] != task.rules or result["players"] != task.players or not isinstance(result["results"], list):
         raise NotBelieved("it is for other rules")
@@ -258,7 +260,7 @@ def _check_summary(task: Any, result: Any, untrusted: str | None, stamp: Callabl
     items = [dict(item) for item in result["results"]]
     if sorted(item["property"] for item in items) != sorted(by_name):
         raise NotBelieved("its properties are not the task's")
-    game = compiled_game(task.players, task.rules)
+    game = rules.game(task.players)
     for item in items:
         prop = by_name[item["property"]]
         verdict = verdict_named(item["verdict"])
@@ -304,12 +306,13 @@ def _check_raws(task: Any, result: Any, untrusted: str | None, stamp: Callable[.
                 ) -> dict[str, Any]:
     if not isinstance(result, dict) or result.get("key") != task.key:
         raise NotBelieved("it is for another task")
-    props = select(task.rules, task.properties or None)
+    rules = Rules.named(task.rules)     # a task names its rules (its key): loaded here once
+    props = select(rules, task.properties or None)
     _stamped(result, stamp(task.rules, task.players, props))
     if result["players"] != task.players or not isinstance(result["raws"], list):
         raise NotBelieved("it is for another count")
     by_name = {prop.name: prop for prop in props}
-    game = compiled_game(task.players, task.rules)
+    game = rules.game(task.players)
     seen: list[str] = []
     for item in result["raws"]:
         raw = _Kept(**item)

@@ -383,7 +383,6 @@ class Backend:
 
 
 _BACKENDS: dict[tuple[int, int, bool, bool], tuple[Spec, Backend]] = {}
-_SPECS: dict[str, Spec] = {}
 _BY_SOURCE: dict[tuple[str, str, tuple[str, ...], int, bool], Backend] = {}
 
 
@@ -402,14 +401,6 @@ def backend_for(spec: Spec, players: int, infer: bool = False, hints: bool = Tru
 def backend_built(spec: Spec, players: int, infer: bool = False, hints: bool = True) -> bool:
     """Whether `backend_for` with these arguments would return a backend already built."""
     return (id(spec), players, infer or not hints, hints) in _BACKENDS
-
-
-def spec_named(name: str) -> Spec:
-    """The rules file or variant `name`, loaded once (`check_players` is asked one count
-    and one property at a time)."""
-    if name not in _SPECS:
-        _SPECS[name] = load_spec(name)
-    return _SPECS[name]
 
 
 def backend_of_source(spec: Spec, players: int, hints: bool = True) -> Backend:
@@ -434,7 +425,6 @@ def new_backend(spec: Spec, players: int, hints: bool, deadline: float | None = 
 def clear_cache() -> None:
     """Forget every backend and witness guide built so far (a benchmark's cold start)."""
     _BACKENDS.clear()
-    _SPECS.clear()
     _BY_SOURCE.clear()
     _CATALOGUES.clear()
     forget_guides()

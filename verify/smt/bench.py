@@ -17,10 +17,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from spec.loader import load_spec
-
 from .agree import compare_specs
 from ..results import Limits
+from ..rules import Rules
 from ..workers import WorkerPool
 from .backend import backend_for, catalogue_of, clear_cache
 from .check import check_property
@@ -90,7 +89,7 @@ class ProofBench:
 INVARIANT_KINDS = ("always", "never", "terminates", "deadlock_free")
 
 
-def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] = INVARIANT_KINDS,
+def bench_proofs(rules: Rules, counts: Iterable[int], kinds: tuple[str, ...] = INVARIANT_KINDS,
                  seconds: float = 120, hints: bool = True, workers: int = 1) -> ProofBench:
     """Decide the catalogue's properties of these kinds for each player count from a cold
     start, each within `seconds`. Without `hints` (spec/invariants.toml unused) the
@@ -105,10 +104,10 @@ def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] =
     with tempfile.TemporaryDirectory() as empty, _cache_at(None if hints else empty):
         if workers > 1:
             with WorkerPool(workers) as pool:
-                parts = list(pool.map(_bench_count, [spec_name] * len(ordered), ordered,
+                parts = list(pool.map(_bench_count, [rules] * len(ordered), ordered,
                                       [kinds] * len(ordered), [seconds] * len(ordered), [hints] * len(ordered)))
         else:
-            parts = [_bench_count(spec_name, count, kinds, seconds, hints) for count in ordered]
+            parts = [_bench_count(rules, count, kinds, seconds, hints) for count in ordered]
     for part in sorted(parts, key=lambda p: min(p.per_count)):
         bench.figures += part.figures
         bench.per_count.update(part.per_count)
@@ -119,9 +118,10 @@ def bench_proofs(spec_name: str, counts: Iterable[int], kinds: tuple[str, ...] =
     return bench
 
 
-def _bench_count(spec_name: str, count: int, kinds: tuple[str, ...], seconds: float, hints: bool) -> ProofBench:
-    """`bench_proofs` for one player count, in this process (the cache setting inherited)."""
-    spec = load_spec(spec_name)
+def _bench_count(rules: Rules, count: int, kinds: tuple[str, ...], seconds: float, hints: bool) -> ProofBench:
+    """`bench_proofs` for one player count, in this process (the cache setting inherited;
+    the rules as a value, loaded again in a worker started by `spawn`)."""
+    spec = rules.spec
     bench = ProofBench()
     clear_cache()
     start = time.perf_counter()
@@ -173,10 +173,10 @@ class AgreementFigure:
         return self.states / self.seconds if self.seconds else 0.0
 
 
-def bench_agreement(spec_name: str, counts: Iterable[int], states: int = 1000,
+def bench_agreement(rules: Rules, counts: Iterable[int], states: int = 1000,
                     seed: int = 0) -> list[AgreementFigure]:
     """Compare engine and solver successors on `states` random reachable states per count."""
-    spec = load_spec(spec_name)
+    spec = rules.spec
     out = []
     for count in counts:
         result = compare_specs(spec, spec, count, states, seed)

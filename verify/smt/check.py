@@ -22,7 +22,7 @@
   `Unknown` with the counterexample to induction, how far the search got, and why it
   stopped as a `StopReason`.
 
-`check_players(spec_name, players, names, limits)` decides a list of catalogue properties
+`check_players(rules, players, names, limits)` decides a list of catalogue properties
 for one player count as `PropertyResult`s, the form `shrules check --backend smt` uses.
 Everything built for a spec and a player count (the system, the support) is kept
 (verify/smt/backend.py), so deciding the whole catalogue costs one support computation.
@@ -44,7 +44,8 @@ from spec.properties import Property
 from ..budgets import K_INDUCTION_SHARE
 from ..results import (Evidence, Facts, Limits, Played, PropertyResult, Proved, StopReason, Unknown, Unwitnessed,
                        Verdict, Witnessed)
-from .backend import Backend, backend_built, backend_for, catalogue_of, largest_k, spec_named
+from ..rules import Rules
+from .backend import Backend, backend_built, backend_for, catalogue_of, largest_k
 from .bmc import Ended
 from .deep import out_of_range, violation_target
 from .induction import Candidate, OutOfTime, Outcome
@@ -311,20 +312,22 @@ def _witness(backend: Backend, prop: Property, limits: Limits) -> Verdict:
                    found.stop)
 
 
-def check_players(spec_name: str, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),
+def check_players(rules: Rules, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),
                   *_: Any, infer: bool = False, hints: bool = True, **__: Any) -> list[PropertyResult]:
-    """The solver's verdicts on the named catalogue properties (all by default) of a rules
-    file or variant for one player count (the `shrules check --backend smt` entry);
-    `infer` and `hints` as for `backend_for`."""
-    spec = spec_named(spec_name)
+    """The solver's verdicts on the named catalogue properties (all by default) of the
+    rules for one player count (the `shrules check --backend smt` entry); `infer` and
+    `hints` as for `backend_for`."""
+    spec = rules.spec
     catalogue = catalogue_of(spec)
     wanted = [p for p in catalogue if (names is None or p.name in names) and players in p.players]
-    # A property over monitored rules (the order of play, spec/order.py) is decided on them.
-    watched = [p for p in wanted if p.rules and p.rules != spec_name]
+    # A property over monitored rules (the order of play, spec/order.py) is decided on
+    # them: the property names them (data of the catalogue), so they are loaded by it.
+    watched = [p for p in wanted if p.rules and p.rules != rules.name]
     wanted = [p for p in wanted if p not in watched]
     on_monitored: list[PropertyResult] = []     # judged, premises included, by the call on their rules
-    for rules in dict.fromkeys(p.rules for p in watched):
-        on_monitored += check_players(rules, players, tuple(p.name for p in watched if p.rules == rules), limits,
+    for monitored in dict.fromkeys(p.rules for p in watched):
+        on_monitored += check_players(Rules.named(monitored), players,
+                                      tuple(p.name for p in watched if p.rules == monitored), limits,
                                       infer=infer, hints=hints)
     stopped = build_once(spec, players, infer, hints, limits, len(wanted)) if wanted else None
     results = []
