@@ -226,19 +226,21 @@ def test_a_limit_must_be_positive(args: tuple[str, ...], option: str) -> None:
 
 
 def test_every_float_option_refuses_what_never_stops() -> None:
-    """Every command's float option is a `Seconds` (finite, above 0): `nan` compares false
-    with every clock reading, so a search given it as a limit never stops. Read from the
-    commands themselves, so a new option cannot slip past as `explore --time-limit` once did."""
+    """Every command's float option is a `Seconds` (finite, above 0) or a `Share` (finite,
+    0 to 1): `nan` compares false with every clock reading, so a search given it as a limit
+    never stops. Read from the commands themselves, so a new option cannot slip past as
+    `explore --time-limit` once did."""
     import click
 
     from verify.cli import main as group
-    from verify.cli.options import Seconds
+    from verify.cli.options import Seconds, Share
 
     loose = [f"{name} {param.opts[0]}" for name, command in sorted(group.commands.items())
              for param in command.params
-             if isinstance(param.type, click.FloatRange) and not isinstance(param.type, Seconds)]
+             if isinstance(param.type, click.FloatRange) and not isinstance(param.type, (Seconds, Share))]
     assert loose == []
     assert "Invalid value for '--time-limit'" in refused("explore", "-n", "5", "--time-limit", "nan")
+    assert "Invalid value for '--target'" in refused("rebalance", "-n", "5", "--target", "nan")
 
 
 def test_a_huge_option_value_is_echoed_cut() -> None:

@@ -409,6 +409,23 @@ class Seconds(click.FloatRange):
         return number
 
 
+class Share(click.FloatRange):
+    """A probability or a share of one: a finite number from 0 to 1. `nan` passes a range
+    (it compares false with both ends) and would make every comparison with it false: a
+    search for the closest odds to it would take none as closer."""
+
+    name = "share"
+
+    def __init__(self) -> None:
+        super().__init__(min=0.0, max=1.0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{shown(value)} is not a number from 0 to 1", param, ctx)
+        return number
+
+
 SECONDS = Seconds()
 """The type of every time limit (`time_limit_option`, and the limits of one part of a run).""" 
 COUNT = click.IntRange(min=1)

@@ -16,7 +16,7 @@ from ..budgets import ODDS_SECONDS
 from ..explicit.odds_layers import fast_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import StatusLine, json_option, players_option, time_limit_option
+from .options import Share, StatusLine, json_option, players_option, time_limit_option
 from .outputs import writable
 
 
@@ -25,9 +25,9 @@ from .outputs import writable
 @click.option("--strategy", default="partisan", show_default=True, metavar="NAME|FILE",
               help=f"The strategy profile the odds are computed under: {', '.join(shipped())}, or a .toml file "
                    "(spec/STRATEGIES.md).")
-@click.option("--target", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
+@click.option("--target", type=Share(), default=0.5, show_default=True,
               help="The probability of a Liberal win to come closest to.")
-@click.option("--tolerance", type=click.FloatRange(0.0, 1.0), default=0.01, show_default=True,
+@click.option("--tolerance", type=Share(), default=0.01, show_default=True,
               help="Stop at a candidate this close to the target.")
 @click.option("--max-evaluations", type=click.IntRange(1, 10_000), default=60, show_default=True,
               help="Candidates evaluated at most (each is one computation of the odds).")
