@@ -400,6 +400,18 @@ class _Made(NamedTuple):
     values: list[Any]           # what it writes to each of `rule.writes`
 
 
+def ready_columns(rule: BatchRule, states: Array, columns: Array) -> tuple[Array, Rows]:
+    """The columns whose state the rule is ready for (its phase, what it needs before any
+    candidate is listed), and their rows: the first cut of every rule's moves, shared by
+    the search and the odds (odds_layers.py)."""
+    rows = Rows(states, columns)
+    ready = np.broadcast_to(np.asarray(rule.ready(rows), dtype=bool), (len(columns),))
+    if not ready.all():
+        columns = columns[ready]
+        rows = Rows(states, columns)
+    return columns, rows
+
+
 class LayeredSearch:
     """One game under the model's reductions, searched layer by layer over arrays."""
 
@@ -549,11 +561,7 @@ class LayeredSearch:
     def _moves(self, rule: BatchRule, states: Array, columns: Array) -> _Made | None:
         """The moves of one rule from the given columns: the columns they came from, their
         codes (Model.encode_move), their arguments and the values the rule writes."""
-        rows = Rows(states, columns)
-        ready = np.broadcast_to(np.asarray(rule.ready(rows), dtype=bool), (len(columns),))
-        if not ready.all():
-            columns = columns[ready]
-            rows = Rows(states, columns)
+        columns, rows = ready_columns(rule, states, columns)
         width = len(columns)
         if not width:
             return None

@@ -86,7 +86,7 @@ from .codec import Codec
 from .explore import resident_mib
 from . import limbs
 from .keys import Words, distinct_groups
-from .layers import CHUNK, LayeredSearch
+from .layers import CHUNK, LayeredSearch, ready_columns
 from .model import Model
 from .odds import NO_RANKING, Odds, odds, prepared
 from .reductions import Reductions, Representative, pivot_field
@@ -568,11 +568,7 @@ class _Pass:
         out: list[_Weighed] = []
         for rule in rules:
             for chunk in self.search._chunks(rule, columns):
-                rows = Rows(states, chunk)
-                ready = np.broadcast_to(np.asarray(rule.ready(rows), dtype=bool), (len(chunk),))
-                if not ready.all():
-                    chunk = chunk[ready]
-                    rows = Rows(states, chunk)
+                chunk, rows = ready_columns(rule, states, chunk)
                 width = len(chunk)
                 if not width:
                     continue
