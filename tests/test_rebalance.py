@@ -45,6 +45,8 @@ def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
     assert found.start is not None and found.start.liberal == pytest.approx(0.2)
     assert len({c.settings for c in found.evaluated}) == len(found.evaluated)
     assert all(c.dropped == "SpecError: a deck the rules refuse" for c in found.evaluated if c.liberal is None)
+    boards = {c.rules().split("powers=")[1].split(";")[0].rstrip("]") for c in found.evaluated}
+    assert "none,none,peek,execution,execution" in boards and all(board.count(",") == 4 for board in boards)
 
 
 def test_the_walk_stops_at_its_evaluation_limit() -> None:

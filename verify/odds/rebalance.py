@@ -61,7 +61,8 @@ class Candidate:
         return float(self.odds.sides().get("liberal", 0))
 
     def rules(self) -> str:
-        return settings_name("custom", dict(self.settings))
+        """The candidate's rules name, `custom[...]`, as `--rules` takes it."""
+        return settings_name("custom", plain(self.settings))
 
 
 @dataclass(slots=True)
