@@ -11,14 +11,13 @@ import click
 
 from engine.game import compiled_game
 from engine.judge import rules_identity
-from spec.errors import SpecError
 from spec.strategies import load_strategy, shipped
 from verify.explicit.odds import EXACT_UP_TO, Odds
 from verify.explicit.odds_layers import LAYERS, fast_odds
 
 from ..budgets import ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
-from ..odds.sampled import as_data as sampled_data, lines as sampled_lines, plays_uniformly, sample
+from ..odds.sampled import as_data as sampled_data, lines as sampled_lines, require_uniform, sample
 from ..results import EXIT_FAILED, EXIT_LIMIT
 from .options import max_states_option, players_option, rules_option, time_limit_option
 
@@ -65,9 +64,8 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     game = compiled_game(players, rules)
     profile = load_strategy(game.spec, strategy)
     logged = read_logged(list(against)) if against else None
-    if sample_games is not None and not plays_uniformly(profile):
-        raise SpecError(f"--sample: random play draws every legal move alike, which is the profile 'uniform', "
-                        f"not '{profile.name}'")
+    if sample_games is not None:
+        require_uniform(profile)        # before the odds are computed, not after
     result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                           seconds=time_limit, max_states=max_states)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])

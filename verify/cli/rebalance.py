@@ -13,6 +13,7 @@ from spec.loader import load_spec
 from spec.strategies import load_strategy, shipped
 
 from ..budgets import ODDS_SECONDS
+from ..explicit.odds import Odds
 from ..explicit.odds_layers import fast_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
@@ -92,7 +93,7 @@ def _row(candidate: Candidate) -> dict[str, Any]:
     return row
 
 
-def as_data(found: Search, checked: Any, out_path: Path | None) -> dict[str, Any]:
+def as_data(found: Search, checked: Odds | None, out_path: Path | None) -> dict[str, Any]:
     data: dict[str, Any] = {"players": found.players, "strategy": found.strategy, "target": found.target,
                             "tolerance": found.tolerance, "within": found.within, "stopped": found.stopped,
                             "start": None if found.start is None else _row(found.start),
@@ -110,7 +111,7 @@ def _share(candidate: Candidate) -> str:
     return f"{100 * share:.2f}%" if share is not None else f"dropped ({candidate.dropped})"
 
 
-def lines(found: Search, checked: Any, out_path: Path | None) -> list[str]:
+def lines(found: Search, checked: Odds | None, out_path: Path | None) -> list[str]:
     out = [f"Rebalance at {found.players} players under '{found.strategy}': a Liberal win as close to "
            f"{100 * found.target:.1f}% as the settings give (within {100 * found.tolerance:.1f} points)"]
     if found.start is not None:

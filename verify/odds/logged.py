@@ -87,13 +87,11 @@ def read_logged(paths: list[Path], fmt: str = "auto") -> Logged:
             except SpecError as error:
                 logged.unreadable[str(file)] = str(error)
                 continue
-            if judged.verdict != LEGAL or judged.game is None:
-                if judged.verdict == LEGAL:
-                    logged.unreadable[str(file)] = "judged without a game"
-                elif judged.game is None:
-                    logged.unreadable[str(file)] = judged.reason or judged.verdict
-                else:
-                    logged.illegal += 1
+            if judged.game is None:         # rules these games cannot be judged by
+                logged.unreadable[str(file)] = judged.reason or judged.verdict
+                continue
+            if judged.verdict != LEGAL:
+                logged.illegal += 1
                 continue
             players = judged.game.players
             digest = judged.rules_hash or rules_identity(judged.rules, judged.game.spec)[1]

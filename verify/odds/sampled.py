@@ -50,12 +50,17 @@ def plays_uniformly(strategy: Strategy) -> bool:
     return not list(strategy.expressions()) and strategy.ja is None and strategy.nein is None
 
 
-def sample(result: Odds, game: Game, strategy: Strategy, games: int, seed: int = 0) -> Sampled:
-    """Play `games` batched random games of `game` and set each outcome's share beside the
-    exact odds in `result` (complete, under a profile random play plays)."""
+def require_uniform(strategy: Strategy) -> None:
+    """Refuse (`SpecError`) a profile random play does not play."""
     if not plays_uniformly(strategy):
         raise SpecError(f"--sample: random play draws every legal move alike, which is the profile 'uniform', "
                         f"not '{strategy.name}' (it weighs moves); compare it with --against logged games instead")
+
+
+def sample(result: Odds, game: Game, strategy: Strategy, games: int, seed: int = 0) -> Sampled:
+    """Play `games` batched random games of `game` and set each outcome's share beside the
+    exact odds in `result` (complete, under a profile random play plays)."""
+    require_uniform(strategy)
     figure = BatchedGame(game).play(games=games, seed=seed, batch=min(games, BATCH))
     played = figure.games + figure.deadlocks + figure.unfinished
     out = Sampled(played, seed, figure.seconds, figure.deadlocks, figure.unfinished)
