@@ -13,7 +13,19 @@ the named strategy gives and returns every property's result:
 - `cross_check`: the search with `search_share` of the time, its witnesses heard by the
   solver (guides for later counts), the solver for what it left unknown, and the solver
   again for the kinds it decides cheaply (`CROSS_CHECKED`): where the two disagree, the
-  result is the verdict not as expected, naming both.
+  result is the verdict not as expected, naming both;
+- the rules lawyer's (verify/lawyer/ask.py, one question at one count): `proof_first`
+  and `proof_first_inferring` (a `never` question: the solver's inductive proofs, then
+  the search; where invariants may be inferred, a search bounded in states and the
+  inferred proof before the full search), `proofs_alone` and `proofs_alone_inferring`
+  (a count above one whose search hit its limit), `prover_beside` and `prover_alone` (a
+  `sometimes` question: the proof from the process beside, the search, the solver's full
+  check), `catalogue_count` (the catalogue's entries at one count, sharing one search)
+  and `beliefs` (what a player knows).
+
+Each turn is a `Step`: a backend's name and what the turn may take at most (seconds,
+stored states, the solver's proofs alone). `Once` wraps a backend asked at most once per
+count, for callers that pass over the counts more than once.
 
 A backend (`Backend`) decides a request within a deadline; what it cannot decide it
 returns as `Unknown`, and no strategy turns an unknown into a verdict: a property only
@@ -39,7 +51,7 @@ from typing import Protocol
 from spec.errors import SpecError, shown
 from spec.properties import Property
 
-from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_SECONDS
+from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_SECONDS, SEARCH_FIRST_STATES, SMT_FIRST_SECONDS
 from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, search
 from .explicit.explore import Exploration
 from .explicit.model import Model
@@ -47,7 +59,8 @@ from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
 from .rules import Rules
 
-__all__ = ["Backend", "Decision", "ExplicitBackend", "Request", "Rules", "SolverBackend", "Strategy", "decide",
+__all__ = ["Backend", "Decision", "ExplicitBackend", "Once", "Request", "Rules", "SolverBackend", "Step",
+           "Strategy", "decide",
            "explore", "solver_check"]
 
 
@@ -103,6 +116,27 @@ def unknown(prop: Property, players: int, method: str, reason: str) -> PropertyR
     """A property left undecided, and why."""
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect,
                           Unknown(Evidence(method), reason))
+
+
+class Once:
+    """`backend` asked at most once per player count: asked again (a later pass over the
+    counts with more time), it returns no result, so what the backends before it found
+    stands (a search's reason for stopping is not overwritten). For a backend whose
+    second try would only repeat the first: the solver's proofs do not improve with a
+    longer share of the question's time, where a search does."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend, self.name = backend, backend.name
+        self.asked: set[int] = set()
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        if request.players in self.asked:
+            return []
+        self.asked.add(request.players)
+        return self.backend.decide(request, deadline)
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        self.backend.heard(request, results)
 
 
 class ExplicitBackend:
@@ -209,23 +243,82 @@ class SolverBackend:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One backend's turn in a strategy, with what that turn may take at most: `seconds`
+    of the request's time, `max_states` stored states, and, with `proof_only`, the
+    solver's inductive proofs alone (`Limits.proof_only`: a caller with a search to
+    follow wants no bounded search for a violation from the solver)."""
+
+    backend: str
+    seconds: float | None = None
+    max_states: int | None = None
+    proof_only: bool = False
+
+    def limits(self, limits: Limits) -> Limits:
+        """`limits` cut to this turn's caps."""
+        out = limits
+        if self.seconds is not None:
+            out = replace(out, time_limit=self.seconds if out.time_limit is None
+                          else min(self.seconds, out.time_limit))
+        if self.max_states is not None:
+            out = replace(out, max_states=self.max_states if out.max_states is None
+                          else min(self.max_states, out.max_states))
+        return replace(out, proof_only=True) if self.proof_only else out
+
+
+@dataclass(frozen=True, slots=True)
 class Strategy:
-    """The backends asked in turn, each for what the ones before left unknown; the share of
-    the time the search gets when another backend follows or went first; whether the
-    solver then checks again what the search decided."""
+    """The backends asked in turn (`steps`), each for what the ones before left unknown;
+    the share of the time the search gets when another backend follows or went first;
+    whether the solver then checks again what the search decided."""
 
     name: str
-    order: tuple[str, ...]
+    steps: tuple[Step, ...]
     search_share: float = 1.0
     cross_check: bool = False
 
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The backends' names, in the order they are asked."""
+        return tuple(step.backend for step in self.steps)
+
+
+def _plain(*names: str) -> tuple[Step, ...]:
+    return tuple(Step(name) for name in names)
+
 
 STRATEGIES: dict[str, Strategy] = {strategy.name: strategy for strategy in (
-    Strategy("search_only", ("explicit",)),
-    Strategy("search_first", ("explicit", "smt")),
-    Strategy("solver_first", ("smt", "explicit"), search_share=BOTH_SEARCH_SHARE),
-    Strategy("solver_only", ("smt",)),
-    Strategy("cross_check", ("explicit", "smt"), search_share=BOTH_SEARCH_SHARE, cross_check=True),
+    Strategy("search_only", _plain("explicit")),
+    Strategy("search_first", _plain("explicit", "smt")),
+    Strategy("solver_first", _plain("smt", "explicit"), search_share=BOTH_SEARCH_SHARE),
+    Strategy("solver_only", _plain("smt")),
+    Strategy("cross_check", _plain("explicit", "smt"), search_share=BOTH_SEARCH_SHARE, cross_check=True),
+    # The rules lawyer's (verify/lawyer/ask.py), one question at one count:
+    # a `never` question: the solver's inductive proofs first (seconds at any count, where
+    # a bounded search for a violation that does not exist would spend the whole share),
+    # then the search, complete where it can be;
+    Strategy("proof_first", (Step("smt", seconds=SMT_FIRST_SECONDS, proof_only=True), Step("explicit"))),
+    # the same, where the hinted proof fails and invariants may be inferred: the search
+    # bounded in states first (it decides 5 and 6 players in seconds, where inference
+    # takes ten and more), then the proof with inferred invariants, then the search;
+    Strategy("proof_first_inferring", (Step("smt", seconds=SMT_FIRST_SECONDS, proof_only=True),
+                                       Step("bounded", max_states=SEARCH_FIRST_STATES), Step("inferred"),
+                                       Step("explicit"))),
+    # a count above one whose search hit its limit: the proofs alone, no search;
+    Strategy("proofs_alone", (Step("smt", seconds=SMT_FIRST_SECONDS, proof_only=True),)),
+    Strategy("proofs_alone_inferring", (Step("smt", seconds=SMT_FIRST_SECONDS, proof_only=True),
+                                        Step("inferred"))),
+    # a `sometimes` question: the proof that it never happens from the prover running
+    # beside (a process of its own, which stops the search once it proves the count), the
+    # search, which finds the shortest game, then the solver's full check;
+    Strategy("prover_beside", (Step("prover", seconds=SMT_FIRST_SECONDS), Step("explicit"), Step("smt"))),
+    Strategy("prover_alone", (Step("prover", seconds=SMT_FIRST_SECONDS),)),
+    # the catalogue's entries at one count, together (`shrules ask --all`, `book`): each
+    # entry's proofs first, one search for what they left, then the solver for the
+    # `sometimes` entries still unknown;
+    Strategy("catalogue_count", (Step("smt", seconds=SMT_FIRST_SECONDS), Step("explicit"), Step("after"))),
+    # questions about what a player knows: the search over the knower's beliefs.
+    Strategy("beliefs", _plain("beliefs")),
 )}
 """The named strategies (module docstring)."""
 
@@ -253,7 +346,10 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
     results: dict[str, PropertyResult] = {}
     decided_by: dict[str, str] = {}
     undecided: set[str] = set()
-    for turn, name in enumerate(plan.order):
+    for turn, step in enumerate(plan.steps):
+        name = step.backend
+        if name not in backends:
+            raise SpecError(f"strategy {plan.name} asks the backend {shown(name)}, which was not given")
         backend = backends[name]
         asked = tuple(prop for prop in request.properties
                       if prop.name not in results or isinstance(results[prop.name].verdict, Unknown))
@@ -261,8 +357,8 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
             break
         if name == "smt" and turn > 0 and progress:
             progress(f"{request.players} players: the solver")
-        share = plan.search_share if name == "explicit" and len(plan.order) > 1 else 1.0
-        limits = within(request.limits, None, share)
+        share = plan.search_share if name == "explicit" and len(plan.steps) > 1 else 1.0
+        limits = step.limits(within(request.limits, None, share))
         found = backend.decide(replace(request, properties=asked, limits=limits), deadline)
         wanted = {prop.name for prop in asked}
         for result in found:

@@ -1,7 +1,11 @@
 """Answer rules questions from the model checkers: yes with the shortest game, no with a proof.
 
-A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". For
-each player count it concerns (the count that `decides` it first) two checkers answer:
+A question is a `sometimes`/`never` query (spec/disputes.py): "can this happen?". Each
+player count it concerns (the count that `decides` it first) is decided by the portfolio
+(verify/portfolio.py `decide`) with the strategy `question_strategy` names, by the
+backends here (`QuestionSearch`, `QuestionSolver`, `ProverBeside`, `Beliefs`;
+`answer_many`: `CatalogueProofs`, `AfterSearch`); this room chooses the counts, the
+portfolio the checkers. Two checkers answer:
 
 - the explicit search (the portfolio's, verify/portfolio.py `explore`: layered by the
   ranking, breadth-first where there is none, over verify/explicit/model.py with its
@@ -14,8 +18,9 @@ The solver's cheap proof goes first whatever the phrasing (a few seconds at any 
 where a complete search of 7 players is out of reach): before each count's search for a
 `never` query; for a `sometimes` query (the proof that it never happens, `Prover`) in a
 process of its own, beside the first count's search, which finds a yes there fast and
-with the shortest game, and before the other counts' searches. What is left undecided
-gets the solver's full check, with its search for a witness. Where the solver's proof
+with the shortest game, and before the other counts' searches. What a `sometimes`
+query's search leaves undecided gets the solver's full check, with its search for a
+witness (a `never` query's was its first proof). Where the solver's proof
 from the hints of spec/invariants.toml fails, it tries again with invariants inferred
 from played games (verify/smt/infer.py, `Budget.infer`): for a `never` query after a
 search bounded by `SEARCH_FIRST_STATES` (which decides 5 and 6 players in seconds) and
@@ -36,7 +41,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import multiprocessing
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -60,7 +64,7 @@ from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..knowledge.decide import decide_count, reduced
-from ..portfolio import explore
+from ..portfolio import Backend, Deadline, Once, Request, decide as decide_request, explore, unknown, within
 from ..results import Evidence, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from ..rules import Rules
 from ..workers import start_context
@@ -292,17 +296,17 @@ class _ProvedMeanwhile(Exception):
 class Prover:
     """The solver's cheap proofs that a `sometimes` query never happens, count by count.
 
-    Where processes can be forked, the proofs run in a process of their own while the
-    explicit search runs here, and a proof stops the search of its count: a question whose
-    answer is no is decided as fast as by the proof (as the same question asked as
-    `never`), and one whose answer is yes at the first count as fast as the search finds
-    its shortest game, not after the support's few seconds. (`decide` waits for the proof
-    before the other counts' searches: two processes on a busy machine slow each other.)
-    With `infer_seconds` (`math.inf`: no limit) the prover goes on, once the cheap proofs
-    and their cores are sent, to try each count left unproved with inferred invariants
-    within that time, beside the searches, which a proof stops as before.
-    Without `fork` (verify/workers.py `start_context`) each count's proof is made here before its
-    search (and none inferred)."""
+    The proofs run in a process of their own while the explicit search runs here, and a
+    proof stops the search of its count: a question whose answer is no is decided as fast
+    as by the proof (as the same question asked as `never`), and one whose answer is yes at
+    the first count as fast as the search finds its shortest game, not after the support's
+    few seconds. (`decide` waits for the proof before the other counts' searches: two
+    processes on a busy machine slow each other.) With `infer_seconds` (`math.inf`: no
+    limit) the prover goes on, once the cheap proofs and their cores are sent, to try each
+    count left unproved with inferred invariants within that time, beside the searches,
+    which a proof stops as before. The process starts as every worker of shrules does
+    (verify/workers.py `start_context`: fork, spawn or forkserver): the rules cross as a
+    value (verify/rules.py), a query's overlay with them."""
 
     def __init__(self, prop: Property, counts: tuple[int, ...], rules: Rules, infer_seconds: float | None = None
                  ) -> None:
@@ -311,15 +315,13 @@ class Prover:
         self.cores: dict[int, tuple[str, ...]] = {}     # count -> the rule IDs its proof used
         self.stopped: dict[int, str] = {}               # count -> why inference proved nothing
         until = None if infer_seconds is None else time.perf_counter() + infer_seconds
-        self._receive: Connection | None = None
-        self._process: Any = None
-        if start_context().get_start_method() == "fork":   # a query's overlay lives in this process only
-            context = multiprocessing.get_context("fork")
-            self._receive, send = context.Pipe(duplex=False)
-            self._process = context.Process(target=_prove_counts, args=(prop, counts, rules, send, until),
-                                            name="shrules-prover", daemon=True)
-            self._process.start()
-            send.close()
+        context: Any = start_context()      # a BaseContext's Process is typed on its subclasses only
+        self._receive: Connection | None
+        self._receive, send = context.Pipe(duplex=False)
+        self._process: Any = context.Process(target=_prove_counts, args=(prop, counts, rules, send, until),
+                                             name="shrules-prover", daemon=True)
+        self._process.start()
+        send.close()
 
     def _poll(self, seconds: float = 0.0) -> None:
         """Take in the proofs sent so far, waiting up to `seconds` for the first."""
@@ -338,9 +340,7 @@ class Prover:
             self._receive = None
 
     def proved(self, count: int) -> PropertyResult | None:
-        """The proof for `count` if there is one yet (without fork: made now)."""
-        if self._process is None and count not in self.proofs:
-            self.proofs[count] = _proof_of_never(self.prop, count, self.rules)
+        """The proof for `count` if there is one yet."""
         self._poll()
         return self.proofs.get(count)
 
@@ -362,9 +362,6 @@ class Prover:
 
     def stop_search(self, count: int) -> Callable[[int, int], None] | None:
         """A progress hook that stops the explicit search of `count` once it is proved."""
-        if self._process is None:
-            return None
-
         def check(states: int, depth: int) -> None:
             if self.proved(count) is not None:
                 raise _ProvedMeanwhile
@@ -372,13 +369,194 @@ class Prover:
 
     def close(self) -> None:
         """End the prover process (it is ours) if it is still working."""
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process.join()
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
         if self._receive is not None:
             self._receive.close()
             self._receive = None
+
+
+# ---------------------------------------------------------------------- the backends
+
+
+class QuestionSearch:
+    """The explicit search as the portfolio's backend for questions (`search`): each
+    question's shortest game or a complete search; given `frontiers`, what "Rests on" reads
+    for a count the search decided; given a `Prover`, stopped once the prover proves the
+    count, whose proof is then the result."""
+
+    name = "explicit"
+
+    def __init__(self, prover: Prover | None = None, frontiers: dict[int, Frontier] | None = None) -> None:
+        self.prover, self.frontiers = prover, frontiers
+        self.last: dict[tuple[str, int], PropertyResult] = {}   # (question, count) -> what the search found
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        count = request.players
+        found_here: dict[str, Frontier] = {}
+        try:
+            found = search(request.properties, count, within(request.limits, deadline), request.rules,
+                           None if self.prover is None else self.prover.stop_search(count),
+                           None if self.frontiers is None else found_here)
+        except _ProvedMeanwhile:
+            assert self.prover is not None
+            proved = self.prover.proved(count)
+            assert proved is not None
+            return [proved]
+        if self.frontiers is not None:
+            for name in found_here:     # one question per request where frontiers are kept
+                self.frontiers[count] = found_here[name]
+        self.last.update(((name, count), result) for name, result in found.items())
+        return list(found.values())
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """The search keeps nothing between requests."""
+
+
+class QuestionSolver:
+    """The Z3 backend as the portfolio's backend for questions (`_smt`): the hinted check,
+    only its inductive proofs where the limits say `proof_only`; with `infer_within`
+    (inference tried, `name` "inferred"), the proof with inferred invariants within
+    `INFER_SHARE` of the time, why it failed going to `stopped`."""
+
+    def __init__(self, name: str = "smt", infer_within: float | None = None,
+                 stopped: dict[int, str] | None = None) -> None:
+        self.name, self.infer_within, self.stopped = name, infer_within, stopped
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        limits = within(request.limits, deadline)
+        out = []
+        for prop in request.properties:
+            if self.infer_within is None:
+                found = _smt(prop, request.players, limits.time_limit, request.rules, proof_only=limits.proof_only)
+            else:
+                found = _smt(prop, request.players, None, request.rules, limits.time_limit or self.infer_within,
+                             self.stopped, hinted=False)
+            out.append(found or unknown(prop, request.players, "smt", "the solver did not decide it"))
+        return out
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing is kept between questions."""
+
+
+class ProverBeside:
+    """The prover's proofs (`Prover`, a process beside the search) as a backend: the first
+    count's proof if it is already made (its search, beside, finds a yes fast), the other
+    counts' waited for within the request's time."""
+
+    name = "prover"
+
+    def __init__(self, prover: Prover, first: int) -> None:
+        self.prover, self.first = prover, first
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        count = request.players
+        seconds = within(request.limits, deadline).time_limit
+        proof = self.prover.proved(count) if count == self.first else \
+            self.prover.wait(count, SMT_FIRST_SECONDS if seconds is None else seconds)
+        return [proof or unknown(prop, count, "smt", "not proved never to happen")
+                for prop in request.properties]
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """The prover works on its own."""
+
+
+class CatalogueProofs:
+    """The proofs `answer_many` asks first of each entry at its count: a `never` entry's
+    hinted check (with inferred invariants where it fails, why that failed going to
+    `stopped`), a `sometimes` entry's cheap proof that it never happens (the support is
+    built once per count; one such entry left to the search would make it finish)."""
+
+    name = "smt"
+
+    def __init__(self, budget: Budget, started: float, stopped: dict[str, str]) -> None:
+        self.budget, self.started, self.stopped = budget, started, stopped
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        within_ = _infer_within(self.budget)
+        out = []
+        for prop in request.properties:
+            if prop.kind == "never":
+                why: dict[int, str] = {}
+                proof = _smt(prop, request.players, request.limits.time_limit, request.rules,
+                             None if within_ is None else self.budget.limits(self.started).time_limit or within_, why)
+                if request.players in why:
+                    self.stopped[prop.name] = why[request.players]
+            else:
+                proof = _proof_of_never(prop, request.players, request.rules)
+            out.append(proof or unknown(prop, request.players, "smt", "not proved"))
+        return out
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing is kept between counts."""
+
+
+class AfterSearch:
+    """What `answer_many` asks of the solver for the `sometimes` entries the search left
+    unknown (`_after_search`); a `never` entry gets nothing more (its proofs came first)."""
+
+    name = "after"
+
+    def __init__(self, search_backend: QuestionSearch, budget: Budget, started: float) -> None:
+        self.search_backend, self.budget, self.started = search_backend, budget, started
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        return [_after_search(prop, request.players, self.search_backend.last[(prop.name, request.players)],
+                              self.budget, self.started, request.rules)
+                for prop in request.properties
+                if prop.kind != "never" and (prop.name, request.players) in self.search_backend.last]
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing is kept between counts."""
+
+
+class Beliefs:
+    """The search over the knower's beliefs (verify/knowledge/decide.py) as a backend, for
+    questions with knows() that are not facts known to all."""
+
+    name = "beliefs"
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        seconds = within(request.limits, deadline).time_limit
+        return [decide_count(prop, request.players, request.rules,
+                             KNOWLEDGE_SECONDS if seconds is None else seconds)
+                for prop in request.properties]
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing is kept between counts."""
+
+
+def question_strategy(prop: Property, budget: Budget, prover: Prover | None, *, searched: bool = True) -> str:
+    """The portfolio's strategy for one question at one count (verify/portfolio.py): a
+    `never` question has the solver's inductive proofs first, and where invariants may be
+    inferred, the bounded search and the inferred proof before the full search; a
+    `sometimes` question has the prover beside its search and the solver's full check after
+    it; without the solver, the search alone. Not `searched`: a count above one whose
+    search hit its limit, decided by the proofs alone."""
+    if _smt_backend() is None:
+        return "search_only" if searched else "none"
+    if prop.kind == "never":
+        inferring = "_inferring" if _infer_within(budget) is not None else ""
+        return ("proof_first" if searched else "proofs_alone") + inferring
+    if prover is not None:
+        return "prover_beside" if searched else "prover_alone"
+    return "search_first" if searched else "none"
+
+
+def question_backends(budget: Budget, prover: Prover | None, first: int, stopped: dict[int, str],
+                      frontiers: dict[int, Frontier] | None) -> dict[str, Backend]:
+    """The backends one question's counts are decided by: the solver and the bounded
+    search asked once per count (a count decided again after the quick pass gets only its
+    search again, with more time)."""
+    search_backend = QuestionSearch(prover, frontiers)
+    backends: dict[str, Backend] = {
+        "explicit": search_backend, "bounded": Once(QuestionSearch(None, frontiers)),
+        "smt": Once(QuestionSolver()),
+        "inferred": Once(QuestionSolver("inferred", _infer_within(budget), stopped))}
+    if prover is not None:
+        backends["prover"] = ProverBeside(prover, first)
+    return backends
 
 
 def _infer_within(budget: Budget) -> float | None:
@@ -400,7 +578,8 @@ def order(prop: Property, counts: tuple[int, ...], decides: int | None) -> tuple
 
 def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *, rules: Rules,
            decides: int | None = None, rule_ids: tuple[str, ...] = (), dispute: Dispute | None = None,
-           progress: Callable[[str], None] | None = None) -> FormalAnswer:
+           progress: Callable[[str], None] | None = None,
+           backends: dict[str, Backend] | None = None) -> FormalAnswer:
     """Search the counts until a game where it happens is found or every count is decided.
 
     A catalogue entry's deciding count goes first. Without one (an ad-hoc question), a quick
@@ -410,7 +589,11 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     (their graphs are larger still) but by the solver. The solver's cheap proof goes first
     whatever the phrasing: for a `never` query before each count's search, for a
     `sometimes` query beside it (`Prover`); each count gets the solver's full check (with
-    its slower search for a witness) at most once, after an undecided search."""
+    its slower search for a witness) at most once, after an undecided search.
+
+    Each count is decided by the portfolio (verify/portfolio.py) with the strategy
+    `question_strategy` names, by `backends` (default: `question_backends`; a test gives
+    its own)."""
     if uses_knows(prop.state):
         return _decide_knowledge(prop, counts, budget, decides, rules, rule_ids, dispute, progress)
     started = time.perf_counter()
@@ -421,7 +604,7 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     frontiers: dict[int, Frontier] = {}
     try:
         results, skipped = _decide_counts(prop, chosen, budget, started, decides is None, rules, prover, progress,
-                                          None if rule_ids else frontiers)
+                                          None if rule_ids else frontiers, backends)
         if prover is not None and not rule_ids:
             proved = [r for r in results.values() if r.verdict.evidence.method == "k-induction"]
             wait = CORES_WAIT_SECONDS
@@ -474,7 +657,10 @@ def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, d
         seconds = min(left, KNOWLEDGE_SECONDS) if budget.seconds == QUESTION_SECONDS else left
         if progress:
             progress(f"{count} players: searching the beliefs (up to {seconds:.0f} s)")
-        result = decide_count(prop, count, rules, seconds)
+        decision = decide_request(Request(rules, count, (prop,), Limits(time_limit=seconds)), None,
+                                  strategy="beliefs", backends={"beliefs": Beliefs()})
+        result = decision.results[0] if decision.results else _result(
+            prop, count, Unknown(Evidence("beliefs"), f"not stated for {count} players"))
         results.append(result)
         if isinstance(result.verdict, Unknown):
             limit_hit = count if limit_hit is None else min(limit_hit, count)
@@ -505,11 +691,17 @@ def knowledge_rules(spec: Spec, prop: Property) -> tuple[str, ...]:
 
 def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
                    rules: Rules, prover: Prover | None, progress: Callable[[str], None] | None,
-                   frontiers: dict[int, Frontier] | None = None
+                   frontiers: dict[int, Frontier] | None = None,
+                   backends: dict[str, Backend] | None = None
                    ) -> tuple[dict[int, PropertyResult], dict[int, str]]:
     """`decide`'s passes over the counts: each count's result, and why the others have none
-    (and, given `frontiers`, the blocked moves of each count a complete search decided)."""
+    (and, given `frontiers`, the blocked moves of each count a complete search decided).
+    Each count is decided by the portfolio (verify/portfolio.py) with the strategy
+    `question_strategy` names, by `backends` (default: `question_backends`)."""
     results: dict[int, PropertyResult] = {}
+    stopped: dict[int, str] = {}    # count -> why inference proved nothing
+    if backends is None:
+        backends = question_backends(budget, prover, chosen[0], stopped, frontiers)
 
     def found() -> bool:
         return any(happens(r.verdict) for r in results.values())
@@ -520,84 +712,27 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             limits = Limits(limits.max_states, min(round(cap, 1), limits.time_limit), limits.memory_limit)
         return limits
 
-    def first_proof(count: int, cap: float | None) -> PropertyResult | None:
-        """The solver's cheap proof for `count`, asked before its search; for a `sometimes`
-        query's first count, beside it (a yes is most often found there, fast)."""
-        seconds = min(SMT_FIRST_SECONDS, limits_now(cap).time_limit or SMT_FIRST_SECONDS)
-        if prover is not None:
-            return prover.proved(count) if count == chosen[0] else prover.wait(count, seconds)
-        if prop.kind == "never" and count not in asked_solver:
-            asked_solver.add(count)
-            # Only the inductive proofs: where they fail, the layered search (bounded in
-            # states) decides 5 and 6 players in seconds, where a bounded search for a
-            # violation that does not exist would spend the whole share.
-            proof = _smt(prop, count, seconds, rules, proof_only=True)
-            if proof is None and _infer_within(budget) is not None and _smt_backend() is not None:
-                to_infer.add(count)
-            return proof
-        return None
-
-    def small_search(count: int, cap: float | None) -> bool:
-        """Before inferring invariants for a `never` query whose hinted proof failed, the
-        search bounded by `SEARCH_FIRST_STATES`: the layered search decides 5 and 6 players
-        completely in a few seconds of CPU, where inference takes ten and more; a larger
-        count's graph stops it early. Whether it decided the count."""
-        limits = limits_now(cap)
-        states = SEARCH_FIRST_STATES if limits.max_states is None else min(limits.max_states, SEARCH_FIRST_STATES)
-        found_here: dict[str, Frontier] = {}
-        result = search((prop,), count, Limits(states, limits.time_limit, limits.memory_limit), rules,
-                        None, None if frontiers is None else found_here)[prop.name]
-        if isinstance(result.verdict, Unknown):
-            return False
-        results[count] = result
-        if frontiers is not None and prop.name in found_here:
-            frontiers[count] = found_here[prop.name]
-        return True
-
-    def inferred(count: int, cap: float | None) -> PropertyResult | None:
-        """The proof with inferred invariants, within `INFER_SHARE` of the time left."""
-        to_infer.discard(count)
-        within = _infer_within(budget)
-        if within is None:
+    def decided(count: int, cap: float | None, searched: bool = True) -> PropertyResult | None:
+        strategy = question_strategy(prop, budget, prover, searched=searched)
+        if strategy == "none":
             return None
-        return _smt(prop, count, None, rules, limits_now(cap).time_limit or within, stopped, hinted=False)
+        decision = decide_request(Request(rules, count, (prop,), limits_now(cap)), None, strategy=strategy,
+                                  backends=backends)
+        if not decision.results:     # the question is not stated for this count
+            return _result(prop, count, Unknown(Evidence("explicit"), f"not stated for {count} players"))
+        result = decision.results[0]
+        why = stopped.get(count) or (prover.stopped.get(count) if prover is not None else None)
+        if isinstance(result.verdict, Unknown) and why:
+            result = _result(prop, count, Unknown(result.verdict.evidence, f"{result.verdict.reason}; {why}"))
+        return result
 
     def run(count: int, cap: float | None) -> None:
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
-        proof = first_proof(count, cap)
-        if proof is None and count in to_infer:
-            if small_search(count, cap):
-                to_infer.discard(count)
-                return
-            proof = inferred(count, cap)
-        if proof is not None:
-            results[count] = proof
-            return
-        found_here: dict[str, Frontier] = {}
-        try:
-            result = search((prop,), count, limits_now(cap), rules,
-                            None if prover is None else prover.stop_search(count),
-                            None if frontiers is None else found_here)[prop.name]
-        except _ProvedMeanwhile:
-            assert prover is not None
-            proved = prover.proved(count)
-            assert proved is not None
-            results[count] = proved
-            return
-        if isinstance(result.verdict, Unknown) and count not in asked_solver:
-            asked_solver.add(count)
-            result = _smt(prop, count, limits_now(cap).time_limit, rules) or result
-        why = stopped.get(count) or (prover.stopped.get(count) if prover is not None else None)
-        if isinstance(result.verdict, Unknown) and why:
-            result = _result(prop, count, Unknown(result.verdict.evidence, f"{result.verdict.reason}; {why}"))
+        result = decided(count, cap)
+        assert result is not None
         results[count] = result
-        if frontiers is not None and prop.name in found_here:
-            frontiers[count] = found_here[prop.name]
 
-    asked_solver: set[int] = set()
-    to_infer: set[int] = set()      # `never`: counts whose hinted proof failed, inference not yet tried
-    stopped: dict[int, str] = {}    # count -> why inference proved nothing there
     if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
             if not found():
@@ -609,13 +744,10 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         if found() or (previous is not None and not isinstance(previous.verdict, Unknown)):
             continue
         if limit_hit is not None and count > limit_hit:
-            # a larger graph still: only the solver's proof, if it has not been asked
+            # a larger graph still: only the solver's proofs, if they have not been asked
             if previous is None:
-                left = min(SMT_FIRST_SECONDS, limits_now(None).time_limit or SMT_FIRST_SECONDS)
-                proof = prover.wait(count, left) if prover is not None else first_proof(count, None)
-                if proof is None and count in to_infer:     # no search here: only inference
-                    proof = inferred(count, None)
-                if proof is not None:
+                proof = decided(count, None, searched=False)
+                if proof is not None and not isinstance(proof.verdict, Unknown):
                     results[count] = proof
             if count not in results:
                 skipped[count] = f"not searched: the search for {limit_hit} players already hit its limit"
@@ -737,30 +869,22 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
         return {d.id: (out_first[d.id] if d.id in out_first else out_rest[d.id]) for d in disputes}
     found: dict[str, PropertyResult] = {}
     formal = [d.query for d in disputes if d.query is not None]
-    within = _infer_within(budget)
     stopped: dict[str, str] = {}        # entry -> why inference proved nothing
-    for prop in formal:
-        if prop.kind == "never":
-            why: dict[int, str] = {}
-            proof = _smt(prop, players, SMT_FIRST_SECONDS, rules.own(prop.rules),
-                         None if within is None else budget.limits(started).time_limit or within, why)
-            if players in why:
-                stopped[prop.name] = why[players]
-        else:
-            proof = _proof_of_never(prop, players, rules.own(prop.rules))
-        if proof is not None:
-            found[prop.name] = proof
-    rest = tuple(prop for prop in formal if prop.name not in found)
     # A temporal entry is checked under its own monitored rules (spec/temporal.py): one
-    # search per rule set.
-    for under in dict.fromkeys(rules.own(prop.rules) for prop in rest):
-        shared = tuple(prop for prop in rest if rules.own(prop.rules) == under)
-        found.update(search(shared, players, budget.limits(started), under))
-    for prop in rest:
-        result = found[prop.name]
-        if isinstance(result.verdict, Unknown) and prop.kind != "never":
-            found[prop.name] = _after_search(prop, players, result, budget, started, rules.own(prop.rules))
-        elif isinstance(result.verdict, Unknown) and prop.name in stopped:
+    # request per rule set, its entries sharing one search.
+    for under in dict.fromkeys(rules.own(prop.rules) for prop in formal):
+        shared = tuple(prop for prop in formal if rules.own(prop.rules) == under)
+        searched = QuestionSearch()
+        backends: dict[str, Backend] = {"smt": CatalogueProofs(budget, started, stopped), "explicit": searched,
+                                        "after": AfterSearch(searched, budget, started)}
+        strategy = "catalogue_count" if _smt_backend() is not None else "search_only"
+        decision = decide_request(Request(under, players, shared, budget.limits(started)), None,
+                                  strategy=strategy, backends=backends)
+        found.update((result.property, result) for result in decision.results)
+    for prop in formal:
+        result = found.setdefault(prop.name, _result(prop, players, Unknown(
+            Evidence("explicit"), f"not stated for {players} players")))
+        if isinstance(result.verdict, Unknown) and prop.kind == "never" and prop.name in stopped:
             found[prop.name] = _result(prop, players, Unknown(result.verdict.evidence,
                                                               f"{result.verdict.reason}; {stopped[prop.name]}"))
     out: dict[str, Answer] = {}

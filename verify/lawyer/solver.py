@@ -34,6 +34,7 @@ from spec.properties import Property
 
 from ..budgets import SOLVER_SECONDS
 from ..results import Facts, Limits, PropertyResult, Unknown
+from ..portfolio import Deadline, Request, decide, within
 from ..rules import Rules
 from ..workers import WorkerPool
 from .answers import NO, UNKNOWN, YES, FormalAnswer, happens
@@ -78,19 +79,41 @@ def asked_of(dispute: Dispute, rules: Rules, path: Path | None) -> Asked:
     return Asked(rules, dispute.id, None if path is None else str(path))
 
 
+class SolverAlone:
+    """The Z3 backend with no written hint, as the portfolio's backend (verify/portfolio.py):
+    each question's verdict by `check_property(..., hints=False)`, its strengthening
+    invariants, ranking and distance inferred."""
+
+    name = "smt"
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        from .. import smt   # imported on use: z3 is a noticeable part of a second
+
+        limits = within(request.limits, deadline)
+        out = []
+        for prop in request.properties:
+            spec = request.rules.own(prop.rules).game(request.players).spec
+            started = time.perf_counter()
+            verdict = smt.check_property(spec, prop, request.players, limits, hints=False)
+            # The wall time (`_count_task` adds the inference of the count's support to the first question).
+            wall = round(time.perf_counter() - started, 3)
+            out.append(PropertyResult(prop.name, request.players, prop.kind, prop.rule_ids, prop.expect, verdict,
+                                      Facts(prop.description, prop.group, backend="smt", wall_seconds=wall)))
+        return out
+
+    def heard(self, request: Request, results: list[PropertyResult]) -> None:
+        """Nothing is kept between requests."""
+
+
 def decide_count(prop: Property, players: int, seconds: float, rules: Rules, first_game: bool = False
                  ) -> PropertyResult:
     """The solver's verdict on one query at one count, with inferred invariants only
-    (`first_game`: a witness need not be a shortest game, `Limits.first_game`)."""
-    from .. import smt   # imported on use: z3 is a noticeable part of a second
-
-    spec = rules.own(prop.rules).game(players).spec
-    started = time.perf_counter()
-    verdict = smt.check_property(spec, prop, players, Limits(time_limit=seconds, first_game=first_game), hints=False)
-    # The wall time (`_count_task` adds the inference of the count's support to the first question).
-    wall = round(time.perf_counter() - started, 3)
-    return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict,
-                          Facts(prop.description, prop.group, backend="smt", wall_seconds=wall))
+    (`first_game`: a witness need not be a shortest game, `Limits.first_game`), decided
+    by the portfolio's `solver_only` strategy (`players` is one the query is stated for)."""
+    request = Request(rules, players, (prop,),
+                      Limits(time_limit=seconds, first_game=first_game))
+    (result,) = decide(request, None, strategy="solver_only", backends={"smt": SolverAlone()}).results
+    return result
 
 
 def _count_task(questions: tuple[Asked, ...], players: int, seconds: float, verbose: bool, first_game: bool = False
