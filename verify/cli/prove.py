@@ -102,10 +102,11 @@ def prove(name: str | None, players_text: str | None, rules: str, depth: int, k:
         return
     prop = catalogue[name]
     status = 0
+    loaded = Rules.loaded(rules, spec)
     for count in counts_among(players_text, prop.players, of="this property", rule=None):
         if show_invariants:
             _show_invariants(spec, str(count), hints)
-        verdict = solver_verdict(Rules.loaded(rules, spec), prop, count,
+        verdict = solver_verdict(loaded, prop, count,
                                  Limits(max_depth=depth, k=k, time_limit=seconds),
                                  solver_backends(tuple(catalogue.values()), infer, hints))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
