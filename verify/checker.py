@@ -1,7 +1,10 @@
 """Decide the property catalogue: every property for every player count, as typed verdicts.
 
 `check(rules, players, properties, limits)` is the one entry point the command line,
-reports and `diff` build on. It sits above the backends and chooses among them:
+reports and `diff` build on. It sits above the backends and chooses among them, every
+count decided through the portfolio (verify/portfolio.py `decide`, the strategy
+`strategy_for` names), in this process or a worker's (`decide_counts`, which the
+runner's tasks call too, verify/scale/checks.py):
 
 - `explicit`: the explicit-state search (verify/explicit/check.py `check_players`), one
   player count per process (`workers`, default: both cores), each returning its
@@ -30,7 +33,7 @@ from typing import Any
 from spec.errors import SpecError, shown
 from spec.properties import Property
 
-from .explicit.check import DEFAULT_EXPLORER, check_players, chosen_from, select
+from .explicit.check import DEFAULT_EXPLORER, chosen_from, select
 from .explicit.reductions import Reductions
 from .portfolio import Backend, ExplicitBackend, Request, SolverBackend, decide, solver_check
 from .results import Limits, PropertyResult
@@ -123,20 +126,19 @@ def backends_for(reductions: Reductions, explorer: str, infer: bool, hints: bool
             "smt": SolverBackend(_smt_backend(), infer=infer, hints=hints)}
 
 
-def _counts_in_a_process(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
-                         reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
-                         lines: Any = None) -> list[PropertyResult]:
-    """`_decide_count` in a worker process for each of `counts` in turn: a compiled game's
-    states are classes made per process, so each game crosses as its moves and is replayed
-    when read (verify/results.py `Played`). Progress lines go to the queue `lines`, when
-    given. The rules come as a value (`Rules`), which a worker started by `spawn` loads
-    again and refuses if they changed."""
+def decide_counts(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...], limits: Limits,
+                  reductions: Reductions, explorer: str, backend: str, infer: bool, hints: bool,
+                  lines: Any = None) -> list[PropertyResult]:
+    """Every one of `counts` decided in turn through the portfolio (`_in_turn`, one
+    `decide` per count with the strategy `strategy_for` names, `search_only` for the
+    explicit backend), in this process: what a worker of `check` runs, and a task of the
+    runner (verify/scale/checks.py). A compiled game's states are classes made per
+    process, so each game crosses as its moves and is replayed when read
+    (verify/results.py `Played`). Progress lines go to the queue `lines`, when given.
+    The rules come as a value (`Rules`), which a worker started by `spawn` loads again
+    and refuses if they changed."""
     progress = None if lines is None else lines.put
     out: list[PropertyResult] = []
-    if backend == "explicit":
-        for count in counts:
-            out += check_players(rules, count, names, limits, reductions, progress, explorer)
-        return out
     for decided in _in_turn(rules, counts, names, limits, reductions, explorer, backend, infer, hints, progress):
         out += decided
     return out
@@ -198,7 +200,7 @@ def _in_processes(rules: Rules, counts: tuple[int, ...], names: tuple[str, ...],
         lines = stack.enter_context(worker_manager()).Queue() if progress else None
         tasks = batches(counts, backend, workers)
         pool = stack.enter_context(WorkerPool(min(workers, len(tasks)), mp_context))
-        futures = {batch: pool.submit(_counts_in_a_process, rules, batch, names, limits, reductions, explorer,
+        futures = {batch: pool.submit(decide_counts, rules, batch, names, limits, reductions, explorer,
                                       backend, infer, hints, lines)
                    for batch in tasks}
         pending = set(futures.values())

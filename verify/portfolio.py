@@ -145,8 +145,13 @@ class ExplicitBackend:
     name = "explicit"
 
     def __init__(self, reductions: Reductions = Reductions(), explorer: str = DEFAULT_EXPLORER,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None, *, stop_on: frozenset[str] = frozenset(),
+                 fewest_elections: bool = True) -> None:
+        """`stop_on` and `fewest_elections` as for verify/explicit/check.py `check_game`:
+        the mutation analysis stops a mutant's search at the first hit of a property
+        whose verdict one hit overturns, and counts no elections."""
         self.reductions, self.explorer, self.progress = reductions, explorer, progress
+        self.stop_on, self.fewest_elections = stop_on, fewest_elections
 
     def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
         limits = within(request.limits, deadline)
@@ -155,7 +160,8 @@ class ExplicitBackend:
                     for prop in request.properties]
         names = tuple(prop.name for prop in request.properties)
         return check_players(request.rules, request.players, names, limits, self.reductions, self.progress,
-                             self.explorer, catalogue=request.properties)
+                             self.explorer, catalogue=request.properties, stop_on=self.stop_on,
+                             fewest_elections=self.fewest_elections)
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
         """The search keeps nothing between requests."""

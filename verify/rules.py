@@ -37,6 +37,7 @@ class Rules:
     overlay: tuple[str, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     games: dict[int, Game] = field(default_factory=dict, compare=False, repr=False)
     owned: dict[str, Rules] = field(default_factory=dict, compare=False, repr=False)
+    in_memory: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def named(cls, name: str) -> Rules:
@@ -50,6 +51,16 @@ class Rules:
         """The rules `spec`, which the caller has just loaded by `name` (no second load)."""
         return cls(spec, name, content_hash(spec), overlay_of(name))
 
+    @classmethod
+    def built(cls, spec: Spec, *games: Game) -> Rules:
+        """Rules built in memory, which no name loads (a mutant of the mutation analysis,
+        verify/diff/mutate.py), with the games already compiled from them: decided in
+        this process only, at those counts only. Their name (the spec's) loads other
+        rules, so a game at another count, a property's own rules and a worker process
+        are refused (`SpecError`), never read under the rules the name loads."""
+        return cls(spec, spec.name, content_hash(spec), None, {game.players: game for game in games},
+                   in_memory=True)
+
     def game(self, players: int) -> Game:
         """The compiled game of these rules at `players`: the process's one game of the name
         (engine/game.py `compiled_game`, which replays a game's moves by the name it records,
@@ -57,6 +68,8 @@ class Rules:
         name before its file was edited, and refused if the file no longer holds these rules
         (edited since they were loaded). An R-S1 `SpecError` for a count the rules do not have."""
         game = self.games.get(players)
+        if game is None and self.in_memory:
+            raise _built(self.name, f"no game of them was compiled for {players} players")
         if game is None:
             game = compiled_game(players, self.name)
             if game.spec is not self.spec and content_hash(game.spec) != self.hash:
@@ -77,6 +90,8 @@ class Rules:
         not one passed down. These rules where it names none, or these."""
         if not name or name == self.name:
             return self
+        if self.in_memory:
+            raise _built(self.name, f"their properties cannot name rules of their own ({shown(name)})")
         if name not in self.owned:
             self.owned[name] = Rules.named(name)
         return self.owned[name]
@@ -85,12 +100,18 @@ class Rules:
         # A worker gets the name, the hash and the overlay, not the compiled tree: it
         # loads them itself, and compiles its own games (a game's states are classes
         # made per process).
+        if self.in_memory:
+            raise _built(self.name, "they cannot be sent to another process")
         return (_restored, (self.name, self.hash, self.overlay))
 
 
 def _loaded(name: str) -> Spec:
     """The rules of a name, loaded now (not cached: a file may change between two checks)."""
     return load_spec(name)
+
+
+def _built(name: str, why: str) -> SpecError:
+    return SpecError(f"the rules {shown(name)} were built in memory (`Rules.built`): {why}")
 
 
 def _changed(name: str, digest: str) -> SpecError:

@@ -5,6 +5,15 @@ spec/invariants.toml) with the solver for each player count asked, and prints th
 outcome with its size: k and solver time for a proof, the shortest trace for a
 refutation or a witness, the counterexample to induction when the induction does not
 close.
+
+A catalogue property is decided through the portfolio (verify/portfolio.py `decide`,
+the strategy `solver_only`, the backends `solver_backends` gives): the solver's verdict
+on the property alone (verify/smt `one_by_one`), as a check's with `--backend smt`
+would be but with no premise judged, so the command says how the solver decided it.
+A strengthening invariant (`_prove_invariant`) and `--show-invariants` stay with the
+solver's own support (verify/smt `backend_for`): an invariant of spec/invariants.toml is
+no catalogue property, so no backend of the portfolio is asked about one; what is shown
+is whether the support's fixpoint keeps it, not a verdict a backend returns.
 """
 
 from __future__ import annotations
@@ -16,7 +25,10 @@ from spec.loader import load_spec
 from spec.model import Spec
 from spec.properties import Property
 
-from ..results import EXIT_FAILED, EXIT_LIMIT, Limits, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
+from ..portfolio import Backend, Request, SolverBackend, decide
+from ..results import (EXIT_FAILED, EXIT_LIMIT, Evidence, Limits, Proved, Refuted, Unknown, Unwitnessed, Verdict,
+                       Witnessed)
+from ..rules import Rules
 from .options import counts_among, counts_option, rules_option, time_limit_option
 from .outputs import writable
 
@@ -74,7 +86,6 @@ def prove(name: str | None, players_text: str | None, rules: str, depth: int, k:
     """
     # verify.smt is imported here, not at the top: it imports z3 (a noticeable part of a
     # second), and the group imports every command module on each `shrules` run.
-    from ..smt import check_property
     from ..smt.backend import catalogue_of
 
     writable(trace_path, "--trace")
@@ -91,10 +102,13 @@ def prove(name: str | None, players_text: str | None, rules: str, depth: int, k:
         return
     prop = catalogue[name]
     status = 0
+    loaded = Rules.loaded(rules, spec)
     for count in counts_among(players_text, prop.players, of="this property", rule=None):
         if show_invariants:
             _show_invariants(spec, str(count), hints)
-        verdict = check_property(spec, prop, count, Limits(max_depth=depth, k=k, time_limit=seconds), infer, hints)
+        verdict = solver_verdict(loaded, prop, count,
+                                 Limits(max_depth=depth, k=k, time_limit=seconds),
+                                 solver_backends(tuple(catalogue.values()), infer, hints))
         expected = verdict.holds == (prop.expect == "holds") if verdict.holds is not None else None
         wanted = "hold" if prop.expect == "holds" else "fail"
         mark = "" if expected is None or expected else f"  [NOT AS EXPECTED: the catalogue expects it to {wanted}]"
@@ -111,6 +125,23 @@ def prove(name: str | None, players_text: str | None, rules: str, depth: int, k:
     if trace_path:
         click.echo(f"trace saved to {trace_path}")
     raise SystemExit(status)
+
+
+def solver_backends(catalogue: tuple[Property, ...], infer: bool, hints: bool) -> dict[str, Backend]:
+    """The portfolio's solver for `prove`: each property of `catalogue` asked on its own,
+    `infer` and `hints` as for verify/smt `backend_for`."""
+    from ..smt import one_by_one  # on use, as in prove
+
+    return {"smt": SolverBackend(one_by_one(catalogue), infer=infer, hints=hints)}
+
+
+def solver_verdict(rules: Rules, prop: Property, count: int, limits: Limits, backends: dict[str, Backend]
+                   ) -> Verdict:
+    """The verdict the portfolio gives `prop` at `count` by the solver alone (`solver_only`):
+    unknown where the backend returned none for it, never proved."""
+    decision = decide(Request(rules, count, (prop,), limits), None, strategy="solver_only", backends=backends)
+    found = next((result.verdict for result in decision.results if result.property == prop.name), None)
+    return found if found is not None else Unknown(Evidence("smt"), f"the solver gave no verdict on {prop.name}")
 
 
 def _show_invariants(spec: Spec, players_text: str | None, hints: bool) -> None:

@@ -24,8 +24,9 @@ for one player count:
    differs from the rules' own is `killed`, with the game it found;
 4. the product search of `shrules diff` (compare.py): a complete search with no
    difference proves the mutant `equivalent`;
-5. otherwise the catalogue is checked under the mutant (explicit/check.py `check_game`,
-   the same search as `shrules check`), each search stopping at the first hit of a
+5. otherwise the catalogue is checked under the mutant through the portfolio
+   (verify/portfolio.py `decide`, `search_only`: the same search as `shrules check`, on
+   the mutant's compiled game, `Rules.built`), each search stopping at the first hit of a
    property the rules prove (or leave without a witness): a verdict that differs from the
    rules' own is `killed`, with the shortest game; none is `survived`, with the shortest
    game telling the two apart that step 4 found (the catalogue has a gap there);
@@ -52,11 +53,13 @@ from spec.model import Rule, Spec
 from spec.order import with_monitor
 from spec.properties import Property, load_properties
 
+from .. import portfolio
 from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
                        RELATIONAL_SECONDS, SOLVER_ONLY_DEEP_SHARE, SOLVER_ONLY_PLAYED_SHARE, SOLVER_ONLY_SECONDS,
                        SOLVER_ONLY_SHALLOW_SHARE)
 from ..explicit.check import check_game, moves_of, probe_game
 from ..explicit.explore import Limits
+from ..portfolio import Backend, ExplicitBackend, Request, SolverBackend
 from ..results import MutantStatus, PropertyResult, Refuted, Unknown, UnknownName, Vacuous, VerdictKind, Witnessed
 from ..rules import Rules
 from ..workers import WorkerPool
@@ -197,26 +200,40 @@ def baseline_verdicts(entries: dict[tuple[str, int], Any], base: Spec, players: 
     return out
 
 
+def search_backend(stop_on: frozenset[str] = frozenset()) -> dict[str, Backend]:
+    """The portfolio's search as the mutation analysis asks it: no elections counted, each
+    search stopping at the first hit of a property in `stop_on`."""
+    return {"explicit": ExplicitBackend(stop_on=stop_on, fewest_elections=False)}
+
+
+def solver_backend(props: tuple[Property, ...]) -> dict[str, Backend]:
+    """The portfolio's solver as the mutation analysis asks it: each property on its own
+    (verify/smt `one_by_one`), invariants inferred, none written by hand."""
+    from ..smt.check import one_by_one   # on use: it loads the solver
+
+    return {"smt": SolverBackend(one_by_one(props), infer=True, hints=False)}
+
+
 def base_verdicts(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
                   ) -> dict[str, VerdictKind]:
-    """The rules' own verdict of every property, computed once per count."""
-    results = check_game(Game(base, players), catalogue(base, players, names), limits, fewest_elections=False)
-    return {result.property: result.verdict.verdict for result in results}
+    """The rules' own verdict of every property, computed once per count through the
+    portfolio (`search_only`), on the game compiled from `base` as given."""
+    props = catalogue(base, players, names)
+    request = Request(Rules.built(base, Game(base, players)), players, props, limits)
+    decision = portfolio.decide(request, None, strategy="search_only", backends=search_backend())
+    return {result.property: result.verdict.verdict for result in decision.results}
 
 
 def base_verdicts_by_solver(base: Spec, players: int, limits: Limits, names: tuple[str, ...] | None = None
                             ) -> dict[str, VerdictKind]:
     """The rules' own verdicts by the solver alone (invariants inferred, none written by
-    hand), within `limits.time_limit` seconds in all (each property gets what is left);
-    what it leaves unknown cannot kill."""
-    from ..smt.check import check_property
-    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-    out: dict[str, VerdictKind] = {}
-    for prop in catalogue(base, players, names):
-        left = None if deadline is None else deadline - time.monotonic()
-        out[prop.name] = VerdictKind.UNKNOWN if left is not None and left <= 0 else check_property(
-            base, prop, players, replace(limits, time_limit=left), infer=True, hints=False).verdict
-    return out
+    hand) through the portfolio (`solver_only`), within `limits.time_limit` seconds in all
+    (the deadline: each property gets what is left); what it leaves unknown cannot kill."""
+    props = catalogue(base, players, names)
+    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+    decision = portfolio.decide(Request(Rules.built(base), players, props, limits), deadline,
+                                strategy="solver_only", backends=solver_backend(props))
+    return {result.property: result.verdict.verdict for result in decision.results}
 
 
 def _moves(moves: Any) -> list[str]:
@@ -321,7 +338,8 @@ def decide(base: Spec, mutant: Mutant, players: int, verdicts: dict[str, Verdict
     (entry,) = result.counts
     if entry.difference is None and entry.complete:
         return done(MutantStatus.EQUIVALENT, f"complete product search, {entry.pairs:,} pairs")
-    raws = check_game(game, props, limits, stop_on=stop_on, fewest_elections=False)
+    raws = list(portfolio.decide(Request(Rules.built(watched, game), players, props, limits), None,
+                                 strategy="search_only", backends=search_backend(stop_on)).results)
     killer = _killer(raws, verdicts)
     if killer is not None:
         return _killed(done, *killer, "the shortest game")

@@ -118,14 +118,16 @@ def _unknown(exploration: Exploration, note: str) -> Unknown:
 
 def check_players(rules: Rules, players: int, names: tuple[str, ...] | None, limits: Limits,
                   reductions: Reductions = Reductions(), progress: Callable[[str], None] | None = None,
-                  explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None
-                  ) -> list[PropertyResult]:
+                  explorer: str = DEFAULT_EXPLORER, *, catalogue: tuple[Property, ...] | None = None,
+                  stop_on: frozenset[str] = frozenset(), fewest_elections: bool = True) -> list[PropertyResult]:
     """Every selected property for one player count (see module docstring).
-    `catalogue`: the rules' catalogue when the caller has it (`select` again otherwise)."""
+    `catalogue`: the rules' catalogue when the caller has it (`select` again otherwise);
+    `stop_on`, `fewest_elections`: as for `check_game`."""
     game = rules.game(players)
     chosen = select(rules, names) if catalogue is None else chosen_from(catalogue, names)
     props = tuple(p for p in chosen if players in p.players)
-    return check_game(game, props, limits, reductions, progress, explorer=explorer)
+    return check_game(game, props, limits, reductions, progress, stop_on=stop_on, fewest_elections=fewest_elections,
+                      explorer=explorer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,9 @@ runner, so the counts of a check spread over a Dask cluster and a repeated check
 verdicts from the cache.
 
 A task here is one count's check by the backends asked for, as verify/checker.py runs it
-in a local process (`_counts_in_a_process`: the search, then the solver for what it left
-unknown and as its cross-check; tasks.py keys it the same way as the sweep's tasks: rules,
+in a local process (verify/checker.py `decide_counts`: through the portfolio, the search
+alone for `explicit`, else the search, then the solver for what it left unknown and as
+its cross-check; tasks.py keys it the same way as the sweep's tasks: rules,
 count, properties, backend, limits, the solver's invariants); its result is the
 verdicts as JSON data (`as_data`), which `from_data` turns into typed verdicts whose
 games are replayed through the engine on this machine when read. A result kept or returned is first checked (trust.py `check_raws`): each game
@@ -26,8 +27,8 @@ from typing import Any
 from spec.errors import SpecError
 from spec.properties import Property
 
-from ..checker import _counts_in_a_process
-from ..explicit.check import STANDARD, check_players, select
+from ..checker import decide_counts
+from ..explicit.check import STANDARD, select
 from ..explicit.reductions import Reductions
 from ..results import (Evidence, Facts, Played, PropertyResult, Proved, Refuted, StopReason, Unknown, Unwitnessed,
                        Vacuous, Verdict, VerdictKind, Witnessed)
@@ -41,14 +42,12 @@ Result = dict[str, Any]
 
 
 def run_raws(task: Task) -> Result:
-    """One count's catalogue, its verdicts as JSON data (`as_data`)."""
+    """One count's catalogue decided through the portfolio (verify/checker.py
+    `decide_counts`, for every backend), its verdicts as JSON data (`as_data`)."""
     rules = Rules.named(task.rules)     # a task names its rules (its key, its cache entry): loaded here once
-    if task.backend == "explicit":
-        raws = check_players(rules, task.players, task.properties or None, task.limits, explorer=task.explorer)
-    else:
-        names = task.properties or tuple(prop.name for prop in select(rules, None))
-        raws = _counts_in_a_process(rules, (task.players,), names, task.limits, Reductions(), task.explorer,
-                                    task.backend, task.infer, task.hints)
+    names = task.properties or tuple(prop.name for prop in select(rules, None))
+    raws = decide_counts(rules, (task.players,), names, task.limits, Reductions(), task.explorer, task.backend,
+                         task.infer, task.hints)
     form = canonical_form(task.rules, task.players)
     forget_games()
     return {"key": task.key, "rules": task.rules, "players": task.players, "form": form,

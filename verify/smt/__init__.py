@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..results import Limits
 from .bmc import BackendDisagreement
 from .backend import Backend, backend_for
-from .check import build_once, check_players, check_property, prove_never_happens
+from .check import build_once, check_players, check_property, one_by_one, prove_never_happens
 
 __all__ = ["Backend", "BackendDisagreement", "Limits", "backend_for", "build_once", "check_players",
-           "check_property", "prove_never_happens"]
+           "check_property", "one_by_one", "prove_never_happens"]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -339,6 +340,25 @@ def check_players(rules: Rules, players: int, names: tuple[str, ...] | None = No
     return on_monitored + judge_premises(spec, players, results,
                                          lambda question: check_property(spec, question, players, limits, infer,
                                                                          hints))
+
+
+def one_by_one(catalogue: tuple[Property, ...]) -> Callable[..., list[PropertyResult]]:
+    """A `check_players` for the portfolio's `SolverBackend` (verify/portfolio.py) deciding
+    each named property of `catalogue` on its own (`check_property`) under the request's
+    rules: no inference built once for all and no premise judged (`check_players`
+    does both), so a caller that asked `check_property` one property at a time (`shrules
+    prove`, the mutation analysis's verdicts of the rules) gets the same verdicts through
+    the portfolio. The properties are the caller's own (a mutation analysis reads the
+    catalogue without a variant's overrides), found by name."""
+    by_name = {prop.name: prop for prop in catalogue}
+
+    def check(rules: Rules, players: int, names: tuple[str, ...] | None = None, limits: Limits = Limits(),
+              *_: Any, infer: bool = False, hints: bool = True, **__: Any) -> list[PropertyResult]:
+        chosen = [by_name[name] for name in names] if names is not None else list(catalogue)
+        return [PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect,
+                               check_property(rules.spec, prop, players, limits, infer, hints),
+                               Facts(prop.description, prop.group, backend="smt")) for prop in chosen]
+    return check
 
 
 def build_once(spec: Spec, players: int, infer: bool, hints: bool, limits: Limits, properties: int
