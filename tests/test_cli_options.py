@@ -107,3 +107,18 @@ def test_json_is_a_flag_everywhere(command: str) -> None:
 def test_players_is_also_dash_n(command: str) -> None:
     players = option(command, "--players")
     assert players is not None and "-n" in players.opts
+
+
+def test_the_mistakes_score_is_a_mutation_analysis_not_a_check_option() -> None:
+    """The score over the hand-written mistakes moved from `check --mutants` to `mutate
+    --mistakes`: check's help no longer lists it, the old spelling is refused where it
+    cannot apply, and `--mistakes` is for the standard rules only."""
+    runner = CliRunner()
+    check_help = runner.invoke(main, ["check", "--help"]).output
+    assert "--mutants" not in check_help and "--quick" not in check_help
+    assert "--mistakes" in runner.invoke(main, ["mutate", "--help"]).output
+    other = runner.invoke(main, ["mutate", "--mistakes", "--rules", "custom"])
+    assert other.exit_code == 2 and "variants of the standard rules" in other.output
+    alone = runner.invoke(main, ["mutate", "--quick"])
+    assert alone.exit_code == 2 and "--quick is an effort of --mistakes" in alone.output
+    assert runner.invoke(main, ["check", "--quick", "-n", "5"]).exit_code == 2

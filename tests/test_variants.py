@@ -417,7 +417,7 @@ def test_check_mutants_prints_the_score() -> None:
 
 @pytest.mark.slow
 def test_the_full_mutation_score_through_the_command_line() -> None:
-    result = CliRunner().invoke(main, ["check", "--mutants", "--workers", "2"])
+    result = CliRunner().invoke(main, ["mutate", "--mistakes", "--workers", "2"])
     assert result.exit_code == 0, result.output
     assert f"mutation score: {len(MISTAKES)}/{len(MISTAKES)} (100%)" in result.output
 

@@ -7,7 +7,7 @@ Rooms, each a subpackage (ARCHITECTURE.md has the whole picture):
 - smt/: the Z3 backend, the spec translated to constraints;
 - checker.py: the property catalogue decided by either backend or both;
 - lawyer/: rules questions answered (`shrules ask`);
-- diff/: rule sets told apart, and the mutation score (`shrules diff`, `check --mutants`);
+- diff/: rule sets told apart, and the mutation score (`shrules diff`, `mutate --mistakes`);
 - report/: report files and the baseline gate, from typed results;
 - cli/: the `shrules` command line, one module per command, above all of them.
 

@@ -21,11 +21,9 @@ from typing import Any
 import click
 
 from spec.errors import Location, SpecError, shown
-from spec.loader import load_spec
 
 from ..budgets import CROSS_CHECK_SECONDS
 from ..checker import BACKENDS, check
-from ..diff.mutants import run_mutants
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
@@ -40,6 +38,7 @@ from ..scale.trust import NotBelieved
 from .options import (ReportRequest, cache_option, color_option, counts_option, json_option, max_states_option,
                       memory_limit_option, parse_counts, progress_stream, report_options, rules_name, rules_option,
                       scheduler_option, time_limit_option, use_color, variant_options, workers_option)
+from .mutate import mistakes_score
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -211,10 +210,8 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
               help="Instead of the progress bar, a line on stderr for each step of each count (searching, the "
                    "solver, done) with the seconds since the start, on a terminal or not: a long run in a script "
                    "or a CI log shows each count's time as it ends.")
-@click.option("--mutants", is_flag=True,
-              help="Print the mutation score instead: every variant of spec/variants/mistakes/ must be told "
-                   "apart from the rules by a property it breaks or by shrules diff (verify/diff/mutants.py).")
-@click.option("--quick", is_flag=True, help="With --mutants: invariants on 5 players and a small diff only.")
+@click.option("--mutants", is_flag=True, hidden=True)     # now `shrules mutate --mistakes`: still read, with a note
+@click.option("--quick", is_flag=True, hidden=True)       # now `shrules mutate --mistakes --quick`
 @scheduler_option
 @cache_option
 @click.option("--atlas", "atlas_dir", type=click.Path(), default=None,
@@ -235,9 +232,13 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
 
     Exit status: 0 every verdict as expected, 1 one is not, 3 a limit left one unknown.
     """
+    if quick and not mutants:
+        raise click.BadParameter("--quick is an effort of shrules mutate --mistakes", param_hint="--quick")
     if mutants:
-        raise SystemExit(run_mutants(parse_counts(players_text, load_spec("standard").player_counts,
-                                                  of="the standard rules"), workers, quick, click.echo))
+        # The score over the hand-written mistakes is a mutation analysis, not a check of
+        # these rules: it moved to `shrules mutate --mistakes`, and the old spelling still works.
+        click.echo("note: check --mutants is now shrules mutate --mistakes", err=True)
+        raise SystemExit(mistakes_score(rules, players_text, workers, quick))
     if (infer or not hints or first_game) and backend == "explicit":
         raise click.UsageError("--infer, --no-hints and --first-game are options of the Z3 backend: add --backend "
                                "smt or both")

@@ -21,13 +21,16 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from spec import files
 from spec.errors import SpecError, shown
+from spec.loader import load_spec
 from spec.model import Spec
 
 from ..diff.compare import Budget
 from ..diff.gate import explain, judge, load_record, names, record_of, to_run
+from ..diff.mutants import run_mutants
 from ..diff.mutate import MUTATE_DIFF, Outcome, Spread, analyse, baseline_verdicts, local_spread, rules_hash
 from ..diff.operators import ALL_OPERATORS, OPERATOR_SETS, Mutant, mutants
 from ..explicit.explore import Limits
@@ -38,7 +41,7 @@ from ..scale.cache import Cache
 from ..scale.kept import kept_spread
 from ..scale.run import TlsFiles, spread_on_dask
 from .options import (COUNT, SECONDS, cache_option, counts_among, counts_option, json_option, max_states_option,
-                      rules_option, scheduler_option, time_limit_option, workers_option)
+                      parse_counts, rules_option, scheduler_option, time_limit_option, workers_option)
 from .outputs import writable
 
 
@@ -102,6 +105,11 @@ def _generated(spec: Spec, operators: tuple[str, ...], rule_filter: tuple[str, .
                    "the game telling each apart.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write mutation.json, mutation.md and mutation.html into this directory.")
+@click.option("--mistakes", is_flag=True,
+              help="The score over the hand-written mistakes of spec/variants/mistakes/ instead: each must be told "
+                   "apart from the standard rules by a property it breaks or by shrules diff "
+                   "(verify/diff/mutants.py); with -n, its properties at those counts (default: every count).")
+@click.option("--quick", is_flag=True, help="With --mistakes: invariants on 5 players and a small diff only.")
 @scheduler_option
 @cache_option
 def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], rule_filter: tuple[str, ...],
@@ -113,11 +121,17 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
                    record_file: Path | None = None, gate_file: Path | None = None,
                    report_dir: Path | None = None, mutant_numbers: tuple[int, ...] = (),
                    scheduler: str | None = None, cache_dir: str | None = None,
-                   scheduler_security: TlsFiles | None = None) -> None:
+                   scheduler_security: TlsFiles | None = None, mistakes: bool = False,
+                   quick: bool = False) -> None:
     """Mutation analysis: does the catalogue notice every small change to the rules?
 
     With --scheduler or --cache, each mutant's outcome at each count is kept in the cache
     (default folder with --scheduler alone) and read back by a repeated run."""
+    if quick and not mistakes:
+        raise click.BadParameter("--quick is an effort of --mistakes", param_hint="--quick")
+    if mistakes:
+        given = click.get_current_context().get_parameter_source("players_text") != ParameterSource.DEFAULT
+        raise SystemExit(mistakes_score(rules, players_text if given else None, workers, quick))
     writable(report_dir, "--report", directory=True, inside=MUTATION_FILES)   # refused now, not after an hour
     writable(record_file, "--record")
     loaded = Rules.named(rules)         # once, here: the analysis takes the value
@@ -214,6 +228,17 @@ def mutate_command(rules: str, players_text: str, operators: tuple[str, ...], ru
 
 
 COMMANDS = (mutate_command,)
+
+
+def mistakes_score(rules: str, players_text: str | None, workers: int, quick: bool) -> int:
+    """`--mistakes`: the score over the hand-written mistakes, which are variants of the
+    standard rules; its exit status (0 every mistake told apart, 1 one is not)."""
+    if rules != "standard":
+        raise click.BadParameter("the hand-written mistakes are variants of the standard rules: no --rules with "
+                                 "--mistakes", param_hint="--rules")
+    counts = None if players_text is None else parse_counts(players_text, load_spec("standard").player_counts,
+                                                            of="the standard rules")
+    return run_mutants(counts, workers, quick, click.echo)
 
 
 def _spread(scheduler: str | None, cache_dir: str | None, workers: int,

@@ -233,7 +233,7 @@ def score_lines(catches: list[Catch]) -> list[str]:
 
 
 def run_mutants(counts: tuple[int, ...] | None, workers: int, quick: bool, echo: Callable[[str], None]) -> int:
-    """`shrules check --mutants`: print the score and what caught each mutant; the exit
+    """`shrules mutate --mistakes`: print the score and what caught each mutant; the exit
     status is 0 at 100%, 1 otherwise. `counts` are the player counts for the properties."""
     effort = Effort.quick() if quick else Effort()
     if counts:
