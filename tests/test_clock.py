@@ -16,10 +16,12 @@ from engine.game import compiled_game
 from verify import clock
 from verify.budgets import WALL_BACKSTOP
 from verify.clock import Budget
+from verify.explicit.check import check_game, select
 from verify.explicit.explore import Exploration, Limits, explore
 from verify.explicit.layers import Layered, layered
 from verify.explicit.model import Model
 from verify.results import StopReason, halted_by
+from verify.rules import Rules
 
 SMALL = "custom[start_liberal=4; start_fascist=5]"
 
@@ -105,6 +107,24 @@ def test_a_search_stops_at_its_work_or_at_its_backstop(monkeypatch: pytest.Monke
         assert found.stop is StopReason.TIME
     else:
         assert halted_by(found.limit) is StopReason.TIME
+
+
+@pytest.mark.parametrize("work, wall, decided", [(0.0, 2.0, True), (0.0, 3.0, False), (1.0, 0.0, False)])
+def test_the_searches_of_a_count_share_its_work(monkeypatch: pytest.MonkeyPatch, work: float, wall: float,
+                                                decided: bool) -> None:
+    """The catalogue at one count is several searches in turn (explicit/check.py), each
+    given the work left: waiting (twice the limit of wall time at every look, no work)
+    leaves every property decided; the backstop reached, or the work done, leaves them
+    unknown, never proved."""
+    monkeypatch.setattr(clock, "WALL_BACKSTOP", 3.0)
+    fake(monkeypatch, work=work, wall=wall)     # the count's budget starts at 0; every later one at `work`, `wall`
+    game = compiled_game(5, SMALL)
+    props = tuple(p for p in select(Rules.named(SMALL)) if 5 in p.players)[:6]
+    verdicts = {raw.verdict.verdict for raw in check_game(game, props, Limits(time_limit=1.0))}
+    if decided:
+        assert "unknown" not in verdicts
+    else:
+        assert verdicts == {"unknown"}
 
 
 def run(search: str, limits: Limits) -> Layered | Exploration:

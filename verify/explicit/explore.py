@@ -42,8 +42,8 @@ from engine.game import Move
 from engine.trace import Trace
 from spec.properties import Property
 
-from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from ..clock import Budget
+from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from ..results import StopReason
 from .codec import OutOfRange, PackedKeys
 from .model import Model, Step
