@@ -19,6 +19,7 @@ ROOMS: dict[str, set[str]] = {
     # room        rooms it may import besides itself (spec and engine are always allowed)
     "verify":   set(),                                      # verify/__init__.py: a docstring
     "budgets":  set(),                                      # every time budget (any room may import it)
+    "clock":    set(),                                      # the work clock a search's time limit is read on (any room)
     "rules":    set(),                                      # the rules as a value (any room may import it)
     "results":  set(),                                      # the typed verdicts and exit statuses
     "workers":  set(),                                      # local worker processes that end with their parent
@@ -49,8 +50,9 @@ LIBRARIES: dict[str, set[str]] = {
 """The third-party libraries a room may import: z3 only the Z3 backend, networkx only the
 explicit checker's graphs, click only the command line."""
 
-EVERY_ROOM = {"budgets", "rules"}
-"""Rooms every room may import, as spec and engine: the budgets are numbers and their reasons;
+EVERY_ROOM = {"budgets", "clock", "rules"}
+"""Rooms every room may import, as spec and engine: the budgets are numbers and their reasons,
+the clock how a search's time limit is read;
 the rules are what every room works under, passed down as a value (verify/rules.py)."""
 
 COMMAND_SHARED = {"verify.cli.options", "verify.cli.outputs"}

@@ -154,7 +154,7 @@ def test_the_spec_ranking_decreases_and_a_variant_that_breaks_it_falls_back(monk
 
 @pytest.mark.parametrize("limits,reason", [(Limits(max_states=100), "limit: 100 states"),
                                            (Limits(memory_limit=1), "limit: memory 1 MiB"),
-                                           (Limits(time_limit=0.0), "limit: time 0 s")])
+                                           (Limits(time_limit=0.0), "limit: time 0 s of work")])
 def test_a_limit_leaves_the_sweep_incomplete_with_its_reason(limits: Limits, reason: str) -> None:
     model = Model(compiled_game(5, SMALL))
     swept = sweep(model, (), limits)

@@ -8,9 +8,28 @@ constant patches the name that module reads at call time, as before).
 
 `tests/test_pipeline.py` holds it so: no `*_SECONDS`, `*_SHARE` or `*_RESERVE` constant is
 assigned anywhere else in verify/. This room imports nothing but the standard library.
+
+Two clocks read these seconds. The explicit searches' time limit (`Limits.time_limit`
+given to verify/explicit) is seconds of work, the CPU time of the searching process
+(verify/clock.py), with a wall-clock backstop of `WALL_BACKSTOP` times it: on a machine
+whose other cores are busy, a search waiting for a core does no work, and its answer
+should not turn into "unknown" for the wait. Everything else is wall-clock time: the Z3
+solver's timeouts (the solver's own timer, which counts wall time; left as it is), the
+question's and the count's time shared between backends, the odds and the knowledge
+searches.
 """
 
 from __future__ import annotations
+
+# ---------------------------------------------------------------------- the work clock
+
+WALL_BACKSTOP = 3.0
+"""An explicit search given T seconds of work (CPU time, verify/clock.py) also stops after
+this many times T of wall time, so that a process starved of the CPU, or asleep, never
+hangs its caller: at 3, a search sharing its core with two others still gets its work
+done, where one stopped (suspended, or swapped out) gives up within three times its
+limit. Its stop says which clock ran out ("limit: time 20 s of work", or "limit: time
+20 s (wall backstop 60 s)")."""
 
 # ---------------------------------------------------------------------- shrules ask
 

@@ -44,8 +44,11 @@ class Limits:
     """When to give up (None: no limit, or the backend's default).
 
     - `max_states`: stored states (explicit);
-    - `time_limit`: wall-clock seconds (explicit: for one player count's search;
-      smt: for one property);
+    - `time_limit`: seconds. Explicit (for one player count's search): seconds of work,
+      the CPU time of the searching process, with a wall-clock backstop of
+      `WALL_BACKSTOP` times it (verify/clock.py): a search waiting for a busy machine's
+      CPU is not cut short by the wait, and one that gets no CPU still ends. Smt (for
+      one property): wall-clock seconds, the solver's own timeout;
     - `memory_limit`: resident memory in MiB (explicit);
     - `max_depth`: explicit: the BFS depth beyond which nothing is expanded (bounded
       comparisons); smt: the longest path BMC looks at (default 160, `DEFAULT_DEPTH`);

@@ -22,7 +22,7 @@ import click
 
 from spec.errors import Location, SpecError, shown
 
-from ..budgets import CROSS_CHECK_SECONDS
+from ..budgets import CROSS_CHECK_SECONDS, WALL_BACKSTOP
 from ..checker import BACKENDS, check
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
@@ -194,8 +194,9 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
                    "before its depth-by-depth search for the shortest (minutes for a witness of 50-70 moves). The "
                    "game is reported with the proved lower bound on the shortest.")
 @max_states_option(None)
-@time_limit_option(DEFAULT_TIME_LIMIT, "Seconds of the explicit search per player count (with both, "
-                   "the search's share of them); the Z3 backend gives each property this long.")
+@time_limit_option(DEFAULT_TIME_LIMIT, f"Seconds of work (CPU time) of the explicit search per player "
+                   f"count (with both, the search's share of them), stopped also after {WALL_BACKSTOP:g} times "
+                   "as long of wall time; the Z3 backend gives each property this long of wall time.")
 @memory_limit_option(8_000)
 @workers_option(2, "Player counts checked in parallel processes.")
 @click.option("--no-symmetry", is_flag=True, help="Do not reduce by seat rotation.")

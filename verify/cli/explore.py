@@ -23,6 +23,7 @@ from spec.loader import load_spec
 from ..explicit.layers import OUT_OF_RANGE, Layered, LayerProgress, LayeredSearch
 from ..explicit.model import Model
 from ..explicit.scratch import scratch
+from ..budgets import WALL_BACKSTOP
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, StopReason, halted_by
 from .options import (counts_option, json_option, memory_limit_option, parse_counts, progress_stream, rules_name,
                       rules_option, time_limit_option, variant_options)
@@ -38,7 +39,8 @@ KEPT = frozenset({"winner", "how"})
 @counts_option("counts", "5-10", help_text="Player counts, e.g. 5-10, 7 or 5,8.")
 @rules_option()
 @variant_options
-@time_limit_option(3600.0, "Seconds of search per player count.")
+@time_limit_option(3600.0, f"Seconds of work (CPU time) of search per player count, stopped "
+                   f"also after {WALL_BACKSTOP:g} times as long of wall time.")
 @memory_limit_option(None)
 @json_option("One JSON object per player count.")
 def explore_command(counts: str, rules: str, sets: tuple[str, ...], settings_file: str | None,

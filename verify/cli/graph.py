@@ -22,6 +22,7 @@ from ..explicit.explore import explore
 from ..explicit.graphs import analyse, export_facts, to_networkx, write_export
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions
+from ..budgets import WALL_BACKSTOP
 from ..results import EXIT_FAILED, EXIT_LIMIT, Limits
 from .options import max_states_option, players_option, rules_option, time_limit_option
 from .outputs import writable
@@ -39,7 +40,8 @@ MAX_EXPORT_NODES = 2_000_000
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the graph here (default: only print the graph facts).")
 @max_states_option(5_000_000)
-@time_limit_option(600.0, "Seconds of search.")
+@time_limit_option(600.0, f"Seconds of work (CPU time) of search, stopped also after {WALL_BACKSTOP:g} times "
+                   "as long of wall time.")
 @click.option("--no-symmetry", is_flag=True, help="Keep rotated copies of every state.")
 def graph_command(players: int, rules: str, project_text: str | None, output_format: str, output: str | None,
                   max_states: int, time_limit: float, no_symmetry: bool) -> None:

@@ -39,6 +39,7 @@ from spec.order import is_monitored
 from spec.premises import PREMISE, premises
 from spec.properties import Property, load_properties
 
+from ..clock import Budget
 from ..results import (Evidence, Facts, halted_by, Limits, Played, PropertyResult, Proved, Refuted, StopReason, Unknown,
                        Unwitnessed, Vacuous, Verdict, Witnessed, moves_of, replay, rules_name)
 from ..rules import Rules
@@ -194,8 +195,7 @@ def search(model: Model, props: tuple[Property, ...], limits: Callable[[], Limit
         else:
             note = "breadth-first: no ranking to sweep by"
     if graph and note and not looked:
-        left = limits().time_limit
-        lasso = find_cycle(model, deadline=None if left is None else time.perf_counter() + left)
+        lasso = find_cycle(model, budget=Budget.started(limits().time_limit))
         if lasso is not None:
             note += f"; a game that comes back to a state found depth-first ({lasso.states:,} states)"
             graph = False
@@ -222,8 +222,7 @@ def _over_visited(model: Model, plain: Model, props: tuple[Property, ...], limit
     note = f"layered sweep {BREADTH_FIRST} ({stopped})"
     lasso = lasso if graph else None
     if graph and lasso is None:
-        left = limits().time_limit
-        lasso = find_cycle(plain, deadline=None if left is None else time.perf_counter() + left)
+        lasso = find_cycle(plain, budget=Budget.started(limits().time_limit))
         if lasso is None:
             return None
     if graph and lasso is not None:
@@ -251,15 +250,14 @@ def check_game(game: Game, props: tuple[Property, ...], limits: Limits, reductio
     whose premise no complete search reaches is `vacuous` (`judge_premises`). A property
     over monitored rules (its `rules`: the order of play, spec/order.py) is decided by a
     search of those rules of its own, its premise with it."""
-    started = time.perf_counter()
+    budget = Budget.started(limits.time_limit)
     questions = premises(props) if vacuity else {}
     props = props + tuple(questions.values())
 
     def remaining() -> Limits:
-        if limits.time_limit is None:
-            return limits
-        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
-        return Limits(limits.max_states, left, limits.memory_limit)
+        """`limits` with the seconds of work left (`Budget.left`: the wall-clock backstop's too)."""
+        left = budget.left()
+        return limits if left is None else Limits(limits.max_states, left, limits.memory_limit)
 
     own = tuple(p for p in props if not p.rules or is_monitored(game.spec))
     monitored = tuple(p for p in props if p not in own)
@@ -318,7 +316,7 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
     """`check_game` for properties over `game`'s own fields; `joining`: properties (of
     monitor fields, which no rule reads, so no symmetry is lost) searched with the first
     cone group rather than in a search of their own."""
-    started = time.perf_counter()
+    budget = Budget.started(limits.time_limit)
     props = props + joining
     players = game.players
     out: list[PropertyResult] = []
@@ -342,10 +340,9 @@ def _check_game(game: Game, props: tuple[Property, ...], limits: Limits, reducti
         groups.append((plain, replace(reductions, symmetry=False)))
 
     def remaining() -> Limits:
-        if limits.time_limit is None:
-            return limits
-        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
-        return Limits(limits.max_states, left, limits.memory_limit)
+        """`limits` with the seconds of work left (`Budget.left`: the wall-clock backstop's too)."""
+        left = budget.left()
+        return limits if left is None else Limits(limits.max_states, left, limits.memory_limit)
 
     wins = tuple(p for p in state_props if p.kind == "sometimes" and p.report == "elections"
                  and fewest_elections)

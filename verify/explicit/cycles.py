@@ -32,6 +32,7 @@ from typing import Any
 from engine.game import Move
 from engine.trace import Trace
 
+from ..clock import Budget
 from .model import Model, Step
 
 DFS_STATES = 200_000
@@ -59,10 +60,11 @@ class Lasso:
                 f"and the game can go round for ever")
 
 
-def find_cycle(model: Model, max_states: int = DFS_STATES, deadline: float | None = None) -> Lasso | None:
+def find_cycle(model: Model, max_states: int = DFS_STATES, budget: Budget | None = None) -> Lasso | None:
     """The first game the depth-first search finds that comes back to a state on its own
     path, as a lasso replayed through the engine; None when the search ends, or reaches
-    `max_states` or `deadline`, without one (which proves nothing)."""
+    `max_states` or spends its `budget` of time (work, verify/clock.py), without one
+    (which proves nothing)."""
     started = time.perf_counter()
     encode = model.codec.encode
     initial = model.initial()
@@ -72,7 +74,7 @@ def find_cycle(model: Model, max_states: int = DFS_STATES, deadline: float | Non
     taken: list[Step] = []                              # taken[i]: the move from path[i] to path[i + 1]
     visited = 0
     while path:
-        if visited % 1024 == 0 and deadline is not None and time.perf_counter() > deadline:
+        if visited % 1024 == 0 and budget is not None and budget.spent():
             return None
         key, successors = path[-1]
         step = next(successors, None)

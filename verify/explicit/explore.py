@@ -42,6 +42,7 @@ from engine.game import Move
 from engine.trace import Trace
 from spec.properties import Property
 
+from ..clock import Budget
 from ..results import Limits as Limits  # re-exported: the callers of explore import it from here
 from ..results import StopReason
 from .codec import OutOfRange, PackedKeys
@@ -224,7 +225,7 @@ class _Search:
         self.election_rules = {c.index for c in model.game.by_role[ELECTION_ROLE]}
         self.deferred: list[tuple[int, Step, int]] = []
         self.started = time.perf_counter()
-        self.deadline = self.started + limits.time_limit if limits.time_limit is not None else None
+        self.budget = Budget.started(limits.time_limit)
 
     def run(self) -> Exploration:
         """Search level by level until every property is decided, a limit stops it, or no
@@ -336,14 +337,16 @@ class _Search:
             state = decode(key)
 
     def clock_or_memory(self) -> str:
-        """The limit the clock or the resident memory has reached ('' for none); the
-        memory read is kept as the peak so far."""
+        """The limit the clock (the work done, or the wall-clock backstop: `Budget`) or
+        the resident memory has reached ('' for none); the memory read is kept as the
+        peak so far."""
         limits, result = self.limits, self.result
         resident = resident_mib()
         result.peak_mib = max(result.peak_mib, resident)
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        spent = self.budget.spent()
+        if spent:
             result.stop = StopReason.TIME
-            return f"limit: time {limits.time_limit:g} s"
+            return spent
         if limits.memory_limit is not None and resident > limits.memory_limit:
             result.stop = StopReason.MEMORY
             return f"limit: memory {limits.memory_limit:,} MiB"

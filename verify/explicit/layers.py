@@ -57,6 +57,7 @@ from engine.game import MAX_FORCED
 from spec.invariants import Measure, load_invariants
 from spec.lang import nodes as n
 
+from ..clock import Budget
 from ..results import Halt, Limits, StopReason
 from .abstraction import batch_projector
 from .codec import field_bounds
@@ -101,7 +102,7 @@ MAX_SLICES = 64
 file again, so past this the search stops at the memory limit instead."""
 
 PACE_AFTER = 3.0
-"""Seconds a search runs before its pace is judged (`_hopeless`)."""
+"""Seconds of work (verify/clock.py) a search does before its pace is judged (`_hopeless`)."""
 
 PACE_MARGIN = 2.0
 """How far beyond the time limit the pace must point before a search is cut early."""
@@ -800,7 +801,7 @@ class LayeredSearch:
                progress: Callable[[LayerProgress], object] | None, watch: Watch | None, spill: str | None,
                breadth_first: bool) -> Layered:
         """`run`'s sweep, once `_begin` has set what it was asked for."""
-        deadline = None if limits.time_limit is None else started + limits.time_limit
+        budget = Budget.started(limits.time_limit)
         visited = Visited() if breadth_first else None
         projector = batch_projector(self.game) if project else None
         # Abstract states recur across layers: they are tallied to the end, on disk past
@@ -824,7 +825,7 @@ class LayeredSearch:
         try:
             while pending:
                 resident = resident_mib()
-                result.limit = self._limit(limits, deadline, result, resident)
+                result.limit = self._limit(limits, budget, result, resident)
                 if result.limit:
                     break
                 rank = max(pending)
@@ -898,7 +899,7 @@ class LayeredSearch:
                         held += added
                         # A layer of millions takes minutes: the clock and the memory are
                         # looked at after each part, not only between layers.
-                        problem = problem or self._limit(limits, deadline, result, resident_mib())
+                        problem = problem or self._limit(limits, budget, result, resident_mib())
                         if problem:
                             break
                     if problem:
@@ -918,7 +919,7 @@ class LayeredSearch:
                 if watch is not None and pending and not result.out_of_range and watch.settled(_least(pending)):
                     result.limit, result.settled = SETTLED, True
                     break
-                result.limit = self._hopeless(limits, time.perf_counter() - started, rank, initial_rank)
+                result.limit = self._hopeless(limits, budget.worked(), rank, initial_rank)
                 if result.limit:
                     break
             else:
@@ -970,9 +971,10 @@ class LayeredSearch:
 
     @staticmethod
     def _hopeless(limits: Limits, elapsed: float, rank: int, top: int) -> str:
-        """The time limit, reached early: at its pace so far (seconds per share of the
-        ranking swept) the sweep would need more than PACE_MARGIN times the limit (''
-        while it may finish). The first layers are small, so early on the pace
+        """The time limit, reached early: at its pace so far (seconds of work, `elapsed`,
+        per share of the ranking swept) the sweep would need more than PACE_MARGIN times
+        the limit ('' while it may finish). Work, as the limit is (verify/clock.py): a
+        search slowed by a busy machine is not judged hopeless for the wait. The first layers are small, so early on the pace
         understates the whole sweep; past the middle of the game, where the largest
         layers lie, it overstates it, at 6 players by at most 1.3 times, within the
         margin. A search cut here is unknown, as one cut at the limit would be."""
@@ -982,15 +984,17 @@ class LayeredSearch:
         needed = elapsed / max(swept, 1e-9)
         if needed <= PACE_MARGIN * limits.time_limit:
             return ""
-        return Halt(StopReason.TIME, f"limit: time {limits.time_limit:g} s (stopped after {elapsed:.0f} s: at its "
-                                     f"pace so far the sweep would take more than {needed:,.0f} s)")
+        return Halt(StopReason.TIME, f"limit: time {limits.time_limit:g} s of work (stopped after {elapsed:.0f} s: "
+                                     f"at its pace so far the sweep would take more than {needed:,.0f} s)")
 
     @staticmethod
-    def _limit(limits: Limits, deadline: float | None, result: Layered, resident: float) -> str:
-        """The limit reached ('' for none); the memory read is kept as the peak so far."""
+    def _limit(limits: Limits, budget: Budget, result: Layered, resident: float) -> str:
+        """The limit reached ('' for none): the time's is the work done or the wall-clock
+        backstop (`Budget`); the memory read is kept as the peak so far."""
         result.peak_mib = max(result.peak_mib, resident)
-        if deadline is not None and time.perf_counter() > deadline:
-            return Halt(StopReason.TIME, f"limit: time {limits.time_limit:g} s")
+        spent = budget.spent()
+        if spent:
+            return Halt(StopReason.TIME, spent)
         if limits.max_states is not None and result.states > limits.max_states:
             return Halt(StopReason.STATES, f"limit: {limits.max_states:,} states")
         if limits.memory_limit is not None and resident > limits.memory_limit:
