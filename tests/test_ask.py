@@ -214,7 +214,8 @@ def searched() -> dict[str, Any]:
             props = tuple(d.query for d in DISPUTES if d.query is not None and d.answer == NO and d.decides == count)
             for rules in dict.fromkeys(STANDARD_RULES.own(prop.rules) for prop in props):   # a temporal query's own
                 shared = tuple(prop for prop in props if STANDARD_RULES.own(prop.rules) == rules)
-                out.update(search(shared, count, Budget(max_states=None, seconds=None).limits(0), rules))
+                unlimited = Budget(max_states=None, seconds=None)
+                out.update(search(shared, count, unlimited.limits(unlimited.start()), rules))
     return out
 
 

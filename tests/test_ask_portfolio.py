@@ -9,10 +9,13 @@ question makes over the counts.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from spec.disputes import query
 from spec.properties import Property
+from verify.budgets import WALL_BACKSTOP
 from verify.lawyer import ask
 from verify.lawyer.answers import NO, UNKNOWN, YES
 from verify.lawyer.ask import Budget, question_strategy
@@ -125,3 +128,19 @@ def test_a_second_pass_asks_the_search_again_not_the_proofs() -> None:
 def test_the_strategy_is_named_in_the_portfolio(kind: str, searched: bool, expected: str) -> None:
     strategy = question_strategy(_question(kind), Budget(), None, searched=searched)
     assert strategy == expected and strategy in STRATEGIES
+
+
+def test_a_question_s_time_is_the_work_done_not_the_time_waited() -> None:
+    """Waiting (for a CPU the other core's work holds, for the prover beside) does not spend
+    the question's time; the wall clock still ends it at its backstop (verify/clock.py)."""
+    budget = Budget(seconds=10.0)
+    started = budget.start()
+    time.sleep(0.6)
+    waited = started.elapsed()
+    # A wall-clock budget would have 10 - 0.6 left; waiting costs only its share of the
+    # backstop (a third), so that a search given what is left still ends by the question's.
+    assert budget.left(started) > 10.0 - waited + 0.3
+    assert budget.left(started) <= 10.0 - waited / WALL_BACKSTOP
+    limits = budget.limits(started)
+    assert limits.time_limit is not None and limits.time_limit > 10.0 - waited + 0.3
+    assert Budget(seconds=None).left(Budget(seconds=None).start()) == float("inf")

@@ -34,7 +34,7 @@ from spec.errors import SpecError
 from spec.properties import Property
 from spec.moves import moves_named
 
-from ..budgets import ALL_SECONDS, QUESTION_SECONDS, SOLVER_SECONDS
+from ..budgets import ALL_SECONDS, QUESTION_SECONDS, SOLVER_SECONDS, WALL_BACKSTOP
 from ..lawyer.answers import NO, YES, Answer, FormalAnswer, PositionAnswer, as_expected, other_count
 from ..lawyer.ask import Budget, ad_hoc, answer_dispute, answer_many, catalogue, find, rules_of
 from ..lawyer.words import counts_text, listed, listing, render, solver_lines, to_json
@@ -98,7 +98,8 @@ def _asked(ident: str | None, can_text: str | None, never_text: str | None, game
              "variant has no German, the English is marked as such).")
 @json_option("Print the answer as JSON.")
 @click.option("--changes", is_flag=True, help="Show the fields each move of a witness game changes.")
-@time_limit_option(None, "Time for the whole question (default 120 s; with --all, 900 s per player count).",
+@time_limit_option(None, "Seconds of work for the whole question (default 120 s; with --all, 900 s per player count): "
+                   f"CPU time, not time spent waiting for a CPU, and at most {WALL_BACKSTOP:g} times that of wall time.",
                    dest="seconds")
 @click.option("--infer/--no-infer", default=True, show_default=True,
               help="Where the solver's proof from spec/invariants.toml fails, try again with strengthening invariants "

@@ -59,6 +59,7 @@ from spec.properties import Property
 from ..budgets import (KNOWLEDGE_SECONDS, CORE_SECONDS, CORES_WAIT_SECONDS, INFER_AFTER_SECONDS, INFER_SHARE,
                        INFERRED_CORES_SECONDS, QUESTION_SECONDS, QUICK_SHARE, SEARCH_FIRST_STATES,
                        SMT_FIRST_SECONDS)
+from ..clock import Budget as Clock
 from ..explicit.explore import Exploration
 from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
@@ -85,13 +86,22 @@ class Budget:
     memory_mib: int | None = 8_000
     infer: bool = True              # where the hinted proof fails, try again with inferred invariants
 
-    def left(self, started: float) -> float:
-        """The seconds left of the question's time since `started` (inf without a limit)."""
-        return math.inf if self.seconds is None else self.seconds - (time.perf_counter() - started)
+    def start(self) -> Clock:
+        """The question's clock from now: its seconds counted as the work of this process,
+        not the time spent waiting for a CPU, with a wall-clock backstop (verify/clock.py):
+        a question decided in seconds on an idle machine is decided within its time when
+        the other core is busy."""
+        return Clock.started(self.seconds)
 
-    def limits(self, started: float) -> Limits:
+    def left(self, started: Clock) -> float:
+        """The seconds of work left of the question's time since `started` (inf without a
+        limit), no more than keeps a search's own backstop within the question's."""
+        left = started.left()
+        return math.inf if self.seconds is None or left is None else left
+
+    def limits(self, started: Clock) -> Limits:
         """The explorer's limits for a search starting now, with the time that is left."""
-        left = None if self.seconds is None else round(max(0.5, self.seconds - (time.perf_counter() - started)), 1)
+        left = None if self.seconds is None else round(max(0.5, self.left(started)), 1)
         return Limits(self.max_states, left, self.memory_mib)
 
 
@@ -470,7 +480,7 @@ class CatalogueProofs:
 
     name = "smt"
 
-    def __init__(self, budget: Budget, started: float, stopped: dict[str, str]) -> None:
+    def __init__(self, budget: Budget, started: Clock, stopped: dict[str, str]) -> None:
         self.budget, self.started, self.stopped = budget, started, stopped
 
     def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
@@ -498,7 +508,7 @@ class AfterSearch:
 
     name = "after"
 
-    def __init__(self, search_backend: QuestionSearch, budget: Budget, started: float) -> None:
+    def __init__(self, search_backend: QuestionSearch, budget: Budget, started: Clock) -> None:
         self.search_backend, self.budget, self.started = search_backend, budget, started
 
     def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
@@ -596,7 +606,7 @@ def decide(prop: Property, counts: tuple[int, ...], budget: Budget = Budget(), *
     its own)."""
     if uses_knows(prop.state):
         return _decide_knowledge(prop, counts, budget, decides, rules, rule_ids, dispute, progress)
-    started = time.perf_counter()
+    started = budget.start()
     chosen = order(prop, counts, decides)
     prover = Prover(prop, chosen, rules, _infer_within(budget)) \
         if prop.kind == "sometimes" and _smt_backend() is not None else None
@@ -637,7 +647,7 @@ def _decide_knowledge(prop: Property, counts: tuple[int, ...], budget: Budget, d
                         dispute=dispute, progress=progress)
         noted = tuple(replace(result, verdict=_noted(result.verdict, KNOWN_TO_ALL)) for result in answer.results)
         return FormalAnswer(prop, answer.rule_ids, noted, answer.not_searched, dispute, answer.grounds)
-    started = time.perf_counter()
+    started = budget.start()
     results: list[PropertyResult] = []
     skipped: dict[int, str] = {}
     limit_hit: int | None = None
@@ -689,7 +699,7 @@ def knowledge_rules(spec: Spec, prop: Property) -> tuple[str, ...]:
     return tuple(sorted(ids, key=rule_order))
 
 
-def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: float, quick_pass: bool,
+def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, started: Clock, quick_pass: bool,
                    rules: Rules, prover: Prover | None, progress: Callable[[str], None] | None,
                    frontiers: dict[int, Frontier] | None = None,
                    backends: dict[str, Backend] | None = None
@@ -858,7 +868,7 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     one explicit search per rule set (the first hit of each is still its shortest game,
     and a search that must finish for one does so for all), what stays unknown by the Z3
     backend (`_after_search`); rule-text and position entries one by one."""
-    started = time.perf_counter()
+    started = budget.start()
     knowing = {d.id: d for d in disputes if d.query is not None and uses_knows(d.query.state)}
     if knowing:
         # knowledge entries are decided over beliefs (verify/knowledge), each on its own
@@ -896,7 +906,7 @@ def answer_many(disputes: tuple[Dispute, ...], players: int, budget: Budget = Bu
     return out
 
 
-def _after_search(prop: Property, players: int, searched: PropertyResult, budget: Budget, started: float,
+def _after_search(prop: Property, players: int, searched: PropertyResult, budget: Budget, started: Clock,
                   rules: Rules) -> PropertyResult:
     """A `sometimes` entry the count's search left unknown, asked of the solver with what
     is left of the time: first proved impossible with inferred invariants, within
