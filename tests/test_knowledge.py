@@ -18,6 +18,7 @@ from verify.knowledge.belief_sets import Beliefs
 from verify.knowledge.components import components
 from verify.knowledge.decide import decide_count, reduced
 from verify.knowledge.question import Question
+from verify.clock import Budget as Clock
 from verify.knowledge.search import search
 from verify.lawyer.answers import as_expected
 from verify.lawyer.ask import Budget, answer_dispute, catalogue
@@ -146,7 +147,7 @@ def test_a_witness_is_a_game_the_engine_replays_and_the_knowledge_holds_at_its_e
     game = compiled_game(5)
     prop = asked("phase == 'chancellor_enact' and knows(nominee, chancellor_hand)")
     assert prop.state is not None
-    found = search(game, Question(game, prop.state), time.perf_counter() + 60, 1_000_000)
+    found = search(game, Question(game, prop.state), Clock.started(60), 1_000_000)
     assert found.status == "found" and found.trace is not None and found.lower_bound is None
     state = found.trace.start
     for move, after in found.trace.steps:
@@ -195,7 +196,7 @@ def test_the_merged_search_agrees_with_the_exact_one_at_5_players(text: str) -> 
     # wherever both decide (R-S5, R-L2, R-L4).
     game = compiled_game(5)
     question = Question(game, asked(text).state)  # type: ignore[arg-type]
-    merged, exact = (search(game, question, time.perf_counter() + 60, 1_000_000, max_depth=12, merge=merge)
+    merged, exact = (search(game, question, Clock.started(60), 1_000_000, max_depth=12, merge=merge)
                      for merge in (True, False))
     assert not exact.merged and exact.status != "unknown", (text, exact.reason)
     assert merged.status == exact.status, (text, merged.status, exact.status)

@@ -24,6 +24,7 @@ from spec.errors import Location, SpecError, shown
 
 from ..budgets import CROSS_CHECK_SECONDS, WALL_BACKSTOP
 from ..checker import BACKENDS, check
+from ..diff.mutants import run_mutants
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
 from ..explicit.reductions import Reductions
 from ..report.records import RunInfo, exit_status
@@ -38,7 +39,6 @@ from ..scale.trust import NotBelieved
 from .options import (ReportRequest, cache_option, color_option, counts_option, json_option, max_states_option,
                       memory_limit_option, parse_counts, progress_stream, report_options, rules_name, rules_option,
                       scheduler_option, time_limit_option, use_color, variant_options, workers_option)
-from .mutate import mistakes_score
 from .outputs import writable
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -239,7 +239,8 @@ def check_command(players_text: str | None, names: tuple[str, ...], rules: str, 
         # The score over the hand-written mistakes is a mutation analysis, not a check of
         # these rules: it moved to `shrules mutate --mistakes`, and the old spelling still works.
         click.echo("note: check --mutants is now shrules mutate --mistakes", err=True)
-        raise SystemExit(mistakes_score(rules, players_text, workers, quick))
+        raise SystemExit(run_mutants(parse_counts(players_text, Rules.named("standard").spec.player_counts,
+                                                  of="the standard rules"), workers, quick, click.echo))
     if (infer or not hints or first_game) and backend == "explicit":
         raise click.UsageError("--infer, --no-hints and --first-game are options of the Z3 backend: add --backend "
                                "smt or both")

@@ -19,7 +19,6 @@ for `never`, a counterexample or a proof; a limit gives `Unknown`, never "no".
 
 from __future__ import annotations
 
-import time
 
 from spec.knowledge import atoms
 from spec.lang import nodes as n
@@ -28,6 +27,7 @@ from spec.lang.types import BOOL, INT, Type
 from spec.model import Spec
 from spec.properties import Property
 
+from ..clock import Budget as Clock
 from ..budgets import KNOWLEDGE_SECONDS
 from ..budgets import KNOWLEDGE_BELIEFS
 from ..results import Evidence, Proved, PropertyResult, Refuted, Unknown, Unwitnessed, Verdict, Witnessed, played
@@ -95,7 +95,7 @@ def decide_count(prop: Property, players: int, rules: Rules, seconds: float = KN
     assert prop.state is not None
     game = rules.game(players)
     question = Question(game, prop.state)
-    found = search(game, question, time.perf_counter() + seconds, max_beliefs, max_depth)
+    found = search(game, question, Clock.started(seconds), max_beliefs, max_depth)
     return PropertyResult(prop.name, players, prop.kind, prop.rule_ids, prop.expect, verdict_of(prop, found))
 
 

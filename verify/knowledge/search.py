@@ -44,6 +44,7 @@ from spec.lang.nodes import IfElse, ListLit, Lit, fields_read, walk
 
 from .belief_sets import Belief, Beliefs, Seen
 from .components import closure
+from ..clock import Budget as Clock
 from ..results import Named
 from .question import Question
 
@@ -133,9 +134,10 @@ class _Seat:
         return self.question.holds_in(list(self.beliefs.members(belief)), self.seat)
 
 
-def search(game: Game, question: Question, deadline: float, max_beliefs: int,
+def search(game: Game, question: Question, budget: Clock, max_beliefs: int,
            max_depth: int | None = None, merge: bool = True) -> Searched:
-    """The shortest game in which `question` holds for some knower (module docstring).
+    """The shortest game in which `question` holds for some knower (module docstring),
+    within `budget`: seconds of work, with a wall-clock backstop (verify/clock.py).
     `merge=False` keeps every belief apart: the exact search the merged one is tested
     against (tests/test_knowledge.py)."""
     started = time.perf_counter()
@@ -190,9 +192,9 @@ def search(game: Game, question: Question, deadline: float, max_beliefs: int,
                         union = Belief(after.public, known.belief.hidden | after.hidden)
                         store[child] = _Entry(union, level + 1, key, seen)
                     grown[child] = None
-                if time.perf_counter() > deadline:
+                if budget.spent():
                     return _done(seats, stores, Found.UNKNOWN, started, level,
-                                 reason=f"the time ran out at depth {level + 1}")
+                                 reason=f"the time ran out at depth {level + 1} ({budget.spent()})")
                 if sum(len(s) for s in stores) > max_beliefs:
                     return _done(seats, stores, Found.UNKNOWN, started, level,
                                  reason=f"the belief limit ({max_beliefs:,}) was reached at depth {level + 1}")
