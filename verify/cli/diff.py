@@ -241,7 +241,8 @@ MAX_BALANCE_GAMES = 10_000_000
 @counts_option(help_text="Player counts, e.g. 5-7 or 5,6 (default: every count both rule sets allow).")
 @click.option("--max-pairs", type=COUNT, default=400_000, show_default=True,
               help="State pairs the breadth-first search may store before random play takes over.")
-@time_limit_option(60.0, "Seconds of breadth-first search before random play takes over.")
+@time_limit_option(60.0, "Seconds of work (CPU time, with a wall backstop of three times it) of breadth-first search before "
+                   "random play takes over.")
 @click.option("--random-games", type=click.IntRange(0), default=3_000, show_default=True,
               help="Random games per player count played in lockstep when the search ran out.")
 @click.option("--random-time", type=SECONDS, default=30.0, show_default=True,

@@ -49,6 +49,7 @@ from random import Random
 from engine.game import Game
 from spec.model import Spec
 
+from ..clock import Budget as Clock
 from ..checker import check
 from ..explicit.explore import Limits
 from ..results import PropertyResult, Unknown
@@ -59,7 +60,8 @@ from .reductions import semantic_signature
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much breadth-first search to spend before random play, and how much random play."""
+    """How much breadth-first search to spend before random play, and how much random play (seconds
+    of work, verify/clock.py)."""
 
     max_pairs: int = 400_000
     seconds: float = 60.0
@@ -146,7 +148,7 @@ def diff(a: Spec, b: Spec, players: list[int] | None = None, budget: Budget = Bu
         entry.reductions = searches[count].reductions
     entries = {entry.players: entry for entry in result.counts}
     active = dict(searches)
-    deadline = started + budget.seconds
+    clock = Clock.started(budget.seconds)
     per_count = max(1, budget.max_pairs // max(1, len(searches)))
     found_any = False
     out_of_budget: set[int] = set()
@@ -154,7 +156,7 @@ def diff(a: Spec, b: Spec, players: list[int] | None = None, budget: Budget = Bu
         odds_candidates: dict[int, tuple[int, Parting]] = {}
         for count, search in list(active.items()):
             begun = time.monotonic()
-            found, odds, stopped = search.level(per_count, deadline)
+            found, odds, stopped = search.level(per_count, clock)
             entry = entries[count]
             entry.seconds += time.monotonic() - begun
             entry.pairs = len(search.parent)
@@ -195,7 +197,7 @@ def _random_phase(searches: list[ProductSearch], entries: dict[int, CountResult]
     first difference of a count it plays on a little to find a shorter one, unless the
     budget asks for the first only."""
     begun = time.monotonic()
-    deadline = begun + budget.random_seconds
+    clock = Clock.started(budget.random_seconds)
     rngs = {search.players: Random(budget.seed * 1000 + search.players) for search in searches}
     best: dict[int, Difference] = {}
     first_found: dict[int, int] = {}
@@ -214,7 +216,7 @@ def _random_phase(searches: list[ProductSearch], entries: dict[int, CountResult]
                 first_found.setdefault(search.players, played)
             if search.players in first_found and (budget.first_only or played >= 4 * first_found[search.players] + 20):
                 active.remove(search)
-        if not active or time.monotonic() > deadline or (budget.first_only and best):
+        if not active or clock.spent() or (budget.first_only and best):
             break
     spent = time.monotonic() - begun
     for search in searches:

@@ -11,7 +11,6 @@ through both engines, every move re-checked. compare.py drives it over the playe
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +22,7 @@ from engine.game import MAX_FORCED, Game, IllegalMove, Move
 from engine.pycompile import CompiledRule, compile_expression
 from engine.trace import Trace
 
+from ..clock import Budget as Clock
 from ..explicit.codec import Codec, OutOfRange
 from .reductions import dead_masker, hidden_fields, rotate_args, rotator, subset_representatives
 from ..explicit.reductions import representatives, symmetry_blockers
@@ -402,15 +402,16 @@ class ProductSearch:
         self.frontier = [(0, final_a, final_b)]
         return None
 
-    def level(self, max_pairs: int, deadline: float) -> tuple[tuple[int, Parting] | None, tuple[int, Parting] | None, bool]:
+    def level(self, max_pairs: int, budget: Clock) -> tuple[tuple[int, Parting] | None, tuple[int, Parting] | None, bool]:
         """Expand one level: (a difference: node id and parting; an odds difference; whether
-        the budget ran out before the level was done)."""
+        the budget, seconds of work with a wall backstop (verify/clock.py), ran out before
+        the level was done)."""
         if not self.started:
             self.start()
         following: list[tuple[int, Any, Any]] = []
         odds_found: tuple[int, Parting] | None = None
         for count, (node, state_a, state_b) in enumerate(self.frontier):
-            if count % 256 == 0 and (len(self.parent) > max_pairs or time.monotonic() > deadline):
+            if count % 256 == 0 and (len(self.parent) > max_pairs or budget.spent()):
                 return None, odds_found, True
             parting, odds, steps = self.compare(state_a, state_b)
             if parting is not None:
