@@ -21,14 +21,15 @@ from engine.game import compiled_game
 from spec.disputes import query
 from spec.identity import content_hash
 from spec.loader import load_spec, overlay_of
-from verify.budgets import CROSS_CHECK_SECONDS
+from verify import portfolio
+from verify.budgets import CROSS_CHECK_FLOOR_SECONDS, CROSS_CHECK_SECONDS
 from verify.checker import _in_processes, check
 from verify.explicit.check import DEFAULT_EXPLORER, select
 from verify.explicit.reductions import Reductions
 from verify.portfolio import Backend, Deadline, ExplicitBackend, Request, SolverBackend, decide
 from verify.portfolio import explore as portfolio_explore
 from verify.rules import Rules
-from verify.results import Evidence, Limits, PropertyResult, Proved, Refuted, Unknown, Verdict, Witnessed
+from verify.results import Evidence, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Verdict, Witnessed
 
 STANDARD_RULES = Rules.named("standard")
 
@@ -166,6 +167,30 @@ def test_cross_check_asks_the_solver_again_and_a_disagreement_is_the_failing_ver
     assert isinstance(fake_solver, FakeBackend) and fake_solver.heard_of == list(PROPERTIES)
 
 
+class Replayed(FakeBackend):
+    """A fake search whose refutations come with a game (no moves: the empty game of the
+    standard rules, which the engine replays)."""
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        out = super().decide(request, deadline)
+        return [replace(r, verdict=replace(r.verdict, played=Played("standard", request.players, ())))
+                if isinstance(r.verdict, Refuted) else r for r in out]
+
+
+def test_cross_check_asks_again_only_what_claims_every_state() -> None:
+    """A refutation with its game is checked by the engine's replay, not by the solver
+    finding it again; a proof over every state is asked of the solver again."""
+    log: list[tuple[str, tuple[str, ...]]] = []
+    backends: dict[str, Backend] = {
+        "explicit": Replayed("explicit", {"tracks_in_range": False, "deck_conservation_liberal": True}, log),
+        "smt": FakeBackend("smt", {}, log)}
+    decision = decide(_request(), None, strategy="cross_check", backends=backends)
+    assert log == [("explicit", PROPERTIES), ("smt", ("tracker_in_range",)),
+                   ("smt", ("deck_conservation_liberal",))]
+    tracks = next(r for r in decision.results if r.property == "tracks_in_range")
+    assert isinstance(tracks.verdict, Refuted) and tracks.verdict.played is not None
+
+
 class LimitsSeen(FakeBackend):
     """A fake that also records the time limit of each request."""
 
@@ -178,12 +203,32 @@ class LimitsSeen(FakeBackend):
         return super().decide(request, deadline)
 
 
-@pytest.mark.parametrize("given,asked", [(600.0, CROSS_CHECK_SECONDS), (10.0, 10.0)])
+class Working(FakeBackend):
+    """A fake search that takes `seconds` of work on the portfolio's clock."""
+
+    def __init__(self, clock: list[float], seconds: float, decides: dict[str, bool],
+                 log: list[tuple[str, tuple[str, ...]]]) -> None:
+        super().__init__("explicit", decides, log)
+        self.clock, self.seconds = clock, seconds
+
+    def decide(self, request: Request, deadline: Deadline) -> list[PropertyResult]:
+        self.clock[0] += self.seconds
+        return super().decide(request, deadline)
+
+
+@pytest.mark.parametrize("given,searched,asked", [
+    (600.0, 0.0, CROSS_CHECK_FLOOR_SECONDS),        # no longer than the search, but never below the floor
+    (600.0, 12.0, 12.0),                            # as long as the search took
+    (600.0, 300.0, CROSS_CHECK_SECONDS),            # never above its own budget
+    (3.0, 12.0, 3.0),                               # nor above the request's
+])
 def test_a_cross_check_gets_at_most_its_own_budget_and_an_unsettled_one_leaves_the_search_verdict(
-        given: float, asked: float) -> None:
+        monkeypatch: pytest.MonkeyPatch, given: float, searched: float, asked: float) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(portfolio, "work_seconds", lambda: clock[0])
     log: list[tuple[str, tuple[str, ...]]] = []
     solver = LimitsSeen("smt", {}, log)                 # settles nothing within its time
-    backends: dict[str, Backend] = {"explicit": FakeBackend("explicit", {name: True for name in PROPERTIES}, log),
+    backends: dict[str, Backend] = {"explicit": Working(clock, searched, {name: True for name in PROPERTIES}, log),
                                     "smt": solver}
     request = replace(_request(), limits=Limits(time_limit=given))
     decision = decide(request, None, strategy="cross_check", backends=backends)

@@ -121,6 +121,13 @@ checking, 137 s; the unreachability of a premise, 440 s) it would multiply the c
 to confirm what the complete search settled already: the search's verdict then stands
 unconfirmed, as it stands when the solver gives up for any other reason."""
 
+CROSS_CHECK_FLOOR_SECONDS = 5.0
+"""`both`: a property's cross-check also stops once it has taken as long as the search it
+checks (the count's whole search), but never below these seconds: a check of a variant
+whose games go round spent 30 s confirming that a premise the complete search never
+reached is unreachable (the solver gave up, and the search's verdict stood), more than the
+whole search took; the standard rules' cross-checks take a second or two each."""
+
 # ---------------------------------------------------------------------- the Z3 backend
 
 PLAYOUT_RESERVE = 20.0

@@ -51,12 +51,13 @@ from typing import Protocol
 from spec.errors import SpecError, shown
 from spec.properties import Property
 
-from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_SECONDS, SEARCH_FIRST_STATES, SMT_FIRST_SECONDS
+from .budgets import BOTH_SEARCH_SHARE, CROSS_CHECK_FLOOR_SECONDS, CROSS_CHECK_SECONDS, SEARCH_FIRST_STATES, SMT_FIRST_SECONDS
 from .explicit.check import DEFAULT_EXPLORER, Searched, check_players, search
 from .explicit.explore import Exploration
 from .explicit.model import Model
 from .explicit.reductions import Reductions
 from .results import Evidence, Limits, PropertyResult, Refuted, Unknown, Verdict, Witnessed
+from .clock import work_seconds
 from .rules import Rules
 
 __all__ = ["Backend", "Decision", "ExplicitBackend", "Once", "Request", "Rules", "SolverBackend", "Step",
@@ -329,7 +330,8 @@ STRATEGIES: dict[str, Strategy] = {strategy.name: strategy for strategy in (
 """The named strategies (module docstring)."""
 
 CROSS_CHECKED = ("always", "never", "allows", "only", "shows", "terminates", "deadlock_free", "in_range")
-"""`cross_check`: kinds the solver decides cheaply (by induction) where the search decided them too."""
+"""`cross_check`: kinds the solver decides cheaply (by induction) where the search decided
+them too, over every state (`over_every_state`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +354,7 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
     results: dict[str, PropertyResult] = {}
     decided_by: dict[str, str] = {}
     undecided: set[str] = set()
+    searched_for = 0.0      # the seconds of work the search took, which bound its cross-check
     for turn, step in enumerate(plan.steps):
         name = step.backend
         if name not in backends:
@@ -365,7 +368,10 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
             progress(f"{request.players} players: the solver")
         share = plan.search_share if name == "explicit" and len(plan.steps) > 1 else 1.0
         limits = step.limits(within(request.limits, None, share))
+        begun = work_seconds()
         found = backend.decide(replace(request, properties=asked, limits=limits), deadline)
+        if name == "explicit":
+            searched_for += work_seconds() - begun
         wanted = {prop.name for prop in asked}
         for result in found:
             if result.property not in wanted:
@@ -382,11 +388,16 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
     if plan.cross_check and "smt" in backends:
         checked = tuple(prop for prop in request.properties if decided_by.get(prop.name) == "explicit"
                         and prop.name in results and prop.kind in CROSS_CHECKED
-                        and not isinstance(results[prop.name].verdict, Unknown))
+                        and over_every_state(results[prop.name].verdict))
         # All asked of the solver at once (`SolverBackend.decide`: one call, one set of
         # random games for every premise), each then compared with the search's verdict.
+        # The solver's proofs only (`Limits.proof_only`): the cross-check is a second proof of
+        # what the complete search proved; where induction fails, a bounded search for a
+        # violation the search showed there is none of would spend the whole cap.
         capped = replace(request.limits, time_limit=min(request.limits.time_limit or CROSS_CHECK_SECONDS,
-                                                         CROSS_CHECK_SECONDS))
+                                                         CROSS_CHECK_SECONDS,
+                                                         max(CROSS_CHECK_FLOOR_SECONDS, searched_for)),
+                         proof_only=True)
         again = {other.property: other for other in backends["smt"].decide(
             replace(request, properties=checked, limits=capped), deadline)} if checked else {}
         for prop in checked:
@@ -394,6 +405,20 @@ def decide(request: Request, deadline: Deadline = None, *, strategy: str, backen
     order = {prop.name: number for number, prop in enumerate(request.properties)}
     return Decision(tuple(sorted(results.values(), key=lambda r: order.get(r.property, len(order)))),
                     frozenset(undecided))
+
+
+def over_every_state(verdict: Verdict) -> bool:
+    """Whether a decided verdict is a claim about every reachable state (proved, never
+    witnessed, its premise never reached), which the solver checks again under
+    `cross_check`. A refutation or a witness with its game is not asked again: the engine
+    replays that game when it is read (verify/results.py `Played`), which checks it
+    independently of the search; asking the solver to find it again cost the check of a
+    variant whose games go round 30 s for a game already replayed."""
+    if isinstance(verdict, Unknown):
+        return False
+    if isinstance(verdict, (Refuted, Witnessed)):
+        return verdict.played is None
+    return True
 
 
 def _cross_check(result: PropertyResult, other: PropertyResult | None) -> PropertyResult:
