@@ -228,6 +228,63 @@ kill by games counted is the same on a busy machine as on an idle one, while a q
 60 s may not be. A mutant of the chaos rule that uses the pile's counts where one tile of
 it is known needs about 2,000 games (5 s on an idle core)."""
 
+# ---------------------------------------------------------------------- check, sweep, diff
+
+CHECK_SECONDS = 600.0
+"""`shrules check --time-limit`'s default: seconds of work of the explicit search per player
+count. 5 and 6 players finish well within it; 7 to 10 do not. The Z3 backend gives each
+property this long (`check_players` asks them one at a time), so a count it checks can
+take many times this."""
+
+SWEEP_SECONDS = 600.0
+"""`shrules sweep --time-limit`'s default: seconds per rule set; a 5-player board finishes
+well within it, most at 7-10 do not."""
+
+MUTATE_DIFF_SECONDS = 300.0
+"""The mutation analysis's product search (`diff`) deciding a mutant equivalent or
+survived: breadth-first seconds, complete when it can be (`mutate --diff-time`)."""
+
+MUTATE_RANDOM_SECONDS = 20.0
+"""The random games after that product search stopped short, per mutant."""
+
+MISTAKES_DIFF_SECONDS = 20.0
+"""The hand-written mistakes' score (`mutate --mistakes`): the small product search that
+answers yes or no quickly, then as long for random play (`MISTAKES_RANDOM_SECONDS`)."""
+
+MISTAKES_RANDOM_SECONDS = 20.0
+"""`mutate --mistakes`: the random games after its small product search, per mistake."""
+
+MISTAKES_PROPERTY_SECONDS = 20.0
+"""`mutate --mistakes`: each property's check under a mistake, and the catalogue's."""
+
+QUICK_DIFF_SECONDS = 10.0
+"""`mutate --mistakes --quick`: the smaller product search (and the catalogue's check), then
+`QUICK_RANDOM_SECONDS` of random play; `QUICK_PROPERTY_SECONDS` for each invariant at 5
+players."""
+
+QUICK_RANDOM_SECONDS = 15.0
+"""`mutate --mistakes --quick`: the random games after its product search."""
+
+QUICK_PROPERTY_SECONDS = 3.0
+"""`mutate --mistakes --quick`: each invariant at 5 players (their counterexamples come early)."""
+
+EXPLAIN_SECONDS = 60.0
+"""The mutation gate's product search showing a failing mutant's game: short, it only
+illustrates; then `EXPLAIN_RANDOM_SECONDS` of random play."""
+
+EXPLAIN_RANDOM_SECONDS = 20.0
+"""The mutation gate's random games showing a failing mutant's game, after its product search."""
+
+SOLVER_ONLY_EACH_SECONDS = (5.0, 30.0)
+"""The seconds one property may take of a mutant's time by the solver alone, in two passes
+(verify/diff/mutate.py `verdicts_under`): every property first gets at most 5 s, then those
+left unknown at most 30 s each. At 5 players one mutant's deck conservation was still
+undecided after 150 s, and with 300 s for the whole mutant the solver left 85 of its 88
+properties unknown. With 30 s for each in one pass, another mutant's nine properties the
+solver could not decide took 270 of its 300 s, and most of the 70 it left unknown were
+never asked."""
+
+
 # ---------------------------------------------------------------------- benchmarks
 
 PEER_SECONDS = 10.0

@@ -22,7 +22,7 @@ import click
 
 from spec.errors import Location, SpecError, shown
 
-from ..budgets import CROSS_CHECK_SECONDS, WALL_BACKSTOP
+from ..budgets import CHECK_SECONDS, CROSS_CHECK_SECONDS, WALL_BACKSTOP
 from ..checker import BACKENDS, check
 from ..diff.mutants import run_mutants
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS, select
@@ -41,10 +41,8 @@ from .options import (ReportRequest, cache_option, color_option, counts_option, 
                       scheduler_option, time_limit_option, use_color, variant_options, workers_option)
 from .outputs import writable
 
-DEFAULT_TIME_LIMIT = 600.0
-"""Seconds of the explicit search per player count: 5 and 6 players finish well within it;
-7 to 10 do not. The Z3 backend gives each property this long (`check_players` asks them
-one at a time), so a count it checks can take many times this."""
+DEFAULT_TIME_LIMIT = CHECK_SECONDS
+"""verify/budgets.py `CHECK_SECONDS`."""
 
 
 def cell(result: PropertyResult) -> str:

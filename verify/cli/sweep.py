@@ -22,6 +22,7 @@ from spec.errors import SpecError
 from spec.loader import load_spec
 from spec.settings import load_settings_file, parse_assignments
 
+from ..budgets import SWEEP_SECONDS
 from ..results import EXIT_LIMIT, EXIT_OK
 from ..explicit.check import DEFAULT_EXPLORER, EXPLORERS
 from ..scale import atlas
@@ -32,8 +33,8 @@ from .options import (COUNT, counts_option, max_states_option, memory_limit_opti
                       scale_options, time_limit_option, variant_options)
 from .outputs import writable
 
-DEFAULT_TIME_LIMIT = 600.0
-"""Seconds per rule set: a 5-player board finishes well within it; most at 7-10 do not."""
+DEFAULT_TIME_LIMIT = SWEEP_SECONDS
+"""verify/budgets.py `SWEEP_SECONDS`."""
 
 
 @click.command("sweep")

@@ -30,6 +30,7 @@ from typing import Any
 from spec.errors import Location, SpecError
 from spec.model import Spec
 
+from ..budgets import EXPLAIN_RANDOM_SECONDS, EXPLAIN_SECONDS
 from ..results import MutantStatus
 from .compare import Budget, diff
 from .mutate import Outcome, Run, difference_moves
@@ -38,7 +39,8 @@ from .operators import mutants
 SCHEMA = "shrules-mutation-gate"
 MAX_RECORD_BYTES = 8 * 2**20
 """A record is a list of names: anything larger is not one."""
-EXPLAIN = Budget(max_pairs=200_000, seconds=60.0, random_games=500, random_seconds=20.0, first_only=True)
+EXPLAIN = Budget(max_pairs=200_000, seconds=EXPLAIN_SECONDS, random_games=500, random_seconds=EXPLAIN_RANDOM_SECONDS,
+                 first_only=True)
 """The product search showing a failing mutant's game: short, it only illustrates."""
 
 

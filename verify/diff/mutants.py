@@ -33,7 +33,8 @@ from spec.loader import VARIANTS_DIR, load_spec
 from spec.model import Spec
 from spec.properties import load_properties
 
-from ..budgets import PROBE_SECONDS
+from ..budgets import (MISTAKES_DIFF_SECONDS, MISTAKES_PROPERTY_SECONDS, MISTAKES_RANDOM_SECONDS, PROBE_SECONDS, QUICK_DIFF_SECONDS,
+                       QUICK_PROPERTY_SECONDS, QUICK_RANDOM_SECONDS)
 from ..checker import check
 from ..explicit.check import check_game, probe_game
 from ..results import PropertyResult, Refuted, Unwitnessed, Vacuous, Witnessed
@@ -47,7 +48,8 @@ from .mutate import PROBE_GAMES
 MUTANTS_DIR = VARIANTS_DIR / "mistakes"
 KINDS = ("always", "never", "sometimes", "terminates", "deadlock_free")
 
-FAST_DIFF = Budget(max_pairs=30_000, seconds=20.0, random_games=3_000, random_seconds=20.0, first_only=True)
+FAST_DIFF = Budget(max_pairs=30_000, seconds=MISTAKES_DIFF_SECONDS, random_games=3_000,
+                   random_seconds=MISTAKES_RANDOM_SECONDS, first_only=True)
 """A diff budget that answers yes or no quickly: a small breadth-first search, then random play."""
 
 
@@ -157,18 +159,19 @@ class Effort:
     """How hard to try: the property counts, kinds and seconds, and the diff budget."""
 
     property_counts: tuple[int, ...] = (5, 6)
-    property_seconds: float = 20.0
+    property_seconds: float = MISTAKES_PROPERTY_SECONDS
     property_kinds: tuple[str, ...] = KINDS
     budget: Budget = FAST_DIFF
     catalogue_counts: tuple[int, ...] = CATALOGUE_COUNTS
-    catalogue_seconds: float = 20.0
+    catalogue_seconds: float = MISTAKES_PROPERTY_SECONDS
 
     @classmethod
     def quick(cls) -> "Effort":
         """Invariants on 5 players only (their counterexamples come early), then a small diff."""
-        return cls((5,), 3.0, ("always", "never"),
-                   Budget(max_pairs=12_000, seconds=10.0, random_games=2_000, random_seconds=15.0, first_only=True),
-                   CATALOGUE_COUNTS, 10.0)
+        return cls((5,), QUICK_PROPERTY_SECONDS, ("always", "never"),
+                   Budget(max_pairs=12_000, seconds=QUICK_DIFF_SECONDS, random_games=2_000,
+                          random_seconds=QUICK_RANDOM_SECONDS, first_only=True),
+                   CATALOGUE_COUNTS, QUICK_DIFF_SECONDS)
 
 
 def catch_mutant(name: str, base_name: str = "standard", effort: Effort = Effort()) -> Catch:

@@ -54,7 +54,8 @@ from spec.order import with_monitor
 from spec.properties import Property, load_properties
 
 from .. import portfolio
-from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, PROBE_SECONDS,
+from ..budgets import (GUIDE_SECONDS, LONG_PROBE_SECONDS, MUTANT_SOLVER_SECONDS as SOLVER_SECONDS, MUTATE_DIFF_SECONDS,
+                       MUTATE_RANDOM_SECONDS, PROBE_SECONDS, SOLVER_ONLY_EACH_SECONDS,
                        RELATIONAL_SECONDS, SOLVER_ONLY_DEEP_SHARE, SOLVER_ONLY_PLAYED_SHARE, SOLVER_ONLY_SECONDS,
                        SOLVER_ONLY_SHALLOW_SHARE)
 from ..explicit.check import check_game, moves_of, probe_game
@@ -71,19 +72,15 @@ STATUSES = tuple(MutantStatus)
 DECISIVE = (VerdictKind.PROVED, VerdictKind.NO_WITNESS)
 """Base verdicts a single hit under the mutant overturns: the search can stop there."""
 
-MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=300.0, random_games=200, random_seconds=20.0, first_only=True)
+MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=MUTATE_DIFF_SECONDS, random_games=200,
+                     random_seconds=MUTATE_RANDOM_SECONDS, first_only=True)
 """The product search deciding equivalent or survived: complete when it can be."""
 
 
 
 
-SOLVER_ONLY_EACH = (5.0, 30.0)
-"""The seconds one property may take of a mutant's time by the solver alone, in two passes
-(`verdicts_under`): every property first gets at most 5 s, then those left unknown at most
-30 s each. At 5 players one mutant's deck conservation was still undecided after 150 s,
-and with 300 s for the whole mutant the solver left 85 of its 88 properties unknown. With
-30 s for each in one pass, another mutant's nine properties the solver could not decide
-took 270 of its 300 s, and most of the 70 it left unknown were never asked."""
+SOLVER_ONLY_EACH = SOLVER_ONLY_EACH_SECONDS
+"""verify/budgets.py `SOLVER_ONLY_EACH_SECONDS`."""
 
 
 
