@@ -85,6 +85,8 @@ def test_no_odds_for_the_rules_own_game_exits_3() -> None:
     assert result.exit_code == 3, result.output
     data = json.loads(result.stdout)
     assert data["best"]["dropped"].startswith("time limit") and len(data["evaluated"]) == 1
+    # Not on a terminal: each candidate is a line on stderr as it is evaluated.
+    assert "… candidate 1: " in result.stderr and "dropped (time limit" in result.stderr
 
 
 def test_a_profile_reading_a_hidden_field_is_refused(tmp_path: Path) -> None:

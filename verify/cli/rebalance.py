@@ -61,6 +61,11 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
             share = candidate.liberal
             status.update(f"{len(evaluated)} evaluated; last "
                           + (f"{100 * share:.1f}% Liberal" if share is not None else "dropped"))
+            if not status.enabled:
+                # A script or a CI log has no status line: each candidate, a line on stderr,
+                # so that an hour's search is not an hour of silence.
+                click.echo(f"  … candidate {len(evaluated)}: {candidate.rules()}: Liberal {_share(candidate)}",
+                           err=True)
 
         found = search(space, players, strategy, odds_of(players, strategy, time_limit), target=target,
                        tolerance=tolerance, max_evaluations=max_evaluations, progress=progress)
