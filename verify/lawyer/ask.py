@@ -65,7 +65,7 @@ from ..explicit.frontier import blocked_into
 from ..explicit.model import Model
 from ..explicit.reductions import Reductions, cone, fields_read, symmetry_blockers
 from ..knowledge.decide import decide_count, reduced
-from ..portfolio import Backend, Deadline, Once, Request, decide as decide_request, explore, unknown, within
+from ..portfolio import Backend, Deadline, Once, Request, decide as decide_request, explore, within
 from ..results import Evidence, Limits, Played, PropertyResult, Proved, Refuted, Unknown, Unwitnessed, Verdict, Witnessed
 from ..rules import Rules
 from ..workers import start_context
@@ -443,7 +443,8 @@ class QuestionSolver:
             else:
                 found = _smt(prop, request.players, None, request.rules, limits.time_limit or self.infer_within,
                              self.stopped, hinted=False)
-            out.append(found or unknown(prop, request.players, "smt", "the solver did not decide it"))
+            if found is not None:   # undecided: no result, so the search's reason for stopping stands
+                out.append(found)
         return out
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
@@ -465,8 +466,7 @@ class ProverBeside:
         seconds = within(request.limits, deadline).time_limit
         proof = self.prover.proved(count) if count == self.first else \
             self.prover.wait(count, SMT_FIRST_SECONDS if seconds is None else seconds)
-        return [proof or unknown(prop, count, "smt", "not proved never to happen")
-                for prop in request.properties]
+        return [proof for prop in request.properties if proof is not None]   # no proof: nothing to say
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
         """The prover works on its own."""
@@ -495,7 +495,8 @@ class CatalogueProofs:
                     self.stopped[prop.name] = why[request.players]
             else:
                 proof = _proof_of_never(prop, request.players, request.rules)
-            out.append(proof or unknown(prop, request.players, "smt", "not proved"))
+            if proof is not None:   # unproved: the search is asked, and says why it stopped if it does
+                out.append(proof)
         return out
 
     def heard(self, request: Request, results: list[PropertyResult]) -> None:
@@ -728,8 +729,8 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
             return None
         decision = decide_request(Request(rules, count, (prop,), limits_now(cap)), None, strategy=strategy,
                                   backends=backends)
-        if not decision.results:     # the question is not stated for this count
-            return _result(prop, count, Unknown(Evidence("explicit"), f"not stated for {count} players"))
+        if not decision.results:    # the proofs alone found none (or the question is not for this count)
+            return None
         result = decision.results[0]
         why = stopped.get(count) or (prover.stopped.get(count) if prover is not None else None)
         if isinstance(result.verdict, Unknown) and why:
@@ -740,8 +741,8 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
         if progress:
             progress(f"{count} players: searching ({limits_now(cap).describe()})")
         result = decided(count, cap)
-        assert result is not None
-        results[count] = result
+        results[count] = result if result is not None else _result(
+            prop, count, Unknown(Evidence("explicit"), f"the question is not stated for {count} players"))
 
     if quick_pass and budget.seconds is not None and len(chosen) > 1:
         for count in chosen:
