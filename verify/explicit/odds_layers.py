@@ -82,11 +82,12 @@ from spec.errors import SpecError
 from spec.lang.nodes import Node
 from spec.strategies import Strategy, profile_names
 
+from ..results import Limits
 from .codec import Codec
 from .explore import resident_mib
 from . import limbs
 from .keys import Words, distinct_groups
-from .layers import CHUNK, LayeredSearch, ready_columns
+from .layers import CHUNK, DISK_FULL, PENDING_IN_MEMORY, SPILL_BUFFER, LayeredSearch, _Pending, ready_columns
 from .model import Model
 from .odds import NO_RANKING, Odds, odds, prepared
 from .reductions import Reductions, Representative, pivot_field
@@ -143,13 +144,15 @@ class _Stop(Exception):
 
 
 def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
-              seconds: float | None = None, max_states: int | None = None, rotation: bool = True) -> Odds:
+              seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
+              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
     """The odds by the layered pass, or by the per-state pass (odds.py) where the arrays
-    cannot represent the rules or the profile: then `fallback` says why."""
+    cannot represent the rules or the profile: then `fallback` says why. `spill`,
+    `in_memory`: as `layered_odds`."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
         return layered_odds(game, strategy, exact=exact, given=given, seconds=seconds, max_states=max_states,
-                            rotation=rotation)
+                            rotation=rotation, spill=spill, in_memory=in_memory)
     except (Unbatchable, HandOver) as why:
         spent = time.perf_counter() - started
         left = None if seconds is None else max(0.0, seconds - spent)
@@ -162,9 +165,12 @@ def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None 
 
 
 def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
-                 seconds: float | None = None, max_states: int | None = None, rotation: bool = True) -> Odds:
+                 seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
     """The odds of `game` under `strategy` a layer at a time (module docstring); raises
-    `Unbatchable` (or `HandOver`) where the arrays cannot represent something."""
+    `Unbatchable` (or `HandOver`) where the arrays cannot represent something. `spill`: a
+    folder the rows waiting for their layer go to once those in memory take `in_memory`
+    bytes (floats only: `_Pass.put`)."""
     started, cpu = time.perf_counter(), time.process_time()
     result, condition = prepared(game, strategy, exact, given, rotation)
     result.method = LAYERS
@@ -173,7 +179,7 @@ def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | No
         return result
     deadline = None if seconds is None else started + seconds
     try:
-        _Pass(game, strategy, result, condition, exact).run(deadline, max_states)
+        _Pass(game, strategy, result, condition, exact, spill, in_memory).run(started, seconds, deadline, max_states)
     finally:
         result.seconds = time.perf_counter() - started
         result.cpu_seconds = time.process_time() - cpu
@@ -271,6 +277,10 @@ class _Rows(NamedTuple):
     denominator: int
 
 
+_SPILLED = ("rounds", "held", "mass", "chain")
+"""The columns of a row written to disk beside its state's key (`_Pass.put`)."""
+
+
 @dataclass
 class _Weighed:
     """One rule's legal moves from some states, with a weight each, before normalising."""
@@ -284,8 +294,14 @@ class _Weighed:
 class _Pass:
     """One forward pass, layer by layer (module docstring)."""
 
-    def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool) -> None:
+    def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool,
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> None:
         self.game, self.strategy, self.result, self.exact = game, strategy, result, exact
+        # Rows waiting for their layer: in memory up to `in_memory` bytes (`memory`), then
+        # (floats, with a folder) on disk, a layer's in its `_Pending` file (`put`).
+        self.folder = None if exact else spill
+        self.in_memory, self.memory, self.buffered = in_memory, 0, 0
+        self.spilled: dict[int, _Pending] = {}
         players = game.players
         self.players = players
         model = Model(game, (), Reductions(symmetry=False, representatives=False))
@@ -340,23 +356,80 @@ class _Pass:
 
     # ------------------------------------------------------------------ the sweep
 
-    def run(self, deadline: float | None, max_states: int | None) -> None:
+    def run(self, started: float, seconds: float | None, deadline: float | None, max_states: int | None) -> None:
         search, result = self.search, self.result
         initial = search.initial.copy()
-        rank = int(np.asarray(search.rank(Rows(initial, np.arange(1), slice(None)))).ravel()[0])  # type: ignore[misc]
+        top = int(np.asarray(search.rank(Rows(initial, np.arange(1), slice(None)))).ravel()[0])  # type: ignore[misc]
         held = self._holds(initial)
         zero = np.zeros(1, dtype=np.int64)
-        pending: dict[int, list[_Rows]] = {rank: [_Rows(search.keys(initial), zero, zero, held, self._ones(1), zero, 1)]}
+        pending: dict[int, list[_Rows]] = {top: [_Rows(search.keys(initial), zero, zero, held, self._ones(1), zero, 1)]}
         try:
-            while pending:
-                rank = max(pending)
-                self._layer(rank, pending.pop(rank), pending, deadline, max_states)
+            while pending or self.spilled:
+                rank = max([*pending, *self.spilled])
+                self._layer(rank, self._taken(rank, pending), pending, deadline, max_states)
                 result.layers += 1
+                # The pace of the search's sweep (layers.py `_hopeless`): a pass that
+                # cannot end within the time limit stops now, its odds unknown.
+                pace = LayeredSearch._hopeless(Limits(time_limit=seconds), time.perf_counter() - started, rank, top)
+                if pace:
+                    raise _Stop(pace)
         except _Stop as stop:
             result.limit = stop.limit
             return
+        except OSError as error:
+            if error.errno not in DISK_FULL:
+                raise
+            result.limit = (f"limit: disk (no space left in {self.folder or error.filename} after "
+                            f"{result.states:,} states: the rows waiting for their layer are kept there; TMPDIR "
+                            f"names another folder)")
+            return
+        finally:
+            for layer in self.spilled.values():
+                layer.discard()
         self._finish()
         result.complete = True
+
+    def put(self, rank: int, rows: _Rows, pending: dict[int, list[_Rows]]) -> None:
+        """Rows set aside for their layer: in memory, or once those in memory take
+        `in_memory` bytes (and for every later part of a layer that went to disk, so a
+        layer's rows come back in order), gathered for its file on disk: each row with its
+        own key, since a record joins many parts (layers.py `_Pending`, its rows kept
+        whole: `distinct` False), appended once `SPILL_BUFFER` bytes wait."""
+        size = rows.keys.nbytes + sum(column.nbytes for column in rows[1:6])
+        layer = self.spilled.get(rank)
+        if self.folder is None or (layer is None and self.memory + size <= self.in_memory):
+            pending.setdefault(rank, []).append(rows)
+            self.memory += size
+            return
+        if layer is None:
+            layer = self.spilled[rank] = _Pending(carried={name: [] for name in _SPILLED}, distinct=False)
+        columns = {"rounds": rows.rounds.astype(np.int32), "held": rows.held, "mass": rows.mass,
+                   "chain": rows.chain.astype(np.int32)}
+        keys = rows.keys.take(rows.state, axis=1)
+        held = keys.nbytes + sum(column.nbytes for column in columns.values())
+        layer.buffered.append((keys, columns))
+        layer.buffered_bytes += held
+        layer.size += len(rows.state)
+        self.buffered += held
+        if self.buffered >= SPILL_BUFFER:
+            for waiting in self.spilled.values():
+                waiting.flush(self.folder)
+            self.buffered = 0
+
+    def _taken(self, rank: int, pending: dict[int, list[_Rows]]) -> list[_Rows]:
+        """The rows of one layer: those held in memory, then those on disk, read back."""
+        parts = pending.pop(rank, [])
+        self.memory -= sum(part.keys.nbytes + sum(column.nbytes for column in part[1:6]) for part in parts)
+        layer = self.spilled.pop(rank, None)
+        if layer is not None:
+            self.buffered -= layer.buffered_bytes
+            layer.load()
+            for keys, rounds, held, mass, chain in zip(layer.states, *(layer.carried[name] for name in _SPILLED)):
+                width = keys.shape[1]
+                parts.append(_Rows(keys, np.arange(width, dtype=np.int64), rounds.astype(np.int64), held, mass,
+                                   chain.astype(np.int64), 1))
+            layer.discard()
+        return parts
 
     def _ones(self, count: int) -> npt.NDArray[Any]:
         return limbs.ones(count) if self.exact else np.ones(count)
@@ -476,9 +549,9 @@ class _Pass:
         state_bounds = [0, *cuts.tolist(), len(ranks)]
         row_bounds = np.searchsorted(target, state_bounds).tolist()
         for first, last, low, high in zip(state_bounds, state_bounds[1:], row_bounds, row_bounds[1:]):
-            pending.setdefault(int(ranks[first]), []).append(
-                _Rows(keys[:, first:last], target[low:high] - first, new_rounds[low:high], new_held[low:high],
-                      new_mass[..., low:high], new_chain[low:high], denominator))
+            self.put(int(ranks[first]), _Rows(keys[:, first:last], target[low:high] - first, new_rounds[low:high],
+                                              new_held[low:high], new_mass[..., low:high], new_chain[low:high],
+                                              denominator), pending)
 
     # ------------------------------------------------------------------ figures
 
