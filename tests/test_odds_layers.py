@@ -127,6 +127,32 @@ def test_rows_spilled_to_disk_give_the_same_figures(rules: str, strategy: str, t
     assert abs(spilled.total - 1) <= spilled.error_bound
 
 
+def test_a_layer_merged_in_slices_gives_the_same_fractions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layer of more than LAYER_ROWS rows is merged and expanded in slices by its
+    states' keys: a state's rows all in one slice, so the fractions are the same."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "partisan")
+    whole = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    sliced: list[int] = []
+    merge = odds_layers._Pass._merge_and_expand
+
+    def counted(self: Any, *args: Any) -> None:
+        sliced.append(1)
+        merge(self, *args)
+    monkeypatch.setattr(odds_layers._Pass, "_merge_and_expand", counted)
+    monkeypatch.setattr(odds_layers, "LAYER_ROWS", 2000)
+    parts = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    assert len(sliced) > parts.layers                  # some layers were taken in several slices
+    _same_figures(parts, whole)
+
+
+def _same_figures(one: Odds, other: Odds) -> None:
+    assert one.complete and other.complete, (one.limit, other.limit)
+    assert one.states == other.states and one.layers == other.layers
+    for name in ("outcomes", "by_rounds", "given_outcomes", "elections"):
+        assert getattr(one, name) == getattr(other, name), name
+
+
 def test_exact_rows_stay_in_memory_with_a_folder(tmp_path: Path) -> None:
     """Limbs of a part's own denominator are not spilled: exact odds keep their rows in
     memory, and are the same fractions with a folder given."""

@@ -38,6 +38,18 @@ reads its Ja set beyond its size, a chance rule without weight. A limit (time, s
 move that does not lower the ranking, a state out of its range or a state with no move
 leave the result incomplete, as in odds.py.
 
+Memory. The rows waiting for their layer are the pass's memory (a layer's states are met
+again and again before it is taken, each meeting a row). In floats, with a folder to
+spill to (`shrules odds` gives one under $TMPDIR), once those kept take
+`PENDING_IN_MEMORY` bytes the later rows go to disk as the layered search's do
+(layers.py `_Pending`, its rows kept whole: a row's mass is summed with the others of
+its state when the layer is taken, never dropped as a duplicate), each with its own key,
+and come back in the order they came when their rank comes up: the merge sees the same
+rows, so the figures are the same floats. Exact rows stay in memory: each part's limbs
+are over its own denominator, which a record joining many parts would have to bring to
+a common one. A pass that cannot end within its time limit at its pace so far stops
+early (layers.py `_hopeless`), its odds unknown, as at the limit itself.
+
 Exact numbers. A batch of masses (a pending part, a merged layer) shares one denominator,
 a Python integer, and each mass is its integer numerator held as limbs over numpy
 (limbs.py): a move multiplies the numerators by its probability times the common
@@ -86,7 +98,7 @@ from ..results import Limits
 from .codec import Codec
 from .explore import resident_mib
 from . import limbs
-from .keys import Words, distinct_groups
+from .keys import Words, distinct_groups, mixed
 from .layers import CHUNK, DISK_FULL, PENDING_IN_MEMORY, SPILL_BUFFER, LayeredSearch, _Pending, ready_columns
 from .model import Model
 from .odds import NO_RANKING, Odds, odds, prepared
@@ -277,6 +289,18 @@ class _Rows(NamedTuple):
     denominator: int
 
 
+def _chosen(part: _Rows, chosen: Bools) -> _Rows:
+    """The rows of `part` whose states are `chosen`, the states renumbered among those."""
+    number = np.cumsum(chosen) - 1
+    rows = chosen[part.state]
+    return _Rows(part.keys[:, chosen], number[part.state[rows]], part.rounds[rows], part.held[rows],
+                 part.mass[..., rows], part.chain[rows], part.denominator)
+
+
+LAYER_ROWS = 1 << 24
+"""Rows of a layer merged at once: a larger layer (7 players under `partisan` and up) is
+merged and expanded in slices, each merge sorting a few hundred MiB (`_Pass._layer`)."""
+
 _SPILLED = ("rounds", "held", "mass", "chain")
 """The columns of a row written to disk beside its state's key (`_Pass.put`)."""
 
@@ -463,7 +487,25 @@ class _Pass:
 
     def _layer(self, rank: int, parts: list[_Rows], pending: dict[int, list[_Rows]], deadline: float | None,
                max_states: int | None) -> None:
-        """Merge a layer's rows, then expand its states a part at a time."""
+        """A layer's rows merged and expanded; past `LAYER_ROWS` rows, in slices by the
+        hash of their states' keys (keys.mixed: a state's rows all fall in one slice, so
+        each slice merges whole states), so that the sort of a merge needs a slice's
+        memory, not the layer's."""
+        slices = math.ceil(sum(len(part.state) for part in parts) / LAYER_ROWS)
+        if slices <= 1:
+            self._merge_and_expand(rank, parts, pending, deadline, max_states)
+            return
+        hashes = [mixed(part.keys) % np.uint64(slices) for part in parts]
+        for number in range(slices):
+            chosen = [_chosen(part, hashed == np.uint64(number)) for part, hashed in zip(parts, hashes)]
+            chosen = [part for part in chosen if len(part.state)]
+            if chosen:
+                self._merge_and_expand(rank, chosen, pending, deadline, max_states)
+        parts.clear()
+
+    def _merge_and_expand(self, rank: int, parts: list[_Rows], pending: dict[int, list[_Rows]],
+                          deadline: float | None, max_states: int | None) -> None:
+        """Merge rows of whole states, then expand the states a part at a time."""
         keys = np.concatenate([part.keys for part in parts], axis=1)
         offsets = np.cumsum([0] + [part.keys.shape[1] for part in parts[:-1]])
         state = np.concatenate([part.state + offset for part, offset in zip(parts, offsets.tolist())])
