@@ -125,6 +125,12 @@ def test_rows_spilled_to_disk_give_the_same_figures(rules: str, strategy: str, t
     for name in ("outcomes", "by_rounds", "given_outcomes", "elections", "chain"):
         assert getattr(spilled, name) == getattr(kept, name), name
     assert abs(spilled.total - 1) <= spilled.error_bound
+    monkeypatch.setattr(odds_layers, "LAYER_ROWS", 2000)       # the files read a slice at a time
+    sliced = layered_odds(game, profile, exact=False, given=THREE_FASCIST, spill=str(tmp_path), in_memory=0)
+    assert sliced.complete and not list(tmp_path.iterdir())
+    assert abs(sliced.total - 1) <= sliced.error_bound
+    for key, value in kept.outcomes.items():
+        assert abs(sliced.outcomes[key] - value) <= 2 * sliced.error_bound * value, key
 
 
 def test_a_layer_merged_in_slices_gives_the_same_fractions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -297,6 +297,13 @@ def _chosen(part: _Rows, chosen: Bools) -> _Rows:
                  part.mass[..., rows], part.chain[rows], part.denominator)
 
 
+def _read(keys: list[Words], carried: dict[str, list[Array]]) -> list[_Rows]:
+    """Rows read back from disk (`_Pass.put`: each with its own key) as parts."""
+    return [_Rows(words, np.arange(words.shape[1], dtype=np.int64), rounds.astype(np.int64), held, mass,
+                  chain.astype(np.int64), 1)
+            for words, rounds, held, mass, chain in zip(keys, *(carried[name] for name in _SPILLED))]
+
+
 LAYER_ROWS = 1 << 24
 """Rows of a layer merged at once: a larger layer (7 players under `partisan` and up) is
 merged and expanded in slices, each merge sorting a few hundred MiB (`_Pass._layer`)."""
@@ -390,7 +397,16 @@ class _Pass:
         try:
             while pending or self.spilled:
                 rank = max([*pending, *self.spilled])
-                self._layer(rank, self._taken(rank, pending), pending, deadline, max_states)
+                parts = pending.pop(rank, [])
+                self.memory -= sum(part.keys.nbytes + sum(column.nbytes for column in part[1:6]) for part in parts)
+                layer = self.spilled.pop(rank, None)
+                if layer is not None:
+                    self.buffered -= layer.buffered_bytes
+                try:
+                    self._layer(rank, parts, layer, pending, deadline, max_states)
+                finally:
+                    if layer is not None:
+                        layer.discard()
                 result.layers += 1
                 # The pace of the search's sweep (layers.py `_hopeless`): a pass that
                 # cannot end within the time limit stops now, its odds unknown.
@@ -440,21 +456,6 @@ class _Pass:
                 waiting.flush(self.folder)
             self.buffered = 0
 
-    def _taken(self, rank: int, pending: dict[int, list[_Rows]]) -> list[_Rows]:
-        """The rows of one layer: those held in memory, then those on disk, read back."""
-        parts = pending.pop(rank, [])
-        self.memory -= sum(part.keys.nbytes + sum(column.nbytes for column in part[1:6]) for part in parts)
-        layer = self.spilled.pop(rank, None)
-        if layer is not None:
-            self.buffered -= layer.buffered_bytes
-            layer.load()
-            for keys, rounds, held, mass, chain in zip(layer.states, *(layer.carried[name] for name in _SPILLED)):
-                width = keys.shape[1]
-                parts.append(_Rows(keys, np.arange(width, dtype=np.int64), rounds.astype(np.int64), held, mass,
-                                   chain.astype(np.int64), 1))
-            layer.discard()
-        return parts
-
     def _ones(self, count: int) -> npt.NDArray[Any]:
         return limbs.ones(count) if self.exact else np.ones(count)
 
@@ -485,19 +486,25 @@ class _Pass:
             merged_chain += np.bincount(group, minlength=count) - 1
         return codes // (2 * top), (codes // 2) % top + low, (codes % 2) == 1, summed, merged_chain
 
-    def _layer(self, rank: int, parts: list[_Rows], pending: dict[int, list[_Rows]], deadline: float | None,
-               max_states: int | None) -> None:
-        """A layer's rows merged and expanded; past `LAYER_ROWS` rows, in slices by the
-        hash of their states' keys (keys.mixed: a state's rows all fall in one slice, so
-        each slice merges whole states), so that the sort of a merge needs a slice's
-        memory, not the layer's."""
-        slices = math.ceil(sum(len(part.state) for part in parts) / LAYER_ROWS)
+    def _layer(self, rank: int, parts: list[_Rows], layer: _Pending | None, pending: dict[int, list[_Rows]],
+               deadline: float | None, max_states: int | None) -> None:
+        """A layer's rows (`parts` in memory, then those of `layer` on disk, in the order
+        they came) merged and expanded; past `LAYER_ROWS` rows, in slices by the hash of
+        their states' keys (keys.mixed, as `_Pending.slice` reads the file a slice at a
+        time: a state's rows all fall in one slice, so each slice merges whole states),
+        so that a merge sorts, and memory holds, a slice of the layer, not all of it."""
+        slices = math.ceil((sum(len(part.state) for part in parts) + (layer.size if layer else 0)) / LAYER_ROWS)
         if slices <= 1:
+            if layer is not None:
+                layer.load()
+                parts += _read(layer.states, layer.carried)
             self._merge_and_expand(rank, parts, pending, deadline, max_states)
             return
         hashes = [mixed(part.keys) % np.uint64(slices) for part in parts]
         for number in range(slices):
             chosen = [_chosen(part, hashed == np.uint64(number)) for part, hashed in zip(parts, hashes)]
+            if layer is not None:
+                chosen += _read(*layer.slice(number, slices))
             chosen = [part for part in chosen if len(part.state)]
             if chosen:
                 self._merge_and_expand(rank, chosen, pending, deadline, max_states)
