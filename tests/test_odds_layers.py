@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from fractions import Fraction
 from typing import Any
 
@@ -22,9 +23,10 @@ from click.testing import CliRunner
 from engine.game import compiled_game
 from spec.strategies import load_strategy
 from verify.cli import main
-from verify.explicit import limbs
+from verify.explicit import layers, limbs
 from verify.explicit import odds_layers
 from verify.explicit.odds import PER_STATE, Odds, odds
+from verify.explicit.layers import _Pending
 from verify.explicit.odds_layers import LAYERS, Unbatchable, fast_odds, layered_odds
 
 LATE = "custom[start_liberal=4; start_fascist=4]"
@@ -95,6 +97,108 @@ def test_a_time_limit_leaves_it_incomplete() -> None:
     game = compiled_game(5)
     result = layered_odds(game, load_strategy(game.spec, "uniform"), exact=False, seconds=0.0)
     assert not result.complete and result.limit.startswith("time limit")
+
+
+@pytest.mark.parametrize(("rules", "strategy"), [("standard", "uniform"), (LATE, "partisan")])
+def test_rows_spilled_to_disk_give_the_same_figures(rules: str, strategy: str, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row waiting for its layer sent to disk (no bytes kept in memory, a record
+    appended at every part): read back in the order they came, the layers merge the
+    same rows, so the floats are the same numbers, each one, as kept in memory."""
+    game = compiled_game(5, rules)
+    profile = load_strategy(game.spec, strategy)
+    kept = layered_odds(game, profile, exact=False, given=THREE_FASCIST)
+    records: list[int] = []
+    flush = _Pending.flush
+
+    def counted(self: _Pending, folder: str) -> None:
+        records.append(len(self.buffered))
+        flush(self, folder)
+        assert self.file is None or Path(self.file).parent == tmp_path
+    monkeypatch.setattr(_Pending, "flush", counted)
+    monkeypatch.setattr(odds_layers, "SPILL_BUFFER", 1)
+    spilled = layered_odds(game, profile, exact=False, given=THREE_FASCIST, spill=str(tmp_path), in_memory=0)
+    assert kept.complete and spilled.complete, spilled.limit
+    assert sum(records) > spilled.layers > 1                 # written to disk, part by part
+    assert not list(tmp_path.iterdir())                      # every layer's file read back and removed
+    assert spilled.states == kept.states and spilled.layers == kept.layers
+    for name in ("outcomes", "by_rounds", "given_outcomes", "elections", "chain"):
+        assert getattr(spilled, name) == getattr(kept, name), name
+    assert abs(spilled.total - 1) <= spilled.error_bound
+
+
+def test_a_spilled_layer_read_a_slice_at_a_time_gives_the_same_figures(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Layers past LAYER_ROWS rows merged in slices, their rows on disk read a slice at
+    a time (`_Pending.slice`): the same rows in the same order as the slices of rows
+    kept in memory, so the same floats."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "partisan")
+    monkeypatch.setattr(odds_layers, "LAYER_ROWS", 2000)
+    kept = layered_odds(game, profile, exact=False, given=THREE_FASCIST)
+    monkeypatch.setattr(odds_layers, "SPILL_BUFFER", 1)
+    read: list[int] = []
+    slice_of = _Pending.slice
+
+    def counted(self: _Pending, number: int, slices: int) -> tuple[list[Any], dict[str, list[Any]]]:
+        read.append(len(self.records))
+        return slice_of(self, number, slices)
+    monkeypatch.setattr(_Pending, "slice", counted)
+    sliced = layered_odds(game, profile, exact=False, given=THREE_FASCIST, spill=str(tmp_path), in_memory=0)
+    assert sum(read) > 0 and not list(tmp_path.iterdir())          # records read back a slice at a time
+    _same_figures(sliced, kept)
+    assert sliced.chain == kept.chain
+
+
+def test_a_layer_merged_in_slices_gives_the_same_fractions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layer of more than LAYER_ROWS rows is merged and expanded in slices by its
+    states' keys: a state's rows all in one slice, so the fractions are the same."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "partisan")
+    whole = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    sliced: list[int] = []
+    merge = odds_layers._Pass._merge_and_expand
+
+    def counted(self: Any, *args: Any) -> None:
+        sliced.append(1)
+        merge(self, *args)
+    monkeypatch.setattr(odds_layers._Pass, "_merge_and_expand", counted)
+    monkeypatch.setattr(odds_layers, "LAYER_ROWS", 2000)
+    parts = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    assert len(sliced) > parts.layers                  # some layers were taken in several slices
+    _same_figures(parts, whole)
+
+
+def _same_figures(one: Odds, other: Odds) -> None:
+    assert one.complete and other.complete, (one.limit, other.limit)
+    assert one.states == other.states and one.layers == other.layers
+    for name in ("outcomes", "by_rounds", "given_outcomes", "elections"):
+        assert getattr(one, name) == getattr(other, name), name
+
+
+def test_exact_rows_stay_in_memory_with_a_folder(tmp_path: Path) -> None:
+    """Limbs of a part's own denominator are not spilled: exact odds keep their rows in
+    memory, and are the same fractions with a folder given."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "uniform")
+    spilled = layered_odds(game, profile, exact=True, spill=str(tmp_path), in_memory=0)
+    assert spilled.complete and spilled.total == 1
+    assert spilled.outcomes == layered_odds(game, profile, exact=True).outcomes
+
+
+def test_a_pass_that_cannot_end_in_time_stops_at_its_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pace of layers.py's sweep: judged at once and with no margin, a pass stops
+    after its first layer, its odds unknown (exit 3), not figures of part of the graph."""
+    monkeypatch.setattr(layers, "PACE_AFTER", 0.0)
+    monkeypatch.setattr(layers, "PACE_MARGIN", 0.0)
+    game = compiled_game(5)
+    result = layered_odds(game, load_strategy(game.spec, "uniform"), exact=False, seconds=600)
+    assert not result.complete and result.layers == 1 and "at its pace so far" in result.limit
+    assert not result.outcomes
+    cli = CliRunner().invoke(main, ["odds", "-n", "5", "--float", "--json"])
+    assert cli.exit_code == 3
+    data = json.loads(cli.output)
+    assert data["complete"] is False and "pace" in data["limit"] and "outcomes" not in data
 
 
 def test_what_the_arrays_cannot_do_falls_back_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,6 +14,7 @@ from engine.judge import rules_identity
 from spec.strategies import load_strategy, shipped
 from verify.explicit.odds import EXACT_UP_TO, Odds
 from verify.explicit.odds_layers import LAYERS, fast_odds
+from verify.explicit.scratch import scratch
 
 from ..budgets import ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
@@ -66,8 +67,11 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     logged = read_logged(list(against)) if against else None
     if sample_games is not None:
         require_uniform(profile)        # before the odds are computed, not after
-    result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
-                          seconds=time_limit, max_states=max_states)
+    # Rows waiting for their layer go to disk past PENDING_IN_MEMORY (floats, 8 players
+    # and up); the folder is under $TMPDIR and gone when the odds are done.
+    with scratch("shrules-odds-") as spill:
+        result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
+                           seconds=time_limit, max_states=max_states, spill=spill)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:

@@ -182,7 +182,11 @@ class _Pending:
     them (`records`: the states in each; `dropped`: the duplicates removed), so that a
     10-player search opens a file per flush and layer, not per part (a file per part,
     opened and parsed, cost more than its bytes: a third of the spilling time at 7
-    players). `size` counts every successor put aside, duplicates included."""
+    players). `size` counts every successor put aside, duplicates included.
+
+    With `distinct` False the parts are rows that must all be kept (the odds' pass,
+    odds_layers.py: rows of one state carry masses summed only when their layer is
+    taken), so a record is the parts joined, nothing dropped."""
 
     states: list[npt.NDArray[Any]] = field(default_factory=list)
     carried: dict[str, list[Array]] = field(default_factory=dict)
@@ -198,6 +202,7 @@ class _Pending:
     buffered: list[tuple[npt.NDArray[Any], dict[str, Array]]] = field(default_factory=list)
     buffered_bytes: int = 0                                 # parts waiting to be appended to `file`
     layout: tuple[int, Any, dict[str, Any]] | None = None   # a record's key words and dtypes
+    distinct: bool = True                                   # duplicates merged when written
 
     @property
     def spilling(self) -> bool:
@@ -249,6 +254,8 @@ class _Pending:
         compaction holds the successors of many parts of one layer, which meet the same
         states again and again: at 7 players a fifth of a record's were distinct."""
         joined = np.concatenate(keys, axis=1)
+        if not self.distinct:
+            return joined, {name: np.concatenate(parts) for name, parts in columns.items()}
         merged, values = _without_duplicates(joined, {name: np.concatenate(parts) for name, parts in columns.items()})
         self.dropped += joined.shape[1] - merged.shape[1]
         return merged, values

@@ -38,6 +38,18 @@ reads its Ja set beyond its size, a chance rule without weight. A limit (time, s
 move that does not lower the ranking, a state out of its range or a state with no move
 leave the result incomplete, as in odds.py.
 
+Memory. The rows waiting for their layer are the pass's memory (a layer's states are met
+again and again before it is taken, each meeting a row). In floats, with a folder to
+spill to (`shrules odds` gives one under $TMPDIR), once those kept take
+`PENDING_IN_MEMORY` bytes the later rows go to disk as the layered search's do
+(layers.py `_Pending`, its rows kept whole: a row's mass is summed with the others of
+its state when the layer is taken, never dropped as a duplicate), each with its own key,
+and come back in the order they came when their rank comes up: the merge sees the same
+rows, so the figures are the same floats. Exact rows stay in memory: each part's limbs
+are over its own denominator, which a record joining many parts would have to bring to
+a common one. A pass that cannot end within its time limit at its pace so far stops
+early (layers.py `_hopeless`), its odds unknown, as at the limit itself.
+
 Exact numbers. A batch of masses (a pending part, a merged layer) shares one denominator,
 a Python integer, and each mass is its integer numerator held as limbs over numpy
 (limbs.py): a move multiplies the numerators by its probability times the common
@@ -82,11 +94,12 @@ from spec.errors import SpecError
 from spec.lang.nodes import Node
 from spec.strategies import Strategy, profile_names
 
+from ..results import Limits
 from .codec import Codec
 from .explore import resident_mib
 from . import limbs
-from .keys import Words, distinct_groups
-from .layers import CHUNK, LayeredSearch, ready_columns
+from .keys import Words, distinct_groups, mixed
+from .layers import CHUNK, DISK_FULL, PENDING_IN_MEMORY, SPILL_BUFFER, LayeredSearch, _Pending, ready_columns
 from .model import Model
 from .odds import NO_RANKING, Odds, odds, prepared
 from .reductions import Reductions, Representative, pivot_field
@@ -143,13 +156,15 @@ class _Stop(Exception):
 
 
 def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
-              seconds: float | None = None, max_states: int | None = None, rotation: bool = True) -> Odds:
+              seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
+              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
     """The odds by the layered pass, or by the per-state pass (odds.py) where the arrays
-    cannot represent the rules or the profile: then `fallback` says why."""
+    cannot represent the rules or the profile: then `fallback` says why. `spill`,
+    `in_memory`: as `layered_odds`."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
         return layered_odds(game, strategy, exact=exact, given=given, seconds=seconds, max_states=max_states,
-                            rotation=rotation)
+                            rotation=rotation, spill=spill, in_memory=in_memory)
     except (Unbatchable, HandOver) as why:
         spent = time.perf_counter() - started
         left = None if seconds is None else max(0.0, seconds - spent)
@@ -162,9 +177,12 @@ def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None 
 
 
 def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
-                 seconds: float | None = None, max_states: int | None = None, rotation: bool = True) -> Odds:
+                 seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
     """The odds of `game` under `strategy` a layer at a time (module docstring); raises
-    `Unbatchable` (or `HandOver`) where the arrays cannot represent something."""
+    `Unbatchable` (or `HandOver`) where the arrays cannot represent something. `spill`: a
+    folder the rows waiting for their layer go to once those in memory take `in_memory`
+    bytes (floats only: `_Pass.put`)."""
     started, cpu = time.perf_counter(), time.process_time()
     result, condition = prepared(game, strategy, exact, given, rotation)
     result.method = LAYERS
@@ -173,7 +191,7 @@ def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | No
         return result
     deadline = None if seconds is None else started + seconds
     try:
-        _Pass(game, strategy, result, condition, exact).run(deadline, max_states)
+        _Pass(game, strategy, result, condition, exact, spill, in_memory).run(started, seconds, deadline, max_states)
     finally:
         result.seconds = time.perf_counter() - started
         result.cpu_seconds = time.process_time() - cpu
@@ -271,6 +289,29 @@ class _Rows(NamedTuple):
     denominator: int
 
 
+def _chosen(part: _Rows, chosen: Bools) -> _Rows:
+    """The rows of `part` whose states are `chosen`, the states renumbered among those."""
+    number = np.cumsum(chosen) - 1
+    rows = chosen[part.state]
+    return _Rows(part.keys[:, chosen], number[part.state[rows]], part.rounds[rows], part.held[rows],
+                 part.mass[..., rows], part.chain[rows], part.denominator)
+
+
+def _read(keys: list[Words], carried: dict[str, list[Array]]) -> list[_Rows]:
+    """Rows read back from disk (`_Pass.put`: each with its own key) as parts."""
+    return [_Rows(words, np.arange(words.shape[1], dtype=np.int64), rounds.astype(np.int64), held, mass,
+                  chain.astype(np.int64), 1)
+            for words, rounds, held, mass, chain in zip(keys, *(carried[name] for name in _SPILLED))]
+
+
+LAYER_ROWS = 1 << 24
+"""Rows of a layer merged at once: a larger layer (7 players under `partisan` and up) is
+merged and expanded in slices, each merge sorting a few hundred MiB (`_Pass._layer`)."""
+
+_SPILLED = ("rounds", "held", "mass", "chain")
+"""The columns of a row written to disk beside its state's key (`_Pass.put`)."""
+
+
 @dataclass
 class _Weighed:
     """One rule's legal moves from some states, with a weight each, before normalising."""
@@ -284,8 +325,14 @@ class _Weighed:
 class _Pass:
     """One forward pass, layer by layer (module docstring)."""
 
-    def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool) -> None:
+    def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool,
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> None:
         self.game, self.strategy, self.result, self.exact = game, strategy, result, exact
+        # Rows waiting for their layer: in memory up to `in_memory` bytes (`memory`), then
+        # (floats, with a folder) on disk, a layer's in its `_Pending` file (`put`).
+        self.folder = None if exact else spill
+        self.in_memory, self.memory, self.buffered = in_memory, 0, 0
+        self.spilled: dict[int, _Pending] = {}
         players = game.players
         self.players = players
         model = Model(game, (), Reductions(symmetry=False, representatives=False))
@@ -340,23 +387,74 @@ class _Pass:
 
     # ------------------------------------------------------------------ the sweep
 
-    def run(self, deadline: float | None, max_states: int | None) -> None:
+    def run(self, started: float, seconds: float | None, deadline: float | None, max_states: int | None) -> None:
         search, result = self.search, self.result
         initial = search.initial.copy()
-        rank = int(np.asarray(search.rank(Rows(initial, np.arange(1), slice(None)))).ravel()[0])  # type: ignore[misc]
+        top = int(np.asarray(search.rank(Rows(initial, np.arange(1), slice(None)))).ravel()[0])  # type: ignore[misc]
         held = self._holds(initial)
         zero = np.zeros(1, dtype=np.int64)
-        pending: dict[int, list[_Rows]] = {rank: [_Rows(search.keys(initial), zero, zero, held, self._ones(1), zero, 1)]}
+        pending: dict[int, list[_Rows]] = {top: [_Rows(search.keys(initial), zero, zero, held, self._ones(1), zero, 1)]}
         try:
-            while pending:
-                rank = max(pending)
-                self._layer(rank, pending.pop(rank), pending, deadline, max_states)
+            while pending or self.spilled:
+                rank = max([*pending, *self.spilled])
+                parts = pending.pop(rank, [])
+                self.memory -= sum(part.keys.nbytes + sum(column.nbytes for column in part[1:6]) for part in parts)
+                layer = self.spilled.pop(rank, None)
+                if layer is not None:
+                    self.buffered -= layer.buffered_bytes
+                try:
+                    self._layer(rank, parts, layer, pending, deadline, max_states)
+                finally:
+                    if layer is not None:
+                        layer.discard()
                 result.layers += 1
+                # The pace of the search's sweep (layers.py `_hopeless`): a pass that
+                # cannot end within the time limit stops now, its odds unknown.
+                pace = LayeredSearch._hopeless(Limits(time_limit=seconds), time.perf_counter() - started, rank, top)
+                if pace:
+                    raise _Stop(pace)
         except _Stop as stop:
             result.limit = stop.limit
             return
+        except OSError as error:
+            if error.errno not in DISK_FULL:
+                raise
+            result.limit = (f"limit: disk (no space left in {self.folder or error.filename} after "
+                            f"{result.states:,} states: the rows waiting for their layer are kept there; TMPDIR "
+                            f"names another folder)")
+            return
+        finally:
+            for layer in self.spilled.values():
+                layer.discard()
         self._finish()
         result.complete = True
+
+    def put(self, rank: int, rows: _Rows, pending: dict[int, list[_Rows]]) -> None:
+        """Rows set aside for their layer: in memory, or once those in memory take
+        `in_memory` bytes (and for every later part of a layer that went to disk, so a
+        layer's rows come back in order), gathered for its file on disk: each row with its
+        own key, since a record joins many parts (layers.py `_Pending`, its rows kept
+        whole: `distinct` False), appended once `SPILL_BUFFER` bytes wait."""
+        size = rows.keys.nbytes + sum(column.nbytes for column in rows[1:6])
+        layer = self.spilled.get(rank)
+        if self.folder is None or (layer is None and self.memory + size <= self.in_memory):
+            pending.setdefault(rank, []).append(rows)
+            self.memory += size
+            return
+        if layer is None:
+            layer = self.spilled[rank] = _Pending(carried={name: [] for name in _SPILLED}, distinct=False)
+        columns = {"rounds": rows.rounds.astype(np.int32), "held": rows.held, "mass": rows.mass,
+                   "chain": rows.chain.astype(np.int32)}
+        keys = rows.keys.take(rows.state, axis=1)
+        held = keys.nbytes + sum(column.nbytes for column in columns.values())
+        layer.buffered.append((keys, columns))
+        layer.buffered_bytes += held
+        layer.size += len(rows.state)
+        self.buffered += held
+        if self.buffered >= SPILL_BUFFER:
+            for waiting in self.spilled.values():
+                waiting.flush(self.folder)
+            self.buffered = 0
 
     def _ones(self, count: int) -> npt.NDArray[Any]:
         return limbs.ones(count) if self.exact else np.ones(count)
@@ -388,9 +486,33 @@ class _Pass:
             merged_chain += np.bincount(group, minlength=count) - 1
         return codes // (2 * top), (codes // 2) % top + low, (codes % 2) == 1, summed, merged_chain
 
-    def _layer(self, rank: int, parts: list[_Rows], pending: dict[int, list[_Rows]], deadline: float | None,
-               max_states: int | None) -> None:
-        """Merge a layer's rows, then expand its states a part at a time."""
+    def _layer(self, rank: int, parts: list[_Rows], layer: _Pending | None, pending: dict[int, list[_Rows]],
+               deadline: float | None, max_states: int | None) -> None:
+        """A layer's rows (`parts` in memory, then those of `layer` on disk, in the order
+        they came) merged and expanded; past `LAYER_ROWS` rows, in slices by the hash of
+        their states' keys (keys.mixed, as `_Pending.slice` reads the file a slice at a
+        time: a state's rows all fall in one slice, so each slice merges whole states),
+        so that a merge sorts, and memory holds, a slice of the layer, not all of it."""
+        slices = math.ceil((sum(len(part.state) for part in parts) + (layer.size if layer else 0)) / LAYER_ROWS)
+        if slices <= 1:
+            if layer is not None:
+                layer.load()
+                parts += _read(layer.states, layer.carried)
+            self._merge_and_expand(rank, parts, pending, deadline, max_states)
+            return
+        hashes = [mixed(part.keys) % np.uint64(slices) for part in parts]
+        for number in range(slices):
+            chosen = [_chosen(part, hashed == np.uint64(number)) for part, hashed in zip(parts, hashes)]
+            if layer is not None:
+                chosen += _read(*layer.slice(number, slices))
+            chosen = [part for part in chosen if len(part.state)]
+            if chosen:
+                self._merge_and_expand(rank, chosen, pending, deadline, max_states)
+        parts.clear()
+
+    def _merge_and_expand(self, rank: int, parts: list[_Rows], pending: dict[int, list[_Rows]],
+                          deadline: float | None, max_states: int | None) -> None:
+        """Merge rows of whole states, then expand the states a part at a time."""
         keys = np.concatenate([part.keys for part in parts], axis=1)
         offsets = np.cumsum([0] + [part.keys.shape[1] for part in parts[:-1]])
         state = np.concatenate([part.state + offset for part, offset in zip(parts, offsets.tolist())])
@@ -476,9 +598,9 @@ class _Pass:
         state_bounds = [0, *cuts.tolist(), len(ranks)]
         row_bounds = np.searchsorted(target, state_bounds).tolist()
         for first, last, low, high in zip(state_bounds, state_bounds[1:], row_bounds, row_bounds[1:]):
-            pending.setdefault(int(ranks[first]), []).append(
-                _Rows(keys[:, first:last], target[low:high] - first, new_rounds[low:high], new_held[low:high],
-                      new_mass[..., low:high], new_chain[low:high], denominator))
+            self.put(int(ranks[first]), _Rows(keys[:, first:last], target[low:high] - first, new_rounds[low:high],
+                                              new_held[low:high], new_mass[..., low:high], new_chain[low:high],
+                                              denominator), pending)
 
     # ------------------------------------------------------------------ figures
 
