@@ -279,3 +279,18 @@ def test_layered_equals_per_state_at_10_players_late() -> None:
     profile = load_strategy(game.spec, "partisan")
     _same(layered_odds(game, profile, exact=True, given=THREE_FASCIST),
           odds(game, profile, exact=True, given=THREE_FASCIST))
+
+
+@pytest.mark.parametrize("compute", [layered_odds, odds])
+def test_a_pass_past_its_memory_bound_stops_unknown(compute: Any) -> None:
+    """A computation that outgrows its memory bound stops with its odds unknown and says
+    so, in both passes, instead of growing until the system ends it with nothing said."""
+    game = compiled_game(5)
+    result: Odds = compute(game, load_strategy(game.spec, "uniform"), exact=False, memory_mib=1)
+    assert not result.complete and result.limit.startswith("memory limit: 1 MiB resident reached"), result.limit
+    assert not result.sides()
+
+
+def test_the_command_s_memory_limit_is_a_limit_exit_3() -> None:
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--float", "--memory-limit", "64", "--json"])
+    assert result.exit_code == 3, result.output

@@ -94,3 +94,10 @@ def test_a_profile_reading_a_hidden_field_is_refused(tmp_path: Path) -> None:
     profile.write_text('name = "peeker"\ndescription = "reads the pile"\n[moves.enact]\nweight = "draw_fascist + 1"\n')
     result = CliRunner().invoke(main, ["rebalance", "-n", "5", "--strategy", str(profile), "--time-limit", "0.2"])
     assert result.exit_code == 2 and "'draw_fascist'" in result.output, result.output
+
+
+def test_a_candidate_past_the_memory_limit_is_dropped_with_why() -> None:
+    result = CliRunner().invoke(main, ["rebalance", "-n", "5", "--memory-limit", "64", "--json"])
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert data["best"]["dropped"].startswith("memory limit: 64 MiB"), data["best"]

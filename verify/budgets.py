@@ -305,6 +305,12 @@ where SPIN cannot run beside us (verify/explicit/side_by_side.py)."""
 
 # ---------------------------------------------------------------------- shrules odds
 
+ODDS_MEMORY_MIB = 12_000
+"""Resident MiB at which one computation of odds stops, its odds unknown (`shrules odds`,
+each candidate of `rebalance`): the goal is 10 players within 12 GiB, and without a
+bound a pass that outgrows the machine is ended by the system with nothing said (a
+6-player rebalance, 55 minutes in, at 16 GiB)."""
+
 ODDS_SECONDS = 3600.0
 """Time for one computation of exact odds (`shrules odds`, and each rule set and count of
 `diff --balance exact`): the complete graph is walked once, so this bounds a pass that

@@ -16,11 +16,11 @@ from verify.explicit.odds import EXACT_UP_TO, Odds
 from verify.explicit.odds_layers import LAYERS, fast_odds
 from verify.explicit.scratch import scratch
 
-from ..budgets import ODDS_SECONDS
+from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
 from ..odds.sampled import as_data as sampled_data, lines as sampled_lines, require_uniform, sample
 from ..results import EXIT_FAILED, EXIT_LIMIT
-from .options import max_states_option, players_option, rules_option, time_limit_option
+from .options import max_states_option, memory_limit_option, players_option, rules_option, time_limit_option
 
 @click.command()
 @players_option(default=5)
@@ -34,6 +34,7 @@ from .options import max_states_option, players_option, rules_option, time_limit
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
 @time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
+@memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB at which the computation stops with the odds unknown (exit 3).")
 @click.option("--against", "against", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
               help="Logged games (files or folders: secrethitler.io summaries, native transcripts) to set beside "
                    "the odds: each is judged first, and the finished legal games of this count and rules are "
@@ -47,7 +48,7 @@ from .options import max_states_option, players_option, rules_option, time_limit
                    "winner, how, share).")
 def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, time_limit: float,
          max_states: int | None, against: tuple[Path, ...], sample_games: int | None, seed: int,
-         as_json: bool) -> None:
+         as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB) -> None:
     """The probability of each way of winning when every seat plays by a strategy profile.
 
     The game under the profile is a Markov chain: chance moves have the rules' own odds,
@@ -71,7 +72,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     # and up); the folder is under $TMPDIR and gone when the odds are done.
     with scratch("shrules-odds-") as spill:
         result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
-                           seconds=time_limit, max_states=max_states, spill=spill)
+                           seconds=time_limit, max_states=max_states, spill=spill, memory_mib=memory_limit)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:

@@ -12,12 +12,12 @@ from engine.game import Game
 from spec.loader import load_spec
 from spec.strategies import load_strategy, shipped
 
-from ..budgets import ODDS_SECONDS
+from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..explicit.odds import Odds
 from ..explicit.odds_layers import fast_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import Share, StatusLine, json_option, players_option, time_limit_option
+from .options import Share, StatusLine, json_option, memory_limit_option, players_option, time_limit_option
 from .outputs import writable
 
 
@@ -33,11 +33,13 @@ from .outputs import writable
 @click.option("--max-evaluations", type=click.IntRange(1, 10_000), default=60, show_default=True,
               help="Candidates evaluated at most (each is one computation of the odds).")
 @time_limit_option(ODDS_SECONDS, "Seconds for each candidate's odds; a candidate stopped by it is dropped.")
+@memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB for each candidate's odds; a candidate stopped by it is dropped.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the settings found as a variant file on `custom`, its odds recomputed from the file.")
 @json_option("Print the search as JSON.")
 def rebalance(players: int, strategy: str, target: float, tolerance: float, max_evaluations: int,
-              time_limit: float, out_path: Path | None, as_json: bool) -> None:
+              time_limit: float, out_path: Path | None, as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB
+              ) -> None:
     """Search the custom-game settings for a Liberal win as close to --target as they give.
 
     The knobs are the ones secrethitler.io turned by hand: the deck (the Liberal and
@@ -67,14 +69,15 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
                 click.echo(f"  … candidate {len(evaluated)}: {candidate.rules()}: Liberal {_share(candidate)}",
                            err=True)
 
-        found = search(space, players, strategy, odds_of(players, strategy, time_limit), target=target,
+        found = search(space, players, strategy, odds_of(players, strategy, time_limit, memory_limit), target=target,
                        tolerance=tolerance, max_evaluations=max_evaluations, progress=progress)
         checked = None
         best = found.best
         if out_path is not None and best is not None and best.odds is not None and best.liberal is not None:
             out_path.write_text(overlay_text(found, best.odds))
             spec = load_spec(str(out_path))
-            checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit)
+            checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit,
+                                memory_mib=memory_limit)
             if checked.complete:
                 out_path.write_text(overlay_text(found, checked))
     data = as_data(found, checked, out_path)

@@ -173,9 +173,9 @@ def given_expression(game: Game, text: str) -> Node:
 
 def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
          seconds: float | None = None, max_states: int | None = None,
-         rotation: bool = True) -> Odds:
-    """The odds of `game` under `strategy` (module docstring); `seconds` and `max_states`
-    bound the pass (a bound hit leaves the result incomplete)."""
+         rotation: bool = True, memory_mib: int | None = None) -> Odds:
+    """The odds of `game` under `strategy` (module docstring); `seconds`, `max_states` and
+    `memory_mib` (resident MiB) bound the pass (a bound hit leaves the result incomplete)."""
     started, cpu = time.perf_counter(), time.process_time()
     result, condition = prepared(game, strategy, exact, given, rotation)
     test = None if condition is None else compile_expression(game.spec, game.players, condition)
@@ -185,10 +185,16 @@ def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = Non
         return result
     codec = Codec(game, kept=frozenset(result.kept), pivot=pivot_field(game.spec) if result.rotation else None)
     policy = Policy(game, strategy)
-    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started).run()
+    _Pass(game, policy, codec, measure, test, result, exact, seconds, max_states, started, memory_mib).run()
     result.seconds = time.perf_counter() - started
     result.cpu_seconds = time.process_time() - cpu
     return result
+
+
+def memory_stop(memory_mib: int, states: int) -> str:
+    """The limit of a pass stopped by its memory bound: the process would otherwise grow
+    until the system ends it, with nothing said."""
+    return f"memory limit: {memory_mib:,} MiB resident reached after {states:,} states taken"
 
 
 NO_RANKING = "no ranking proved for these rules: their odds need value iteration, not done yet"
@@ -254,11 +260,11 @@ class _Pass:
 
     def __init__(self, game: Game, policy: Policy, codec: Codec, measure: Callable[[Any], int],
                  test: Callable[[Any], Any] | None, result: Odds, exact: bool, seconds: float | None,
-                 max_states: int | None, started: float) -> None:
+                 max_states: int | None, started: float, memory_mib: int | None = None) -> None:
         self.game, self.policy, self.codec, self.measure, self.test = game, policy, codec, measure, test
         self.result, self.exact = result, exact
         self.deadline = None if seconds is None else started + seconds
-        self.max_states = max_states
+        self.max_states, self.memory_mib = max_states, memory_mib
         self.pending: dict[int, dict[Any, list[Any]]] = {}
         self.rounds = frozenset(c.rule.name for c in game.by_role["nomination"])
         self.elections = frozenset(c.rule.name for c in game.by_role["election"])
@@ -329,6 +335,8 @@ class _Pass:
             raise _Stop(f"time limit: {result.states:,} states taken")
         if self.max_states is not None and result.states >= self.max_states:
             raise _Stop(f"state limit: {result.states:,} states taken")
+        if self.memory_mib is not None and result.peak_mib > self.memory_mib:
+            raise _Stop(memory_stop(self.memory_mib, result.states))
 
     def expand(self, state: Any, masses: Masses, chain: int, rank: int) -> None:
         game, result, zero = self.game, self.result, Fraction(0)

@@ -101,7 +101,7 @@ from . import limbs
 from .keys import Words, distinct_groups, mixed
 from .layers import CHUNK, DISK_FULL, PENDING_IN_MEMORY, SPILL_BUFFER, LayeredSearch, _Pending, ready_columns
 from .model import Model
-from .odds import NO_RANKING, Odds, odds, prepared
+from .odds import NO_RANKING, Odds, memory_stop, odds, prepared
 from .reductions import Reductions, Representative, pivot_field
 from .sweep import NOT_DECREASING, ranking_of
 
@@ -157,19 +157,19 @@ class _Stop(Exception):
 
 def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
               seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
-              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
+              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None) -> Odds:
     """The odds by the layered pass, or by the per-state pass (odds.py) where the arrays
     cannot represent the rules or the profile: then `fallback` says why. `spill`,
-    `in_memory`: as `layered_odds`."""
+    `in_memory`, `memory_mib`: as `layered_odds`."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
         return layered_odds(game, strategy, exact=exact, given=given, seconds=seconds, max_states=max_states,
-                            rotation=rotation, spill=spill, in_memory=in_memory)
+                            rotation=rotation, spill=spill, in_memory=in_memory, memory_mib=memory_mib)
     except (Unbatchable, HandOver) as why:
         spent = time.perf_counter() - started
         left = None if seconds is None else max(0.0, seconds - spent)
         result = odds(game, strategy, exact=exact, given=given, seconds=left, max_states=max_states,
-                      rotation=rotation)
+                      rotation=rotation, memory_mib=memory_mib)
         result.fallback = str(why) or type(why).__name__
         result.seconds += spent
         result.cpu_seconds = time.process_time() - cpu
@@ -178,11 +178,13 @@ def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None 
 
 def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
                  seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
-                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> Odds:
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None
+                 ) -> Odds:
     """The odds of `game` under `strategy` a layer at a time (module docstring); raises
     `Unbatchable` (or `HandOver`) where the arrays cannot represent something. `spill`: a
     folder the rows waiting for their layer go to once those in memory take `in_memory`
-    bytes (floats only: `_Pass.put`)."""
+    bytes (floats only: `_Pass.put`). `memory_mib`: the resident MiB at which the pass
+    stops, its odds unknown (odds.py `memory_stop`)."""
     started, cpu = time.perf_counter(), time.process_time()
     result, condition = prepared(game, strategy, exact, given, rotation)
     result.method = LAYERS
@@ -191,7 +193,8 @@ def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | No
         return result
     deadline = None if seconds is None else started + seconds
     try:
-        _Pass(game, strategy, result, condition, exact, spill, in_memory).run(started, seconds, deadline, max_states)
+        _Pass(game, strategy, result, condition, exact, spill, in_memory, memory_mib).run(started, seconds, deadline,
+                                                                                        max_states)
     finally:
         result.seconds = time.perf_counter() - started
         result.cpu_seconds = time.process_time() - cpu
@@ -326,8 +329,10 @@ class _Pass:
     """One forward pass, layer by layer (module docstring)."""
 
     def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool,
-                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY) -> None:
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None
+                 ) -> None:
         self.game, self.strategy, self.result, self.exact = game, strategy, result, exact
+        self.memory_mib = memory_mib        # resident MiB at which the pass stops (`_watch`)
         # Rows waiting for their layer: in memory up to `in_memory` bytes (`memory`), then
         # (floats, with a folder) on disk, a layer's in its `_Pending` file (`put`).
         self.folder = None if exact else spill
@@ -466,6 +471,8 @@ class _Pass:
             raise _Stop(f"time limit: {result.states:,} states taken")
         if max_states is not None and result.states >= max_states:
             raise _Stop(f"state limit: {result.states:,} states taken")
+        if self.memory_mib is not None and result.peak_mib > self.memory_mib:
+            raise _Stop(memory_stop(self.memory_mib, result.states))
 
     def _merged(self, state: Array, states: int, rounds: Array, held: Bools, mass: npt.NDArray[Any], chain: Array
                 ) -> tuple[Array, Array, Bools, npt.NDArray[Any], Array]:

@@ -140,12 +140,13 @@ def plain(settings: Settings) -> dict[str, Any]:
     return {name: list(value) if isinstance(value, tuple) else value for name, value in settings}
 
 
-def odds_of(players: int, strategy: str, seconds: float | None) -> Evaluate:
-    """The evaluation of a candidate: its odds in floats under `strategy`, within `seconds`."""
+def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None) -> Evaluate:
+    """The evaluation of a candidate: its odds in floats under `strategy`, within `seconds`
+    and `memory_mib` resident MiB (a candidate past either is dropped, with why)."""
     def evaluate(settings: Settings) -> Odds:
         spec = load_spec(settings_name("custom", plain(settings)))
         game = Game(spec, players)
-        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds)
+        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds, memory_mib=memory_mib)
     return evaluate
 
 
