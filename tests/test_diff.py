@@ -282,3 +282,14 @@ def test_exact_balance_a_limit_leaves_it_unknown(monkeypatch: pytest.MonkeyPatch
 def test_balance_bad_options_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["diff", "standard", "rebalance", *args])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_exact_balance_past_its_memory_bound_leaves_it_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computation of odds past its memory bound (verify/budgets.py `ODDS_MEMORY_MIB`)
+    stops: the row is unknown, never a figure of part of the graph."""
+    monkeypatch.setattr("verify.cli.diff.ODDS_MEMORY_MIB", 1)
+    args = ["-n", "5", "--no-properties", "--time-limit", "5", "--random-time", "1", "--balance", "exact", "--json"]
+    result = CliRunner().invoke(main, ["diff", "standard", "standard", *args])
+    assert result.exit_code == 3, result.output
+    [row] = json.loads(result.stdout)["balance"]
+    assert row["complete"] is False and "A: memory limit: 1 MiB" in row["limit"], row

@@ -11,9 +11,10 @@ the named strategy gives and returns every property's result:
   the solver left unknown (a later count in a process, guided by earlier witnesses);
 - `solver_only`: the solver alone (a count above one whose search was cut short);
 - `cross_check`: the search with `search_share` of the time, its witnesses heard by the
-  solver (guides for later counts), the solver for what it left unknown, and the solver
-  again for the kinds it decides cheaply (`CROSS_CHECKED`): where the two disagree, the
-  result is the verdict not as expected, naming both;
+  solver (guides for later counts), the solver for what it left unknown, and the solver's
+  proofs again for what the search claims about every state, of the kinds it decides
+  cheaply (`CROSS_CHECKED`, `over_every_state`), each for no longer than the search took:
+  where the two disagree, the result is the verdict not as expected, naming both;
 - the rules lawyer's (verify/lawyer/ask.py, one question at one count): `proof_first`
   and `proof_first_inferring` (a `never` question: the solver's inductive proofs, then
   the search; where invariants may be inferred, a search bounded in states and the
@@ -28,8 +29,10 @@ stored states, the solver's proofs alone). `Once` wraps a backend asked at most 
 count, for callers that pass over the counts more than once.
 
 A backend (`Backend`) decides a request within a deadline; what it cannot decide it
-returns as `Unknown`, and no strategy turns an unknown into a verdict: a property only
-ever gets a backend's own verdict. The explicit backend runs the layered search by
+returns as `Unknown` (or, where an earlier turn's reason should stand, not at all), and
+no strategy turns an unknown into a verdict: a property only ever gets a backend's own
+verdict. The limits' seconds are seconds of work for the explicit searches
+(verify/clock.py); a deadline is a wall-clock moment. The explicit backend runs the layered search by
 default (verify/explicit/check.py `DEFAULT_EXPLORER`), its layers breadth-first over
 a set of every state taken where the rules have no ranking; `explore` is the same search for a
 caller that wants the exploration itself (the rules lawyer reads blocked moves off it).

@@ -28,7 +28,7 @@ from spec.model import Spec
 
 from spec.strategies import shipped
 
-from ..budgets import ODDS_SECONDS
+from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..diff import balance
 from ..explicit.odds import EXACT_UP_TO
 from ..diff import Budget, CountResult, Difference, DiffResult, VerdictRow, compare_verdicts, diff
@@ -308,7 +308,8 @@ def diff_command(rules_a: str, rules_b: str, players_text: str | None, max_pairs
                 if properties else None)
         sampled = (balance.sampled(a, b, asked, balance_games, seed)
                    if isinstance(balance_games, int) and balance_games else [])
-        exact = (balance.exact(a, b, asked, strategy or "uniform", exact_up_to=EXACT_UP_TO, seconds=ODDS_SECONDS)
+        exact = (balance.exact(a, b, asked, strategy or "uniform", exact_up_to=EXACT_UP_TO, seconds=ODDS_SECONDS,
+                               memory_mib=ODDS_MEMORY_MIB)
                  if balance_games == EXACT else [])
     differing_rows = [row for row in rows or [] if row.changed]
     if trace_path and result.differences:

@@ -84,16 +84,17 @@ class ExactBalance:
 
 
 def exact(a: Spec, b: Spec, counts: list[int], strategy: str, *, exact_up_to: int,
-          seconds: float | None) -> list[ExactBalance]:
+          seconds: float | None, memory_mib: int | None = None) -> list[ExactBalance]:
     """The odds under `strategy` of A and of B at each count (fractions up to `exact_up_to`
-    players, floats beyond); `seconds` bounds each computation."""
+    players, floats beyond); `seconds` and `memory_mib` (resident MiB) bound each
+    computation, a computation stopped by one leaving its row unknown."""
     out = []
     for players in counts:
         results = []
         for spec in (a, b):
             game = Game(spec, players)
             results.append(fast_odds(game, load_strategy(spec, strategy), exact=players <= exact_up_to,
-                                seconds=seconds))
+                                     seconds=seconds, memory_mib=memory_mib))
         out.append(ExactBalance(players, results[0], results[1]))
     return out
 
