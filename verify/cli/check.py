@@ -41,9 +41,6 @@ from .options import (ReportRequest, cache_option, color_option, counts_option, 
                       scheduler_option, time_limit_option, use_color, variant_options, workers_option)
 from .outputs import writable
 
-DEFAULT_TIME_LIMIT = CHECK_SECONDS
-"""verify/budgets.py `CHECK_SECONDS`."""
-
 
 def cell(result: PropertyResult) -> str:
     """One cell of the matrix: the verdict and the size of its evidence."""
@@ -192,7 +189,7 @@ def as_json(results: list[PropertyResult]) -> list[dict[str, Any]]:
                    "before its depth-by-depth search for the shortest (minutes for a witness of 50-70 moves). The "
                    "game is reported with the proved lower bound on the shortest.")
 @max_states_option(None)
-@time_limit_option(DEFAULT_TIME_LIMIT, f"Seconds of work (CPU time) of the explicit search per player "
+@time_limit_option(CHECK_SECONDS, f"Seconds of work (CPU time) of the explicit search per player "
                    f"count (with both, the search's share of them), stopped also after {WALL_BACKSTOP:g} times "
                    "as long of wall time; the Z3 backend gives each property this long of wall time.")
 @memory_limit_option(8_000)

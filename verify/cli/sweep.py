@@ -33,9 +33,6 @@ from .options import (COUNT, counts_option, max_states_option, memory_limit_opti
                       scale_options, time_limit_option, variant_options)
 from .outputs import writable
 
-DEFAULT_TIME_LIMIT = SWEEP_SECONDS
-"""verify/budgets.py `SWEEP_SECONDS`."""
-
 
 @click.command("sweep")
 @counts_option(help_text="Player counts, e.g. 5 or 5-7 (default: 5-10).")
@@ -50,7 +47,7 @@ DEFAULT_TIME_LIMIT = SWEEP_SECONDS
               help="The explicit search: layers (sweep-line by the ranking over arrays), bfs "
                    "(breadth-first) or sweep (sweep-line one state at a time).")
 @max_states_option(None)
-@time_limit_option(DEFAULT_TIME_LIMIT, "Seconds per rule set; a rule set not decided within it is unknown.")
+@time_limit_option(SWEEP_SECONDS, "Seconds per rule set; a rule set not decided within it is unknown.")
 @memory_limit_option(4_000)
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Write the atlas into this folder: atlas.json and atlas.html.")

@@ -77,15 +77,6 @@ MUTATE_DIFF = Budget(max_pairs=3_000_000, seconds=MUTATE_DIFF_SECONDS, random_ga
 """The product search deciding equivalent or survived: complete when it can be."""
 
 
-
-
-SOLVER_ONLY_EACH = SOLVER_ONLY_EACH_SECONDS
-"""verify/budgets.py `SOLVER_ONLY_EACH_SECONDS`."""
-
-
-
-
-
 PROBE_GAMES = 400
 """Random games under a mutant before any complete search (within `PROBE_SECONDS`): most
 rule bugs show within a few hundred games, and a game that shows one kills the mutant in
@@ -405,7 +396,7 @@ def _by_the_solver(base: Spec, mutant: Mutant, watched: Spec, players: int, prop
     seconds = limits.time_limit if limits.time_limit is not None else SOLVER_ONLY_SECONDS
     decided: dict[str, Any] = {}
     for prop, verdict in verdicts_under(watched, players, checked, seconds, hints=False, any_guide=True,
-                                        each=SOLVER_ONLY_EACH, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
+                                        each=SOLVER_ONLY_EACH_SECONDS, deep=SOLVER_ONLY_DEEP_SHARE * seconds,
                                         shallow=SOLVER_ONLY_SHALLOW_SHARE * seconds,
                                         played=SOLVER_ONLY_PLAYED_SHARE * seconds):
         if not isinstance(verdict, Unknown):

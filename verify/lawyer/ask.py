@@ -538,21 +538,22 @@ class Beliefs:
         """Nothing is kept between counts."""
 
 
-def question_strategy(prop: Property, budget: Budget, prover: Prover | None, *, searched: bool = True) -> str:
+def question_strategy(prop: Property, budget: Budget, prover: Prover | None, *, searched: bool = True
+                      ) -> str | None:
     """The portfolio's strategy for one question at one count (verify/portfolio.py): a
     `never` question has the solver's inductive proofs first, and where invariants may be
     inferred, the bounded search and the inferred proof before the full search; a
     `sometimes` question has the prover beside its search and the solver's full check after
     it; without the solver, the search alone. Not `searched`: a count above one whose
-    search hit its limit, decided by the proofs alone."""
+    search hit its limit, decided by the proofs alone (None: there are none)."""
     if _smt_backend() is None:
-        return "search_only" if searched else "none"
+        return "search_only" if searched else None
     if prop.kind == "never":
         inferring = "_inferring" if _infer_within(budget) is not None else ""
         return ("proof_first" if searched else "proofs_alone") + inferring
     if prover is not None:
         return "prover_beside" if searched else "prover_alone"
-    return "search_first" if searched else "none"
+    return "search_first" if searched else None
 
 
 def question_backends(budget: Budget, prover: Prover | None, first: int, stopped: dict[int, str],
@@ -725,7 +726,7 @@ def _decide_counts(prop: Property, chosen: tuple[int, ...], budget: Budget, star
 
     def decided(count: int, cap: float | None, searched: bool = True) -> PropertyResult | None:
         strategy = question_strategy(prop, budget, prover, searched=searched)
-        if strategy == "none":
+        if strategy is None:
             return None
         decision = decide_request(Request(rules, count, (prop,), limits_now(cap)), None, strategy=strategy,
                                   backends=backends)
