@@ -44,6 +44,7 @@ def _same(layered: Odds, per_state: Odds) -> None:
     assert layered.by_rounds == per_state.by_rounds
     assert layered.given_outcomes == per_state.given_outcomes
     assert layered.elections == per_state.elections
+    assert layered.nominations == per_state.nominations
     assert layered.total == 1
 
 
@@ -56,6 +57,48 @@ def test_layered_equals_per_state_exactly(players: int, strategy: str) -> None:
     _same(layered, per_state)
     assert all(isinstance(share, Fraction) for share in layered.outcomes.values())
     assert 0 < layered.given_probability() < 1
+
+
+def _rounds_from_split(result: Odds) -> Fraction:
+    return sum((rounds * mass for (rounds, _), mass in result.by_rounds.items()), Fraction(0))
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "partisan"])
+def test_without_the_split_by_rounds_the_same_odds(strategy: str) -> None:
+    """Without `within` each state keeps one mass, not one per round count: the outcomes,
+    the odds given the condition and the elections are the same fractions, and the
+    expected rounds, the mass through nominations, equal the mean of the split by rounds,
+    in both passes."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, strategy)
+    split = layered_odds(game, profile, exact=True, given=THREE_FASCIST)
+    assert split.nominations == _rounds_from_split(split) > 1
+    for unsplit in (layered_odds(game, profile, exact=True, given=THREE_FASCIST, within=False),
+                    odds(game, profile, exact=True, given=THREE_FASCIST, within=False)):
+        assert unsplit.complete and not unsplit.within_rounds and unsplit.by_rounds == {}
+        assert unsplit.within() == []
+        assert unsplit.outcomes == split.outcomes and unsplit.given_outcomes == split.given_outcomes
+        assert unsplit.elections == split.elections
+        assert unsplit.expected_rounds() == split.expected_rounds()
+        assert unsplit.states == split.states
+
+
+def test_without_the_split_fewer_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of leaving the split out: at most one row per (state, held) waits, where
+    with it a state is met at several round counts."""
+    seen: dict[bool, int] = {}
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "uniform")
+    merged = odds_layers._Pass._merged
+
+    def counting(self: Any, state: Any, states: int, *rest: Any) -> Any:
+        out = merged(self, state, states, *rest)
+        seen[self.result.within_rounds] = seen.get(self.result.within_rounds, 0) + len(out[0])
+        return out
+    monkeypatch.setattr(odds_layers._Pass, "_merged", counting)
+    layered_odds(game, profile, exact=False)
+    layered_odds(game, profile, exact=False, within=False)
+    assert seen[False] < seen[True] / 2, seen
 
 
 def test_floats_within_their_bound_of_the_fractions() -> None:
@@ -218,6 +261,21 @@ def test_cli_says_which_pass_ran() -> None:
     assert data["method"] == LAYERS and "fallback" not in data and data["total_is_one"] is True
     text = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE])
     assert "layers pass" in text.output
+
+
+def test_cli_within_by_default_up_to_six_players() -> None:
+    """The odds by round are there by default at 5 players, and left out with
+    --no-within (the JSON's `within_rounds` null, the text saying how to ask), the
+    expected rounds the same either way."""
+    split = json.loads(CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--json"]).output)
+    assert split["within_rounds"] and split["within_rounds"][-1]["liberal"] > 0
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--no-within", "--json"])
+    assert result.exit_code == 0, result.output
+    unsplit = json.loads(result.output)
+    assert unsplit["within_rounds"] is None
+    assert unsplit["expected_rounds"] == split["expected_rounds"] and unsplit["sides"] == split["sides"]
+    text = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--no-within"]).output
+    assert "not computed (--within)" in text
 
 
 def test_cli_limit_exits_3() -> None:

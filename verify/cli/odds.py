@@ -12,7 +12,7 @@ import click
 from engine.game import compiled_game
 from engine.judge import rules_identity
 from spec.strategies import load_strategy, shipped
-from verify.explicit.odds import EXACT_UP_TO, Odds
+from verify.explicit.odds import EXACT_UP_TO, WITHIN_UP_TO, Odds
 from verify.explicit.odds_layers import LAYERS, fast_odds
 from verify.explicit.scratch import scratch
 
@@ -32,6 +32,10 @@ from .options import max_states_option, memory_limit_option, players_option, rul
                    "\"phase == 'president_discard' and president_hand == 3\" (a draw of three Fascist tiles).")
 @click.option("--exact/--float", "exact", default=None,
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
+@click.option("--within/--no-within", "within", default=None,
+              help=f"Also the odds of a win within k rounds (default: up to {WITHIN_UP_TO} players). They keep a "
+                   "mass per round count of each state: about twice the time and four times the memory. The "
+                   "expected number of rounds is computed either way.")
 @time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
 @memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB at which the computation stops with the odds unknown (exit 3).")
@@ -46,7 +50,8 @@ from .options import max_states_option, memory_limit_option, players_option, rul
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
                    "winner, how, share).")
-def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, time_limit: float,
+def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, within: bool | None,
+         time_limit: float,
          max_states: int | None, against: tuple[Path, ...], sample_games: int | None, seed: int,
          as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB) -> None:
     """The probability of each way of winning when every seat plays by a strategy profile.
@@ -55,7 +60,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     choices the profile's. Its probability mass is pushed through the complete state graph
     in the order of the proved ranking, so every figure is exact (fractions), or, in
     floats, within the stated bound. Also: the expected number of rounds and of elected
-    governments, the odds of a win within k rounds, and with --given the odds given a
+    governments, the odds of a win within k rounds (--within), and with --given the odds given a
     condition. With --against, the win rates of logged games of the same count and
     rules beside the odds (counted, never fitted).
 
@@ -72,7 +77,8 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     # and up); the folder is under $TMPDIR and gone when the odds are done.
     with scratch("shrules-odds-") as spill:
         result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
-                           seconds=time_limit, max_states=max_states, spill=spill, memory_mib=memory_limit)
+                           seconds=time_limit, max_states=max_states, spill=spill, memory_mib=memory_limit,
+                           within=players <= WITHIN_UP_TO if within is None else within)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:
@@ -115,7 +121,7 @@ def as_data(result: Odds) -> dict[str, Any]:
         data["expected_rounds"] = _share(result.expected_rounds())
         data["expected_elections"] = _share(result.elections)
         data["within_rounds"] = [{"rounds": rounds, **{side: _share(share) for side, share in sides.items()}}
-                                 for rounds, sides in result.within()]
+                                 for rounds, sides in result.within()] if result.within_rounds else None
         if result.given is not None:
             data["given"] = {"expression": result.given, "probability": _share(result.given_probability()),
                              "outcomes": [_outcome(winner, how, share)
@@ -153,9 +159,12 @@ def text(result: Odds) -> str:
             lines.append(f"  the outcomes sum to {'exactly 1' if result.total == 1 else result.total}")
         lines.append(f"  expected rounds: {_share(result.expected_rounds()):.3f}; "
                      f"expected elected governments: {_share(result.elections):.3f}")
-        within = ", ".join(f"{rounds}: {100 * sum(_share(v) for v in sides.values()):.1f}%"
-                           for rounds, sides in result.within() if rounds and rounds % 2 == 0)
-        lines.append(f"  over within k rounds (k: %): {within}")
+        if result.within_rounds:
+            within = ", ".join(f"{rounds}: {100 * sum(_share(v) for v in sides.values()):.1f}%"
+                               for rounds, sides in result.within() if rounds and rounds % 2 == 0)
+            lines.append(f"  over within k rounds (k: %): {within}")
+        else:
+            lines.append("  over within k rounds: not computed (--within)")
         if result.given is not None:
             held = result.given_probability()
             lines.append(f"  given {result.given} (at some point; probability {100 * _share(held):.3f}%):")

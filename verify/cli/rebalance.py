@@ -77,7 +77,7 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
             out_path.write_text(overlay_text(found, best.odds))
             spec = load_spec(str(out_path))
             checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit,
-                                memory_mib=memory_limit)
+                                memory_mib=memory_limit, within=False)
             if checked.complete:
                 out_path.write_text(overlay_text(found, checked))
     data = as_data(found, checked, out_path)

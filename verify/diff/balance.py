@@ -94,7 +94,7 @@ def exact(a: Spec, b: Spec, counts: list[int], strategy: str, *, exact_up_to: in
         for spec in (a, b):
             game = Game(spec, players)
             results.append(fast_odds(game, load_strategy(spec, strategy), exact=players <= exact_up_to,
-                                     seconds=seconds, memory_mib=memory_mib))
+                                     seconds=seconds, memory_mib=memory_mib, within=False))
         out.append(ExactBalance(players, results[0], results[1]))
     return out
 

@@ -12,11 +12,14 @@ already given it its mass, so its mass is final, it is expanded once, and it lea
 memory. A move that does not lower the ranking stops the computation (`NOT_DECREASING`):
 an unknown, never an answer.
 
-The mass of a state is kept per number of rounds played so far (a round begins with a
-nomination, R-E1) and, with `given`, per whether the condition has held yet: the odds of
-winning within k rounds and the odds given the condition come from the same pass. The
-expected number of elected governments needs no such split: it is the mass that flows
-through an election.
+The mass of a state is kept, with `within`, per number of rounds played so far (a round
+begins with a nomination, R-E1) and, with `given`, per whether the condition has held
+yet: the odds of winning within k rounds and the odds given the condition come from the
+same pass. The expected numbers of rounds and of elected governments need no such split:
+each is the mass that flows through a nomination, or an election (linearity of
+expectation). The split by rounds is what the pass costs most: a state is met at many
+round counts (8 to 9 on average at 5 and 6 players), each a mass of its own, so without
+`within` the pass keeps and merges a fraction of the masses.
 
 Exactness. At 5 players (or when asked) the masses are `fractions.Fraction`: the sum of
 the outcomes is 1 exactly, a check the result carries. Otherwise they are floats; each
@@ -75,6 +78,11 @@ EXACT_UP_TO = 5
 """Player counts up to this are computed in exact fractions by default; larger ones in
 floats with a stated error bound (a pass in fractions costs several times one in floats)."""
 
+WITHIN_UP_TO = 6
+"""Player counts up to this get the odds of a win within k rounds by default: the split by
+round count keeps a mass per (state, rounds), 8 to 9 per state at 5 and 6 players, and
+costs the layered pass about twice the time and four times the memory (docs/benchmarks.md)."""
+
 UNIT_ROUNDOFF = 2.0 ** -53
 """The relative error of one rounding of a float (IEEE 754 double, round to nearest)."""
 
@@ -102,6 +110,8 @@ class Odds:
     by_rounds: dict[tuple[int, str | None], Number] = field(default_factory=dict)   # (rounds, winner) -> mass
     given_outcomes: dict[tuple[str | None, str | None], Number] = field(default_factory=dict)  # mass where it held
     elections: Number = 0
+    nominations: Number = 0             # the mass through nominations: the expected rounds
+    within_rounds: bool = True          # whether `by_rounds` was computed (the pass's `within`)
     states: int = 0
     layers: int = 0
     seconds: float = 0.0
@@ -138,8 +148,10 @@ class Odds:
         return out
 
     def expected_rounds(self) -> Number:
-        """The expected number of rounds (nominations) of a game."""
-        return sum((rounds * mass for (rounds, _), mass in self.by_rounds.items()), Fraction(0) if self.exact else 0.0)
+        """The expected number of rounds (nominations) of a game: the mass that went
+        through a nomination, whether or not the rounds were split (`by_rounds` gives the
+        same sum)."""
+        return self.nominations
 
     def within(self) -> list[tuple[int, dict[str, Number]]]:
         """For each round count k, the probability of each side having won within k rounds."""
@@ -173,11 +185,13 @@ def given_expression(game: Game, text: str) -> Node:
 
 def odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
          seconds: float | None = None, max_states: int | None = None,
-         rotation: bool = True, memory_mib: int | None = None) -> Odds:
+         rotation: bool = True, memory_mib: int | None = None, within: bool = True) -> Odds:
     """The odds of `game` under `strategy` (module docstring); `seconds`, `max_states` and
-    `memory_mib` (resident MiB) bound the pass (a bound hit leaves the result incomplete)."""
+    `memory_mib` (resident MiB) bound the pass (a bound hit leaves the result incomplete).
+    `within`: the odds of a win within k rounds too (`by_rounds`), at the cost of a mass
+    per round count."""
     started, cpu = time.perf_counter(), time.process_time()
-    result, condition = prepared(game, strategy, exact, given, rotation)
+    result, condition = prepared(game, strategy, exact, given, rotation, within)
     test = None if condition is None else compile_expression(game.spec, game.players, condition)
     measure = compiled_measure(game)
     if measure is None:
@@ -202,12 +216,12 @@ NO_RANKING = "no ranking proved for these rules: their odds need value iteration
 
 
 def prepared(game: Game, strategy: Strategy, exact: bool, given: str | None,
-             rotation: bool) -> tuple[Odds, Node | None]:
+             rotation: bool, within: bool = True) -> tuple[Odds, Node | None]:
     """An empty result with the reductions both passes use decided (the fields kept,
     the cone with the profile's, the outcome's and the condition's reads; whether
     rotation merges), and the condition parsed."""
     spec = game.spec
-    result = Odds(game.players, spec.name, strategy.name, exact, given)
+    result = Odds(game.players, spec.name, strategy.name, exact, given, within_rounds=within)
     condition = None if given is None else given_expression(game, given)
     reads = _profile_reads(game, strategy)
     also = frozenset({"winner", "how", "phase"}) | reads | (
@@ -271,6 +285,7 @@ class _Pass:
         self.forced = tuple(game.phase_kind[phase] is PhaseKind.FORCED for phase in range(len(game.phase_names)))
         self.zero: Number = Fraction(0) if exact else 0.0
         self.result.elections = Fraction(0)
+        self.result.nominations = Fraction(0)
 
     def push(self, state: Any, masses: Masses, chain: int, rank: int | None) -> None:
         """Add `masses` to the state `state` leads to once the game's forced moves are made."""
@@ -326,6 +341,7 @@ class _Pass:
             result.by_rounds = {key: float(value) for key, value in result.by_rounds.items()}
             result.given_outcomes = {key: float(value) for key, value in result.given_outcomes.items()}
         result.elections = result.elections if self.exact else float(result.elections)
+        result.nominations = result.nominations if self.exact else float(result.nominations)
         result.complete = True
 
     def watch(self) -> None:
@@ -348,8 +364,9 @@ class _Pass:
             for (rounds, held), mass in masses.items():
                 exact_mass = Fraction(mass)
                 result.outcomes[outcome] = result.outcomes.get(outcome, zero) + exact_mass
-                key = (rounds, outcome[0])
-                result.by_rounds[key] = result.by_rounds.get(key, zero) + exact_mass
+                if result.within_rounds:
+                    key = (rounds, outcome[0])
+                    result.by_rounds[key] = result.by_rounds.get(key, zero) + exact_mass
                 if held:
                     result.given_outcomes[outcome] = result.given_outcomes.get(outcome, zero) + exact_mass
             result.chain = max(result.chain, chain + 1)
@@ -361,10 +378,14 @@ class _Pass:
         exact = self.exact
         for move, probability in choices:
             odds = probability if exact else float(probability)
-            step = 1 if move.rule in self.rounds else 0
+            nominates = move.rule in self.rounds
+            step = 1 if nominates and result.within_rounds else 0
             shares = {(rounds + step, held): mass * odds for (rounds, held), mass in masses.items()}
             if move.rule in self.elections:
                 result.elections += sum((Fraction(share) for share in shares.values()), zero)
+                result.chain = max(result.chain, chain + 3)
+            if nominates:
+                result.nominations += sum((Fraction(share) for share in shares.values()), zero)
                 result.chain = max(result.chain, chain + 3)
             after = game.by_name[move.rule].effect(state, *move.args)
             self.push(after, shares, chain + 2, rank)

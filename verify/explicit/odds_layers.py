@@ -157,19 +157,21 @@ class _Stop(Exception):
 
 def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
               seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
-              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None) -> Odds:
+              spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None,
+              within: bool = True) -> Odds:
     """The odds by the layered pass, or by the per-state pass (odds.py) where the arrays
     cannot represent the rules or the profile: then `fallback` says why. `spill`,
-    `in_memory`, `memory_mib`: as `layered_odds`."""
+    `in_memory`, `memory_mib`, `within`: as `layered_odds`."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
         return layered_odds(game, strategy, exact=exact, given=given, seconds=seconds, max_states=max_states,
-                            rotation=rotation, spill=spill, in_memory=in_memory, memory_mib=memory_mib)
+                            rotation=rotation, spill=spill, in_memory=in_memory, memory_mib=memory_mib,
+                            within=within)
     except (Unbatchable, HandOver) as why:
         spent = time.perf_counter() - started
         left = None if seconds is None else max(0.0, seconds - spent)
         result = odds(game, strategy, exact=exact, given=given, seconds=left, max_states=max_states,
-                      rotation=rotation, memory_mib=memory_mib)
+                      rotation=rotation, memory_mib=memory_mib, within=within)
         result.fallback = str(why) or type(why).__name__
         result.seconds += spent
         result.cpu_seconds = time.process_time() - cpu
@@ -178,15 +180,16 @@ def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None 
 
 def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
                  seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
-                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None
-                 ) -> Odds:
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None,
+                 within: bool = True) -> Odds:
     """The odds of `game` under `strategy` a layer at a time (module docstring); raises
     `Unbatchable` (or `HandOver`) where the arrays cannot represent something. `spill`: a
     folder the rows waiting for their layer go to once those in memory take `in_memory`
     bytes (floats only: `_Pass.put`). `memory_mib`: the resident MiB at which the pass
-    stops, its odds unknown (odds.py `memory_stop`)."""
+    stops, its odds unknown (odds.py `memory_stop`). `within`: the odds of a win within k
+    rounds too, a row per round count (odds.py: the split the pass costs most)."""
     started, cpu = time.perf_counter(), time.process_time()
-    result, condition = prepared(game, strategy, exact, given, rotation)
+    result, condition = prepared(game, strategy, exact, given, rotation, within)
     result.method = LAYERS
     if ranking_of(game) is None:
         result.limit = NO_RANKING
@@ -362,7 +365,7 @@ class _Pass:
         self.kind = game.phase_kind
         rounds = {c.index for c in game.by_role["nomination"]}
         elections = {c.index for c in game.by_role["election"]}
-        self.step = np.array([1 if index in rounds else 0 for index in range(len(game.rules))], dtype=np.int64)
+        self.nominates = np.array([index in rounds for index in range(len(game.rules))], dtype=bool)
         self.elects = np.array([index in elections for index in range(len(game.rules))], dtype=bool)
         self.test = None if condition is None else compile_batch_expression(game.spec, players, condition)
         # The profile over arrays: its weights, what an actor sees.
@@ -571,7 +574,7 @@ class _Pass:
             raise _Stop(f"deadlock: no move in phase {self.game.phase_names[phase]}")
         if not len(local):
             return
-        odds, step, elects, made, keys, ranks = self._successors(states, blocks, origin, rank)
+        odds, nominates, elects, made, keys, ranks = self._successors(states, blocks, origin, rank)
         # The successors, each once, ordered by rank (highest first), so that the merged
         # rows, ordered by successor, fall into their layers in slices.
         keep, successor = distinct_groups(keys)
@@ -597,8 +600,13 @@ class _Pass:
         elected = elects[move]
         if elected.any():
             self._add(("elections", None), new_mass[..., elected], new_chain[elected], denominator)
+        nominated = nominates[move]
+        if nominated.any():
+            self._add(("nominations", None), new_mass[..., nominated], new_chain[nominated], denominator)
+        # A row's round count moves on only where the rounds are split (odds.py `within`).
+        new_rounds = rounds[row] + nominated if self.result.within_rounds else rounds[row]
         target, new_rounds, new_held, new_mass, new_chain = self._merged(
-            successor[move], len(ranks), rounds[row] + step[move], held[row] | made[move], new_mass, new_chain)
+            successor[move], len(ranks), new_rounds, held[row] | made[move], new_mass, new_chain)
         if self.exact:
             new_mass = new_mass.astype(np.int32)        # normalised limbs fit: half the memory while they wait
         cuts = np.flatnonzero(np.diff(ranks)) + 1
@@ -638,6 +646,8 @@ class _Pass:
             outcome = (None if winner_name == "none" else winner_name, None if how_name == "none" else how_name)
             self._add(("outcome", outcome), mass[..., mine], chain[mine], denominator)
             self._add(("given", outcome), mass[..., mine & held], chain[mine & held], denominator)
+            if not self.result.within_rounds:
+                continue
             for value in np.unique(rounds[mine]).tolist():
                 pick = mine & (rounds == value)
                 self._add(("rounds", (value, outcome[0])), mass[..., pick], chain[pick], denominator)
@@ -649,6 +659,7 @@ class _Pass:
         def final(value: Fraction) -> Any:
             return value if self.exact else float(value)
         result.elections = final(self.sums.get(("elections", None), self.zero))
+        result.nominations = final(self.sums.get(("nominations", None), self.zero))
         for (kind, key), value in sorted(self.sums.items(), key=lambda item: str(item[0])):
             if kind == "outcome":
                 result.outcomes[key] = final(value)
@@ -826,7 +837,7 @@ class _Pass:
     def _successors(self, states: Array, blocks: list[_Block], origin: Array, rank: int
                     ) -> tuple[Array, Array, Bools, Bools, Words, Array]:
         """The states the moves lead to (forced moves fused, canonical) with, per move, its
-        probability's number, rounds added, whether it elects, whether the condition held
+        probability's number, whether it nominates (a round begins), whether it elects, whether the condition held
         on the way; their keys and ranks."""
         search = self.search
         after = states.take(origin, axis=1)
@@ -855,7 +866,7 @@ class _Pass:
                                 (width,))
         if (ranks >= rank).any():
             raise _Stop(f"{NOT_DECREASING}: {rank} to {int(ranks[np.argmax(ranks >= rank)])}")
-        return odds, self.step[rule], self.elects[rule], self.held, search.keys(after), ranks
+        return odds, self.nominates[rule], self.elects[rule], self.held, search.keys(after), ranks
 
     def _holds(self, states: Array) -> Bools:
         """Where the condition holds (nowhere without one)."""

@@ -146,7 +146,8 @@ def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int 
     def evaluate(settings: Settings) -> Odds:
         spec = load_spec(settings_name("custom", plain(settings)))
         game = Game(spec, players)
-        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds, memory_mib=memory_mib)
+        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds, memory_mib=memory_mib,
+                         within=False)   # only the sides' odds are compared: no split by rounds
     return evaluate
 
 
