@@ -101,6 +101,17 @@ def test_without_the_split_fewer_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen[False] < seen[True] / 2, seen
 
 
+def test_vote_odds_kept_or_not_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vote's odds are kept per tuple of voters' weights; past `VOTE_ODDS_KEPT` they
+    are computed again, to the same fractions."""
+    game = compiled_game(5, LATE)
+    profile = load_strategy(game.spec, "partisan")
+    kept = layered_odds(game, profile, exact=True, within=False)
+    monkeypatch.setattr(odds_layers, "VOTE_ODDS_KEPT", 1)
+    again = layered_odds(game, profile, exact=True, within=False)
+    assert again.outcomes == kept.outcomes and again.nominations == kept.nominations
+
+
 def test_floats_within_their_bound_of_the_fractions() -> None:
     game = compiled_game(6, LATE)
     profile = load_strategy(game.spec, "partisan")

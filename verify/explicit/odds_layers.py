@@ -112,6 +112,11 @@ LAYERS = "layers"
 """The `Odds.method` of odds computed here."""
 
 
+VOTE_ODDS_KEPT = 100_000
+"""The vote's odds kept per tuple of voters' weights (`_Pass.vote_odds`): `partisan` gives
+a few hundred; a profile whose weights vary more is computed again past this, not kept."""
+
+
 class Unbatchable(Exception):
     """Something the arrays cannot represent: the per-state pass computes the odds instead."""
 
@@ -388,6 +393,7 @@ class _Pass:
             compiled.index: compile_batch_expression(game.spec, players, compiled.rule.actor_seat)
             for compiled in game.rules if compiled.rule.actor_seat is not None}
         self.odds = _Odds()
+        self.vote_odds: dict[tuple[int, ...], Array] = {}     # `_vote_odds` by its tuple
         self.zero = Fraction(0)
         self.sums: dict[tuple[str, Any], Fraction] = {}      # the figures, summed exactly (module docstring)
         self.held: Bools = np.zeros(0, dtype=bool)
@@ -815,22 +821,36 @@ class _Pass:
         keep, inverse = distinct_groups(stacked.view(np.uint64))
         table = np.full((len(keep), players + 1), -1, dtype=np.int64)
         for number, column in enumerate(stacked.take(keep, axis=1).T.tolist()):
-            seats = [seat for seat in range(players) if column[0] >> seat & 1]
-            odds = []
-            for seat in seats:
-                if len(column) == 1:
-                    odds.append(EVEN)
-                    continue
-                ja, nein = column[1 + 2 * seat], column[2 + 2 * seat]
-                if ja < 0 or nein < 0 or ja + nein == 0:
-                    raise SpecError(f"strategy '{self.strategy.name}': a voter's weights are ja {ja}, nein {nein}; "
-                                    f"each must be >= 0 and not both 0")
-                odds.append(Fraction(ja, ja + nein))
-            for size, probability in enumerate(_sizes(tuple(odds))):
-                if probability:
-                    table[number, size] = self.odds.of(probability)
+            known = self.vote_odds.get(tuple(column))
+            if known is None:
+                if len(self.vote_odds) >= VOTE_ODDS_KEPT:
+                    self.vote_odds.clear()
+                known = self.vote_odds[tuple(column)] = self._vote_odds(column)
+            table[number] = known
         found: Array = table[inverse]
         return found
+
+    def _vote_odds(self, column: list[int]) -> Array:
+        """For one tuple of voters and their Ja and Nein weights, the number of the
+        probability of k Ja votes for each k (-1 for none): a profile gives few such
+        tuples, and each is met in layer after layer (kept in `vote_odds`)."""
+        players = self.players
+        row = np.full(players + 1, -1, dtype=np.int64)
+        seats = [seat for seat in range(players) if column[0] >> seat & 1]
+        odds = []
+        for seat in seats:
+            if len(column) == 1:
+                odds.append(EVEN)
+                continue
+            ja, nein = column[1 + 2 * seat], column[2 + 2 * seat]
+            if ja < 0 or nein < 0 or ja + nein == 0:
+                raise SpecError(f"strategy '{self.strategy.name}': a voter's weights are ja {ja}, nein {nein}; "
+                                f"each must be >= 0 and not both 0")
+            odds.append(Fraction(ja, ja + nein))
+        for size, probability in enumerate(_sizes(tuple(odds))):
+            if probability:
+                row[size] = self.odds.of(probability)
+        return row
 
     # ------------------------------------------------------------------ successors
 
