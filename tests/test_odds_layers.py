@@ -289,6 +289,18 @@ def test_cli_within_by_default_up_to_six_players() -> None:
     assert "not computed (--within)" in text
 
 
+def test_cli_tells_a_log_how_far_it_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a terminal there is no bar: a line on stderr now and then (every layer
+    here), the share of the ranking swept rising to 100%; stdout holds only the odds."""
+    from verify.cli import odds as odds_command
+    monkeypatch.setattr(odds_command, "LOG_EVERY", 0.0)
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--no-within", "--json"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if "of the ranking swept" in line]
+    assert lines and lines[-1].startswith("… 5 players: 100% of the ranking swept, 14,740 states")
+    assert json.loads(result.stdout)["complete"] is True
+
+
 def test_cli_limit_exits_3() -> None:
     result = CliRunner().invoke(main, ["odds", "-n", "5", "--max-states", "5000", "--json"])
     assert result.exit_code == 3

@@ -25,11 +25,8 @@ from ..explicit.model import Model
 from ..explicit.scratch import scratch
 from ..budgets import WALL_BACKSTOP
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK, Limits, StopReason, halted_by
-from .options import (counts_option, json_option, memory_limit_option, parse_counts, progress_stream, rules_name,
-                      rules_option, time_limit_option, variant_options)
-
-LOG_EVERY = 60.0
-"""Seconds between two progress lines when stderr is not a terminal."""
+from .options import (LOG_EVERY, counts_option, json_option, memory_limit_option, parse_counts, progress_stream,
+                      rules_name, rules_option, time_limit_option, variant_options)
 
 KEPT = frozenset({"winner", "how"})
 """Fields kept whatever the cone of influence drops: the outcome of a finished game."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,8 @@ from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..odds.logged import compared, compared_lines, read_logged
 from ..odds.sampled import as_data as sampled_data, lines as sampled_lines, require_uniform, sample
 from ..results import EXIT_FAILED, EXIT_LIMIT
-from .options import max_states_option, memory_limit_option, players_option, rules_option, time_limit_option
+from .options import (LOG_EVERY, max_states_option, memory_limit_option, players_option, progress_stream,
+                      rules_option, time_limit_option)
 
 @click.command()
 @players_option(default=5)
@@ -75,10 +78,25 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
         require_uniform(profile)        # before the odds are computed, not after
     # Rows waiting for their layer go to disk past PENDING_IN_MEMORY (floats, 8 players
     # and up); the folder is under $TMPDIR and gone when the odds are done.
-    with scratch("shrules-odds-") as spill:
+    with scratch("shrules-odds-") as spill, click.progressbar(length=1000, label=f"{players} players",
+                                                             file=progress_stream(),
+                                                             item_show_func=lambda text: text) as bar:
+        started, shown, told = time.monotonic(), [0], [0.0]
+
+        def progress(swept: float, states: int, mib: float) -> None:
+            done = int(swept * 1000)
+            words = f"{states:,} states, peak {mib:,.0f} MiB"
+            bar.update(done - shown[0], words)
+            shown[0] = done
+            spent = time.monotonic() - started
+            if not sys.stderr.isatty() and spent - told[0] >= LOG_EVERY:
+                # No terminal, no bar: a line now and then, so a long run is seen to move.
+                click.echo(f"… {players} players: {swept:.0%} of the ranking swept, {words}, {spent:.0f} s",
+                           err=True)
+                told[0] = spent
         result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
                            seconds=time_limit, max_states=max_states, spill=spill, memory_mib=memory_limit,
-                           within=players <= WITHIN_UP_TO if within is None else within)
+                           within=players <= WITHIN_UP_TO if within is None else within, progress=progress)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:

@@ -325,6 +325,10 @@ class StatusLine:
             self.stream.flush()
 
 
+LOG_EVERY = 60.0
+"""Seconds between two progress lines when stderr is not a terminal."""
+
+
 def progress_stream() -> TextIO:
     """Where a progress bar draws: stderr on a terminal; nowhere otherwise, so a script or
     a CI log reads only results and, on bad input found during the run, one error line."""

@@ -117,6 +117,11 @@ VOTE_ODDS_KEPT = 100_000
 a few hundred; a profile whose weights vary more is computed again past this, not kept."""
 
 
+Progress = Callable[[float, int, float], None]
+"""Told after each layer: the share of the ranking swept (0 to 1), the states taken so far
+and the peak resident MiB."""
+
+
 class Unbatchable(Exception):
     """Something the arrays cannot represent: the per-state pass computes the odds instead."""
 
@@ -163,15 +168,15 @@ class _Stop(Exception):
 def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
               seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
               spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None,
-              within: bool = True) -> Odds:
+              within: bool = True, progress: Progress | None = None) -> Odds:
     """The odds by the layered pass, or by the per-state pass (odds.py) where the arrays
     cannot represent the rules or the profile: then `fallback` says why. `spill`,
-    `in_memory`, `memory_mib`, `within`: as `layered_odds`."""
+    `in_memory`, `memory_mib`, `within`, `progress`: as `layered_odds`."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
         return layered_odds(game, strategy, exact=exact, given=given, seconds=seconds, max_states=max_states,
                             rotation=rotation, spill=spill, in_memory=in_memory, memory_mib=memory_mib,
-                            within=within)
+                            within=within, progress=progress)
     except (Unbatchable, HandOver) as why:
         spent = time.perf_counter() - started
         left = None if seconds is None else max(0.0, seconds - spent)
@@ -186,13 +191,15 @@ def fast_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None 
 def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | None = None,
                  seconds: float | None = None, max_states: int | None = None, rotation: bool = True,
                  spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None,
-                 within: bool = True) -> Odds:
+                 within: bool = True, progress: Progress | None = None) -> Odds:
     """The odds of `game` under `strategy` a layer at a time (module docstring); raises
     `Unbatchable` (or `HandOver`) where the arrays cannot represent something. `spill`: a
     folder the rows waiting for their layer go to once those in memory take `in_memory`
     bytes (floats only: `_Pass.put`). `memory_mib`: the resident MiB at which the pass
     stops, its odds unknown (odds.py `memory_stop`). `within`: the odds of a win within k
-    rounds too, a row per round count (odds.py: the split the pass costs most)."""
+    rounds too, a row per round count (odds.py: the split the pass costs most). `progress`:
+    called after each layer with the share of the ranking swept, the states taken and the
+    resident MiB."""
     started, cpu = time.perf_counter(), time.process_time()
     result, condition = prepared(game, strategy, exact, given, rotation, within)
     result.method = LAYERS
@@ -201,8 +208,8 @@ def layered_odds(game: Game, strategy: Strategy, *, exact: bool, given: str | No
         return result
     deadline = None if seconds is None else started + seconds
     try:
-        _Pass(game, strategy, result, condition, exact, spill, in_memory, memory_mib).run(started, seconds, deadline,
-                                                                                        max_states)
+        _Pass(game, strategy, result, condition, exact, spill, in_memory, memory_mib, progress).run(
+            started, seconds, deadline, max_states)
     finally:
         result.seconds = time.perf_counter() - started
         result.cpu_seconds = time.process_time() - cpu
@@ -337,9 +344,10 @@ class _Pass:
     """One forward pass, layer by layer (module docstring)."""
 
     def __init__(self, game: Game, strategy: Strategy, result: Odds, condition: Node | None, exact: bool,
-                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None
-                 ) -> None:
+                 spill: str | None = None, in_memory: int = PENDING_IN_MEMORY, memory_mib: int | None = None,
+                 progress: Progress | None = None) -> None:
         self.game, self.strategy, self.result, self.exact = game, strategy, result, exact
+        self.progress = progress
         self.memory_mib = memory_mib        # resident MiB at which the pass stops (`_watch`)
         # Rows waiting for their layer: in memory up to `in_memory` bytes (`memory`), then
         # (floats, with a folder) on disk, a layer's in its `_Pending` file (`put`).
@@ -422,6 +430,8 @@ class _Pass:
                     if layer is not None:
                         layer.discard()
                 result.layers += 1
+                if self.progress is not None:
+                    self.progress((top - rank) / top if top else 1.0, result.states, result.peak_mib)
                 # The pace of the search's sweep (layers.py `_hopeless`): a pass that
                 # cannot end within the time limit stops now, its odds unknown.
                 pace = LayeredSearch._hopeless(Limits(time_limit=seconds), time.perf_counter() - started, rank, top)
@@ -442,6 +452,8 @@ class _Pass:
                 layer.discard()
         self._finish()
         result.complete = True
+        if self.progress is not None:       # the lowest layers (finished games) may rank above 0
+            self.progress(1.0, result.states, result.peak_mib)
 
     def put(self, rank: int, rows: _Rows, pending: dict[int, list[_Rows]]) -> None:
         """Rows set aside for their layer: in memory, or once those in memory take
