@@ -9,7 +9,9 @@ figures are in docs/benchmarks.md with their commands."""
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,9 @@ from spec.loader import load_spec
 from spec.strategies import load_strategy
 from verify.cli import main
 from verify.explicit.odds import Odds, odds
-from verify.odds.rebalance import Candidate, Search, Settings, Space, overlay_text, plain, search
+from verify.odds.rebalance import (Candidate, OddsOf, Search, Settings, Space, attempt, overlay_text, plain,
+                                   search)
+from verify.workers import WorkerPool
 
 
 def made_up(settings: Settings) -> Odds:
@@ -47,6 +51,34 @@ def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
     assert all(c.dropped == "SpecError: a deck the rules refuse" for c in found.evaluated if c.liberal is None)
     boards = {c.rules().split("powers=")[1].split(";")[0].rstrip("]") for c in found.evaluated}
     assert "none,none,peek,execution,execution" in boards and all(board.count(",") == 4 for board in boards)
+
+
+@pytest.mark.parametrize("limit", [500, 5, 12])
+def test_side_by_side_the_same_walk(limit: int) -> None:
+    """With a pool, a step's neighbours are evaluated together: the candidates, their
+    order, the best and why the walk ended are those of the walk one at a time."""
+    alone = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.01,
+                   max_evaluations=limit)
+    with ThreadPoolExecutor(3) as pool:
+        together = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.01,
+                          max_evaluations=limit, pool=pool)
+    assert [c.settings for c in together.evaluated] == [c.settings for c in alone.evaluated]
+    assert [c.dropped for c in together.evaluated] == [c.dropped for c in alone.evaluated]
+    assert together.best == alone.best and together.stopped == alone.stopped
+    assert len(alone.evaluated) <= limit
+
+
+def test_a_worker_process_evaluates_a_candidate() -> None:
+    """The evaluation crosses to a worker process as a value (`OddsOf`), and a candidate
+    its time limit stops comes back incomplete, with the limit; settings the rules refuse
+    come back as the reason."""
+    space = Space(load_spec("custom"), 5)
+    origin = space.origin(5)
+    refused = tuple((name, -3 if name == "deck_liberal" else value) for name, value in origin)
+    with WorkerPool(2) as pool:
+        outcomes = list(pool.map(partial(attempt, OddsOf(5, "uniform", 0.2)), [origin, refused]))
+    assert isinstance(outcomes[0], Odds) and not outcomes[0].complete and outcomes[0].limit.startswith("time limit")
+    assert isinstance(outcomes[1], str) and outcomes[1].startswith("SpecError: ") and "-3 is outside" in outcomes[1]
 
 
 def test_the_walk_stops_at_its_evaluation_limit() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ from ..explicit.odds import Odds
 from ..explicit.odds_layers import fast_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
-from .options import Share, StatusLine, json_option, memory_limit_option, players_option, time_limit_option
+from ..workers import WorkerPool
+from .options import (Share, StatusLine, json_option, memory_limit_option, players_option, time_limit_option,
+                      workers_option)
 from .outputs import writable
 
 
@@ -36,10 +39,12 @@ from .outputs import writable
 @memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB for each candidate's odds; a candidate stopped by it is dropped.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the settings found as a variant file on `custom`, its odds recomputed from the file.")
+@workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 10) "
+                  "are independent. Each worker holds one candidate's odds, within --memory-limit.")
 @json_option("Print the search as JSON.")
 def rebalance(players: int, strategy: str, target: float, tolerance: float, max_evaluations: int,
-              time_limit: float, out_path: Path | None, as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB
-              ) -> None:
+              time_limit: float, out_path: Path | None, as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB,
+              workers: int = 1) -> None:
     """Search the custom-game settings for a Liberal win as close to --target as they give.
 
     The knobs are the ones secrethitler.io turned by hand: the deck (the Liberal and
@@ -69,8 +74,11 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
                 click.echo(f"  … candidate {len(evaluated)}: {candidate.rules()}: Liberal {_share(candidate)}",
                            err=True)
 
-        found = search(space, players, strategy, odds_of(players, strategy, time_limit, memory_limit), target=target,
-                       tolerance=tolerance, max_evaluations=max_evaluations, progress=progress)
+        with contextlib.ExitStack() as stack:
+            pool = stack.enter_context(WorkerPool(workers)) if workers > 1 else None
+            found = search(space, players, strategy, odds_of(players, strategy, time_limit, memory_limit),
+                           target=target, tolerance=tolerance, max_evaluations=max_evaluations, progress=progress,
+                           pool=pool)
         checked = None
         best = found.best
         if out_path is not None and best is not None and best.odds is not None and best.liberal is not None:

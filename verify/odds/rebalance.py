@@ -22,7 +22,9 @@ and the figure written beside them is recomputed from that file, not carried ove
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from engine.game import Game
@@ -140,36 +142,61 @@ def plain(settings: Settings) -> dict[str, Any]:
     return {name: list(value) if isinstance(value, tuple) else value for name, value in settings}
 
 
-def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None) -> Evaluate:
+@dataclass(frozen=True, slots=True)
+class OddsOf:
     """The evaluation of a candidate: its odds in floats under `strategy`, within `seconds`
-    and `memory_mib` resident MiB (a candidate past either is dropped, with why)."""
-    def evaluate(settings: Settings) -> Odds:
+    and `memory_mib` resident MiB (a candidate past either is dropped, with why). A value,
+    not a closure, so that a worker process can be handed it."""
+
+    players: int
+    strategy: str
+    seconds: float | None
+    memory_mib: int | None = None
+
+    def __call__(self, settings: Settings) -> Odds:
         spec = load_spec(settings_name("custom", plain(settings)))
-        game = Game(spec, players)
-        return fast_odds(game, load_strategy(spec, strategy), exact=False, seconds=seconds, memory_mib=memory_mib,
+        game = Game(spec, self.players)
+        return fast_odds(game, load_strategy(spec, self.strategy), exact=False, seconds=self.seconds,
+                         memory_mib=self.memory_mib,
                          within=False)   # only the sides' odds are compared: no split by rounds
-    return evaluate
+
+
+def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None) -> Evaluate:
+    """`OddsOf` these (the evaluation `search` is given by the command)."""
+    return OddsOf(players, strategy, seconds, memory_mib)
+
+
+def attempt(evaluate: Evaluate, settings: Settings) -> Odds | str:
+    """A candidate's odds, or why the rules refuse its settings (then it is dropped)."""
+    try:
+        return evaluate(settings)
+    except SpecError as error:
+        return f"{type(error).__name__}: {error}"
 
 
 def search(space: Space, players: int, strategy: str, evaluate: Evaluate, *, target: float = 0.5,
            tolerance: float = 0.01, max_evaluations: int = 60,
-           progress: Callable[[Candidate], None] | None = None) -> Search:
-    """Walk from the rules' own settings towards `target` (module docstring)."""
+           progress: Callable[[Candidate], None] | None = None, pool: Executor | None = None) -> Search:
+    """Walk from the rules' own settings towards `target` (module docstring). With `pool`
+    (and `evaluate` a value it can send, `OddsOf`), a step's neighbours are evaluated side
+    by side; the walk, its candidates and their order are the same."""
     found = Search(players, strategy, target, tolerance)
     seen: dict[Settings, Candidate] = {}
 
-    def judge(settings: Settings) -> Candidate:
-        if settings not in seen:
-            try:
-                result = evaluate(settings)
-            except SpecError as error:          # a candidate the rules refuse is dropped, with why
-                candidate = Candidate(settings, None, f"{type(error).__name__}: {error}")
-            else:
-                candidate = Candidate(settings, result, "" if result.complete else result.limit)
+    def judge_all(batch: list[Settings]) -> None:
+        outcomes = (pool.map(partial(attempt, evaluate), batch) if pool is not None and len(batch) > 1
+                    else (attempt(evaluate, settings) for settings in batch))
+        for settings, outcome in zip(batch, outcomes):
+            candidate = (Candidate(settings, None, outcome) if isinstance(outcome, str)
+                         else Candidate(settings, outcome, "" if outcome.complete else outcome.limit))
             seen[settings] = candidate
             found.evaluated.append(candidate)
             if progress is not None:
                 progress(candidate)
+
+    def judge(settings: Settings) -> Candidate:
+        if settings not in seen:
+            judge_all([settings])
         return seen[settings]
 
     def distance(candidate: Candidate) -> float:
@@ -186,12 +213,17 @@ def search(space: Space, players: int, strategy: str, evaluate: Evaluate, *, tar
             found.stopped = "within the tolerance"
             break
         best_next = None
-        for settings in space.neighbours(current.settings):
-            if len(found.evaluated) >= max_evaluations and settings not in seen:
-                found.stopped = f"the limit of {max_evaluations} evaluations"
-                break
-            candidate = judge(settings)
-            if candidate.liberal is not None and (best_next is None or distance(candidate) < distance(best_next)):
+        neighbours = list(dict.fromkeys(space.neighbours(current.settings)))
+        fresh = [settings for settings in neighbours if settings not in seen]
+        room = max(0, max_evaluations - len(found.evaluated))
+        if len(fresh) > room:
+            found.stopped = f"the limit of {max_evaluations} evaluations"
+            fresh = fresh[:room]
+        judge_all(fresh)
+        for settings in neighbours:
+            candidate = seen.get(settings)
+            if candidate is not None and candidate.liberal is not None and (
+                    best_next is None or distance(candidate) < distance(best_next)):
                 best_next = candidate
         if found.stopped:
             if best_next is not None and distance(best_next) < distance(current):
