@@ -9,7 +9,8 @@ layered search (layers.py) takes it, whose pieces this module reuses: the packed
 the canonical form (rotation, the cone's fixed fields), the fused forced moves, the
 ranking and the candidate grids.
 
-A layer is a set of rows, one per (state, rounds, held), each with its mass. The rows are
+A layer is a set of rows, one per (state, rounds, held), each with its mass (rounds
+stay 0 without `within`: then a state has a row, or two with a condition). The rows are
 merged (`keys.distinct_groups` on the states, then one sort of (state, rounds, held)) and
 their masses summed; each distinct state is expanded once into its moves, each with its
 probability, and every row of the state is then multiplied through every move of the
