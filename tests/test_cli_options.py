@@ -43,7 +43,7 @@ def test_a_time_limit_is_one_declaration(command: str) -> None:
     limit = option(command, "--time-limit")
     assert isinstance(limit, AliasedOption) and limit.type is SECONDS
     assert limit.opts == ["--time-limit", "--seconds"]
-    help_text = main.commands[command].get_help(click.Context(main.commands[command], info_name=command))
+    help_text = CliRunner().invoke(main, [command, "--help"]).output
     assert "--time-limit SECONDS" in help_text and "--seconds" not in help_text
 
 

@@ -109,7 +109,11 @@ def wants_json(group: click.Group, argv: Sequence[str]) -> bool:
 
 
 
-@click.group(cls=ShrulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+HELP_OPTION_NAMES = ["-h", "--help"]
+"""`-h` and `--help`, for the group and for every command."""
+
+
+@click.group(cls=ShrulesGroup, context_settings={"help_option_names": HELP_OPTION_NAMES})
 @click.version_option("0.1.0", prog_name="shrules")
 def main() -> None:
     """shrules: a formally specified rules checker for Secret Hitler.
@@ -126,6 +130,10 @@ def _register() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         for command in getattr(module, "COMMANDS", ()):
+            # Each command's own too, not only inherited from the group's context: click
+            # keeps a command's help option from the first context that asks for it, so a
+            # command's context made alone (a test's, a tool's) would drop `-h` for good.
+            command.context_settings.setdefault("help_option_names", HELP_OPTION_NAMES)
             main.add_command(command)
 
 
