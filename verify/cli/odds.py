@@ -11,11 +11,13 @@ from typing import Any
 
 import click
 
-from engine.game import compiled_game
+from engine.batched import HandOver
+from engine.game import Game, compiled_game
 from engine.judge import rules_identity
-from spec.strategies import load_strategy, shipped
-from verify.explicit.odds import EXACT_UP_TO, WITHIN_UP_TO, Odds
-from verify.explicit.odds_layers import LAYERS, fast_odds
+from spec.strategies import Strategy, load_strategy, shipped
+from verify.explicit.odds import EXACT_UP_TO, WITHIN_UP_TO, Odds, prepared
+from verify.explicit.odds_layers import LAYERS, Unbatchable, fast_odds
+from verify.explicit.odds_played import PLAYED, outcome_intervals, played_odds, side_intervals
 from verify.explicit.scratch import scratch
 
 from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
@@ -49,14 +51,18 @@ from .options import (LOG_EVERY, max_states_option, memory_limit_option, players
 @click.option("--sample", "sample_games", type=click.IntRange(1, 100_000_000), default=None, metavar="N",
               help="Also play N batched random games (the profile 'uniform' only: random play draws every legal "
                    "move alike) and check that each exact probability lies in the 99% interval of its sampled share.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample's random games.")
+@click.option("--games", "played_games", type=click.IntRange(1, 100_000_000), default=None, metavar="N",
+              help="Estimate the odds from N games played under the profile instead of computing them: for the "
+                   "counts and profiles the exact pass cannot reach (partisan at 8-10 players). Each share "
+                   "with its 99% interval; not with --given, --exact, --within, --sample or --max-states.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample's and --games' games.")
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
                    "winner, how, share).")
 def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, within: bool | None,
          time_limit: float,
          max_states: int | None, against: tuple[Path, ...], sample_games: int | None, seed: int,
-         as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB) -> None:
+         as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB, played_games: int | None = None) -> None:
     """The probability of each way of winning when every seat plays by a strategy profile.
 
     The game under the profile is a Markov chain: chance moves have the rules' own odds,
@@ -71,6 +77,12 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     the 99% interval of its sampled share (by chance for about one outcome in a hundred:
     try another --seed); 2 bad input (a profile reading a hidden field, a --given that
     does not type-check); 3 a limit stopped the computation."""
+    if played_games is not None:
+        clash = [name for name, value in (("--given", given), ("--exact", exact), ("--within", within),
+                                          ("--sample", sample_games), ("--max-states", max_states))
+                 if value is not None]
+        if clash:
+            raise click.UsageError(f"--games plays games instead of computing the odds: not with {clash[0]}")
     game = compiled_game(players, rules)
     profile = load_strategy(game.spec, strategy)
     logged = read_logged(list(against)) if against else None
@@ -94,9 +106,13 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
                 click.echo(f"… {players} players: {swept:.0%} of the ranking swept, {words}, {spent:.0f} s",
                            err=True)
                 told[0] = spent
-        result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact, given=given,
-                           seconds=time_limit, max_states=max_states, spill=spill, memory_mib=memory_limit,
-                           within=players <= WITHIN_UP_TO if within is None else within, progress=progress)
+        if played_games is not None:
+            result = _played(game, profile, played_games, seed, time_limit, memory_limit)
+        else:
+            result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact,
+                               given=given, seconds=time_limit, max_states=max_states, spill=spill,
+                               memory_mib=memory_limit, within=players <= WITHIN_UP_TO if within is None else within,
+                               progress=progress)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
     if as_json:
@@ -122,10 +138,24 @@ def _share(value: Any) -> float:
     return float(value)
 
 
+def _played(game: Game, profile: Strategy, games: int, seed: int, seconds: float, memory_mib: int | None) -> Odds:
+    """`--games`: the odds from played games; where the arrays cannot play the rules or
+    the profile, no odds (the limit says why: exit 3)."""
+    try:
+        return played_odds(game, profile, games, seed=seed, seconds=seconds, memory_mib=memory_mib)
+    except (Unbatchable, HandOver) as why:
+        result, _ = prepared(game, profile, False, None, True, within=False)
+        result.method, result.games = PLAYED, games
+        result.limit = f"these rules or this profile cannot be played over arrays: {why or type(why).__name__}"
+        return result
+
+
 def as_data(result: Odds) -> dict[str, Any]:
     """The figures as plain data (`--json`)."""
     data: dict[str, Any] = {"players": result.players, "rules": result.rules, "strategy": result.strategy,
                             "exact": result.exact, "complete": result.complete, "method": result.method}
+    if result.method == PLAYED:
+        return _played_data(result, data)
     if result.fallback:
         data["fallback"] = result.fallback
     if not result.complete:
@@ -151,6 +181,46 @@ def as_data(result: Odds) -> dict[str, Any]:
     return data
 
 
+def _played_data(result: Odds, data: dict[str, Any]) -> dict[str, Any]:
+    """Played odds as plain data: each share with its 99% interval and the games behind it."""
+    data["games"] = result.games
+    if not result.complete:
+        data["limit"] = result.limit
+    else:
+        intervals, sides = outcome_intervals(result), side_intervals(result)
+        data["outcomes"] = [{**_outcome(winner, how, share), "games": result.counts[winner, how],
+                             "interval": list(intervals[winner, how])}
+                            for (winner, how), share in _sorted(result.outcomes)]
+        data["sides"] = {side: _share(share) for side, share in sorted(result.sides().items())}
+        data["side_intervals"] = {side: list(interval) for side, interval in sides.items()}
+        data["interval_level"] = 0.99
+        data["mean_rounds"] = _share(result.nominations)
+        data["mean_elections"] = _share(result.elections)
+    data.update({"moves": result.states, "seconds": round(result.seconds, 2),
+                 "cpu_seconds": round(result.cpu_seconds, 2), "peak_mib": round(result.peak_mib, 1)})
+    return data
+
+
+def _played_text(result: Odds) -> str:
+    """Played odds for a reader: each share with its 99% interval."""
+    lines = [f"Odds at {result.players} players, rules {result.rules}, strategy {result.strategy} "
+             f"(from {result.games:,} games played under the profile, each share with its 99% interval)"]
+    if not result.complete:
+        lines.append(f"  unknown: {result.limit}")
+    else:
+        intervals, sides = outcome_intervals(result), side_intervals(result)
+        for (winner, how), share in _sorted(result.outcomes):
+            low, high = intervals[winner, how]
+            lines.append(f"  {winner} win by {how}: {100 * share:.3f}% ({100 * low:.3f}-{100 * high:.3f}%)")
+        for side, share in sorted(result.sides().items()):
+            low, high = sides[side]
+            lines.append(f"  {side} win: {100 * share:.3f}% ({100 * low:.3f}-{100 * high:.3f}%)")
+        lines.append(f"  mean rounds: {result.nominations:.3f}; mean elected governments: {result.elections:.3f}")
+    lines.append(f"  {result.states:,} moves of games, {result.seconds:.1f} s ({result.cpu_seconds:.1f} s CPU), "
+                 f"peak {result.peak_mib:.0f} MiB; not exact: played, not computed")
+    return "\n".join(lines)
+
+
 def _outcome(winner: str | None, how: str | None, share: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"winner": winner, "how": how, "share": _share(share)}
     if isinstance(share, Fraction) and len(str(share)) <= 200:
@@ -164,6 +234,8 @@ def _sorted(outcomes: dict[tuple[str | None, str | None], Any]) -> list[tuple[tu
 
 def text(result: Odds) -> str:
     """The figures for a reader."""
+    if result.method == PLAYED:
+        return _played_text(result)
     kind = "exact fractions" if result.exact else f"floats, each within {result.error_bound:.1e}"
     lines = [f"Odds at {result.players} players, rules {result.rules}, strategy {result.strategy} ({kind})"]
     if not result.complete:

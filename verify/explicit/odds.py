@@ -125,6 +125,8 @@ class Odds:
     limit: str = ""
     method: str = PER_STATE             # which pass computed it: `PER_STATE` or odds_layers.LAYERS
     fallback: str = ""                  # why the layered pass handed over to the per-state one
+    games: int = 0                      # odds_played.py: the games played (0: the odds are computed, not played)
+    counts: dict[tuple[str | None, str | None], int] = field(default_factory=dict)   # played: games per outcome
 
     @property
     def total(self) -> Number:
