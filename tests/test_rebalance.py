@@ -23,6 +23,7 @@ from spec.loader import load_spec
 from spec.strategies import load_strategy
 from verify.cli import main
 from verify.explicit.odds import Odds, odds
+from verify.explicit.odds_played import PLAYED
 from verify.odds.rebalance import (Candidate, OddsOf, Search, Settings, Space, attempt, overlay_text, plain,
                                    search)
 from verify.workers import WorkerPool
@@ -45,7 +46,7 @@ def made_up(settings: Settings) -> Odds:
 def test_the_walk_reaches_the_target_and_never_goes_back() -> None:
     found = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.01)
     assert found.within and found.stopped == "within the tolerance"
-    assert found.best is not None and found.best.liberal == pytest.approx(0.5, abs=0.01)
+    assert found.best is not None and found.best.liberal == pytest.approx(0.5, abs=0.0101)
     assert found.start is not None and found.start.liberal == pytest.approx(0.2)
     assert len({c.settings for c in found.evaluated}) == len(found.evaluated)
     assert all(c.dropped == "SpecError: a deck the rules refuse" for c in found.evaluated if c.liberal is None)
@@ -79,6 +80,37 @@ def test_a_worker_process_evaluates_a_candidate() -> None:
         outcomes = list(pool.map(partial(attempt, OddsOf(5, "uniform", 0.2)), [origin, refused]))
     assert isinstance(outcomes[0], Odds) and not outcomes[0].complete and outcomes[0].limit.startswith("time limit")
     assert isinstance(outcomes[1], str) and outcomes[1].startswith("SpecError: ") and "-3 is outside" in outcomes[1]
+
+
+def played_made_up(settings: Settings) -> Odds:
+    """`made_up`'s odds as if played in 400 games: shares of whole games, with counts."""
+    result = made_up(settings)
+    liberal = round(400 * result.outcomes["liberal", "policies"])
+    result.method, result.games = PLAYED, 400
+    result.counts = {("liberal", "policies"): liberal, ("fascist", "policies"): 400 - liberal}
+    result.outcomes = {outcome: count / 400 for outcome, count in result.counts.items()}
+    return result
+
+
+def test_played_odds_are_within_only_with_their_whole_interval() -> None:
+    """A share within a point of one half from 400 games is no proof of odds within a
+    point of it: its 99% interval is 6 points either side, so the walk does not stop
+    there and the best is not called within the tolerance."""
+    found = search(Space(load_spec("custom"), 6), 6, "made-up", played_made_up, target=0.5, tolerance=0.01)
+    assert not found.within and found.stopped == "no neighbour is closer to the target"
+    assert found.best is not None and found.best.liberal == pytest.approx(0.5, abs=0.0101)
+    low, high = found.best.interval or (0.0, 1.0)
+    assert low < 0.45 and high > 0.55
+    assert Candidate(found.best.settings, made_up(found.best.settings)).within(0.5, 0.01)   # computed: it is
+
+
+def test_cli_games_writes_the_games_it_was_found_with(tmp_path: Path) -> None:
+    out = tmp_path / "rebalanced.toml"
+    result = CliRunner().invoke(main, ["rebalance", "-n", "5", "--games", "300", "--max-evaluations", "2",
+                                       "--out", str(out)])
+    assert result.exit_code == 1, result.output          # two candidates: not within one point
+    assert "% (99%: " in result.output and "its odds recomputed from the file (other games)" in result.output
+    assert "--games 300`" in out.read_text() and "99% interval" in out.read_text()
 
 
 def test_the_walk_stops_at_its_evaluation_limit() -> None:

@@ -16,6 +16,7 @@ from spec.strategies import load_strategy, shipped
 from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..explicit.odds import Odds
 from ..explicit.odds_layers import fast_odds
+from ..explicit.odds_played import played_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..workers import WorkerPool
@@ -39,12 +40,19 @@ from .outputs import writable
 @memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB for each candidate's odds; a candidate stopped by it is dropped.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the settings found as a variant file on `custom`, its odds recomputed from the file.")
+@click.option("--games", "played_games", type=click.IntRange(1, 100_000_000), default=None, metavar="N",
+              help="Evaluate each candidate by N games played under the profile (odds --games) instead of its "
+                   "exact odds: for counts the exact pass cannot reach (partisan at 8-10 players). A candidate is "
+                   "within --tolerance only if its whole 99% interval is; the file written is checked with "
+                   "other games.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of --games' games (the same for every candidate).")
 @workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 10) "
                   "are independent. Each worker holds one candidate's odds, within --memory-limit.")
 @json_option("Print the search as JSON.")
 def rebalance(players: int, strategy: str, target: float, tolerance: float, max_evaluations: int,
               time_limit: float, out_path: Path | None, as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB,
-              workers: int = 1) -> None:
+              workers: int = 1, played_games: int | None = None, seed: int = 0) -> None:
     """Search the custom-game settings for a Liberal win as close to --target as they give.
 
     The knobs are the ones secrethitler.io turned by hand: the deck (the Liberal and
@@ -76,7 +84,8 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
 
         with contextlib.ExitStack() as stack:
             pool = stack.enter_context(WorkerPool(workers)) if workers > 1 else None
-            found = search(space, players, strategy, odds_of(players, strategy, time_limit, memory_limit),
+            evaluate = odds_of(players, strategy, time_limit, memory_limit, played_games, seed)
+            found = search(space, players, strategy, evaluate,
                            target=target, tolerance=tolerance, max_evaluations=max_evaluations, progress=progress,
                            pool=pool)
         checked = None
@@ -84,8 +93,12 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
         if out_path is not None and best is not None and best.odds is not None and best.liberal is not None:
             out_path.write_text(overlay_text(found, best.odds))
             spec = load_spec(str(out_path))
-            checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False, seconds=time_limit,
-                                memory_mib=memory_limit, within=False)
+            if played_games is None:
+                checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False,
+                                    seconds=time_limit, memory_mib=memory_limit, within=False)
+            else:           # games of their own, not the search's again
+                checked = played_odds(Game(spec, players), load_strategy(spec, strategy), played_games,
+                                      seed=seed + 1, seconds=time_limit, memory_mib=memory_limit)
             if checked.complete:
                 out_path.write_text(overlay_text(found, checked))
     data = as_data(found, checked, out_path)
@@ -102,8 +115,11 @@ def _row(candidate: Candidate) -> dict[str, Any]:
     row: dict[str, Any] = {"settings": plain(candidate.settings), "rules": candidate.rules()}
     if candidate.liberal is not None:
         assert candidate.odds is not None
-        row.update({"liberal": candidate.liberal, "error_bound": candidate.odds.error_bound,
-                    "states": candidate.odds.states, "seconds": round(candidate.odds.seconds, 2)})
+        row.update({"liberal": candidate.liberal, "interval": list(candidate.interval or ()),
+                    "error_bound": candidate.odds.error_bound, "states": candidate.odds.states,
+                    "seconds": round(candidate.odds.seconds, 2)})
+        if candidate.odds.games:
+            row["games"] = candidate.odds.games
     else:
         row["dropped"] = candidate.dropped
     return row
@@ -123,8 +139,13 @@ def as_data(found: Search, checked: Odds | None, out_path: Path | None) -> dict[
 
 
 def _share(candidate: Candidate) -> str:
-    share = candidate.liberal
-    return f"{100 * share:.2f}%" if share is not None else f"dropped ({candidate.dropped})"
+    share, interval = candidate.liberal, candidate.interval
+    if share is None or interval is None:
+        return f"dropped ({candidate.dropped})"
+    assert candidate.odds is not None
+    if candidate.odds.games:
+        return f"{100 * share:.2f}% (99%: {100 * interval[0]:.2f}-{100 * interval[1]:.2f}%)"
+    return f"{100 * share:.2f}%"
 
 
 def lines(found: Search, checked: Odds | None, out_path: Path | None) -> list[str]:
@@ -142,8 +163,9 @@ def lines(found: Search, checked: Odds | None, out_path: Path | None) -> list[st
         out.append(f"no odds: {found.stopped}")
     if out_path is not None:
         if checked is not None and checked.complete:
-            out.append(f"written to {out_path}; its odds recomputed from the file: Liberal "
-                       f"{100 * float(checked.sides().get('liberal', 0)):.2f}%")
+            again = Candidate(found.best.settings if found.best else (), checked)
+            out.append(f"written to {out_path}; its odds recomputed from the file"
+                       + (" (other games)" if checked.games else "") + f": Liberal {_share(again)}")
         elif checked is not None:
             out.append(f"written to {out_path}, but its odds from the file are unknown: {checked.limit}")
     return out

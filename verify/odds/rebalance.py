@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from engine.batched import HandOver
 from engine.game import Game
 from spec.errors import SpecError
 from spec.loader import load_spec
@@ -35,7 +36,8 @@ from spec.settings import format_value, settings_name
 from spec.strategies import load_strategy
 
 from ..explicit.odds import Odds
-from ..explicit.odds_layers import fast_odds
+from ..explicit.odds_layers import Unbatchable, fast_odds
+from ..explicit.odds_played import PLAYED, played_odds, side_intervals, wilson
 
 STARTS: tuple[tuple[str, int], ...] = (("", 0), ("start_fascist", 1), ("start_liberal", 1))
 """The policy enacted before the first round: none, one Fascist, one Liberal."""
@@ -62,6 +64,25 @@ class Candidate:
             return None
         return float(self.odds.sides().get("liberal", 0))
 
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """Where the probability of a Liberal win lies: the 99% interval of played odds,
+        the proved error bound of computed ones (None: dropped)."""
+        share = self.liberal
+        if share is None:
+            return None
+        assert self.odds is not None
+        if self.odds.method == PLAYED:
+            return side_intervals(self.odds).get("liberal", wilson(0, self.odds.games))
+        bound = self.odds.error_bound * share
+        return share - bound, share + bound
+
+    def within(self, target: float, tolerance: float) -> bool:
+        """Whether the Liberal odds lie within `tolerance` of `target`: all of the
+        interval, so that played odds do not pass on a lucky draw."""
+        interval = self.interval
+        return interval is not None and target - tolerance <= interval[0] and interval[1] <= target + tolerance
+
     def rules(self) -> str:
         """The candidate's rules name, `custom[...]`, as `--rules` takes it."""
         return settings_name("custom", plain(self.settings))
@@ -82,8 +103,7 @@ class Search:
 
     @property
     def within(self) -> bool:
-        return self.best is not None and self.best.liberal is not None and \
-            abs(self.best.liberal - self.target) <= self.tolerance
+        return self.best is not None and self.best.within(self.target, self.tolerance)
 
 
 Evaluate = Callable[[Settings], Odds]
@@ -152,26 +172,38 @@ class OddsOf:
     strategy: str
     seconds: float | None
     memory_mib: int | None = None
+    games: int | None = None        # played odds from this many games (odds_played.py), not computed ones
+    seed: int = 0
 
     def __call__(self, settings: Settings) -> Odds:
         spec = load_spec(settings_name("custom", plain(settings)))
         game = Game(spec, self.players)
+        if self.games is not None:
+            # Every candidate from the same seed: their games differ only where the
+            # settings make them differ, so two candidates compare more closely than
+            # their intervals alone say (common random numbers).
+            return played_odds(game, load_strategy(spec, self.strategy), self.games, seed=self.seed,
+                               seconds=self.seconds, memory_mib=self.memory_mib)
         return fast_odds(game, load_strategy(spec, self.strategy), exact=False, seconds=self.seconds,
                          memory_mib=self.memory_mib,
                          within=False)   # only the sides' odds are compared: no split by rounds
 
 
-def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None) -> Evaluate:
+def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None,
+            games: int | None = None, seed: int = 0) -> Evaluate:
     """`OddsOf` these (the evaluation `search` is given by the command)."""
-    return OddsOf(players, strategy, seconds, memory_mib)
+    return OddsOf(players, strategy, seconds, memory_mib, games, seed)
 
 
 def attempt(evaluate: Evaluate, settings: Settings) -> Odds | str:
-    """A candidate's odds, or why the rules refuse its settings (then it is dropped)."""
+    """A candidate's odds, or why the rules refuse its settings, or why its games cannot
+    be played over arrays (then it is dropped)."""
     try:
         return evaluate(settings)
     except SpecError as error:
         return f"{type(error).__name__}: {error}"
+    except (Unbatchable, HandOver) as why:
+        return f"these settings cannot be played over arrays: {why or type(why).__name__}"
 
 
 def search(space: Space, players: int, strategy: str, evaluate: Evaluate, *, target: float = 0.5,
@@ -209,7 +241,7 @@ def search(space: Space, players: int, strategy: str, evaluate: Evaluate, *, tar
         found.best, found.stopped = current, f"the rules' own game has no odds: {current.dropped}"
         return found
     while True:
-        if distance(current) <= tolerance:
+        if current.within(target, tolerance):
             found.stopped = "within the tolerance"
             break
         best_next = None
@@ -242,10 +274,16 @@ def overlay_text(found: Search, checked: Odds) -> str:
     assert found.best is not None
     values = plain(found.best.settings)
     liberal = float(checked.sides().get("liberal", 0))
+    if checked.method == PLAYED:
+        low, high = side_intervals(checked).get("liberal", wilson(0, checked.games))
+        how = f"from {checked.games:,} games played under it, 99% interval {100 * low:.2f}-{100 * high:.2f}%"
+        asked = f" --games {checked.games}"
+    else:
+        how, asked = f"floats, each within {checked.error_bound:.1e}", ""
     lines = [f"# Rebalanced for {found.players} players: a Liberal win with {100 * liberal:.2f}% under the "
              f"strategy profile '{found.strategy}'",
-             f"# (floats, each within {checked.error_bound:.1e}; target {100 * found.target:.1f}%). Found by "
-             f"`shrules rebalance -n {found.players} --strategy {found.strategy}`; the search ended: {found.stopped}.",
+             f"# ({how}; target {100 * found.target:.1f}%). Found by `shrules rebalance -n {found.players} "
+             f"--strategy {found.strategy}{asked}`; the search ended: {found.stopped}.",
              'extends = "custom"',
              f'name = "rebalanced_{found.players}p_{_safe(found.strategy)}"',
              f'description = "{found.players} players rebalanced to {100 * liberal:.1f}% Liberal wins under '
