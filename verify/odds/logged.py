@@ -15,7 +15,6 @@ Nothing is fitted: the shares are counted, with a 95% Wilson interval (it stays 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from engine.judge import LEGAL, judge_file, rules_identity
 from spec.errors import SpecError
 
 from ..explicit.odds import Odds
+from ..explicit.odds_played import wilson as wilson_at
 
 Outcome = tuple[str | None, str | None]
 """(winner, how), as the odds key them."""
@@ -107,13 +107,7 @@ def read_logged(paths: list[Path], fmt: str = "auto") -> Logged:
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a share (0, 1 when there are no trials)."""
-    if trials == 0:
-        return 0.0, 1.0
-    share = successes / trials
-    z2 = Z_95 * Z_95
-    centre = (share + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z_95 * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return wilson_at(successes, trials, Z_95)
 
 
 def compared(odds: Odds, logged: Logged, rules_hash: str) -> dict[str, Any]:

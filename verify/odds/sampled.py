@@ -23,9 +23,7 @@ from spec.errors import SpecError
 from spec.strategies import Strategy
 
 from ..explicit.odds import Odds
-
-Z_99 = 2.5758293035489
-"""The normal quantile of a two-sided 99% interval."""
+from ..explicit.odds_played import Z_99
 
 
 @dataclass(slots=True)
