@@ -17,6 +17,7 @@ from engine.game import compiled_game
 from spec.strategies import load_strategy
 from verify.cli import main
 from verify.explicit import odds_played
+from verify.explicit.layers import LayeredSearch
 from verify.explicit.odds_layers import layered_odds
 from verify.explicit.odds_played import PLAYED, outcome_intervals, played_odds, side_intervals, wilson
 
@@ -72,6 +73,16 @@ def test_a_game_that_does_not_end_leaves_no_odds(monkeypatch: pytest.MonkeyPatch
     game = compiled_game(5, LATE)
     result = played_odds(game, load_strategy(game.spec, "uniform"), 100)
     assert not result.complete and result.limit.startswith("unfinished: ") and not result.outcomes
+
+
+def test_a_state_out_of_range_leaves_no_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that reaches a value outside its declared range stops the play, and the
+    odds are refused with why: never a traceback, never the shares of the other games."""
+    monkeypatch.setattr(LayeredSearch, "out_of_range", lambda self, after, written: "draw_liberal 41 outside 0..40")
+    game = compiled_game(5, LATE)
+    result = played_odds(game, load_strategy(game.spec, "uniform"), 100)
+    assert not result.complete and result.limit == "state out of range: draw_liberal 41 outside 0..40"
+    assert not result.outcomes
 
 
 def test_cli_games() -> None:

@@ -35,7 +35,7 @@ from spec.strategies import Strategy
 from ..clock import Budget
 from .explore import resident_mib
 from .odds import Odds, memory_stop, prepared
-from .odds_layers import Unbatchable, _Block, _Pass
+from .odds_layers import Unbatchable, _Block, _Pass, _Stop
 
 Array = npt.NDArray[np.int64]
 
@@ -85,7 +85,10 @@ def played_odds(game: Game, strategy: Strategy, games: int, *, seed: int = 0, se
     try:
         while left:
             batch = min(left, GAMES_AT_ONCE)
-            stuck = _play(play, batch, rng, counts, tally, budget, memory_mib)
+            try:
+                stuck = _play(play, batch, rng, counts, tally, budget, memory_mib)
+            except _Stop as stop:       # a state out of its declared range
+                stuck = stop.limit
             if stuck:
                 result.limit = stuck
                 return result
