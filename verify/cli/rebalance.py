@@ -47,7 +47,7 @@ from .outputs import writable
                    "other games.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of --games' games (the same for every candidate).")
-@workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 10) "
+@workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 12) "
                   "are independent. Each worker holds one candidate's odds, within --memory-limit.")
 @json_option("Print the search as JSON.")
 def rebalance(players: int, strategy: str, target: float, tolerance: float, max_evaluations: int,
