@@ -113,6 +113,28 @@ def test_cli_games_writes_the_games_it_was_found_with(tmp_path: Path) -> None:
     assert "--games 300`" in out.read_text() and "99% interval" in out.read_text()
 
 
+def test_the_neighbours_of_a_candidate() -> None:
+    """A tile more or fewer of either party or both, one traded for the other, the other
+    starts and boards, the Hitler zone one either way (named only where it is not the
+    rules' own); never a deck past its reach, never a zone of 0."""
+    space = Space(load_spec("custom"), 6)
+    origin = dict(space.origin(6))
+    neighbours = [dict(n) for n in space.neighbours(space.origin(6))]
+    decks = {(n["deck_liberal"] - origin["deck_liberal"], n["deck_fascist"] - origin["deck_fascist"])
+             for n in neighbours if n["deck_liberal"] != origin["deck_liberal"] or n["deck_fascist"] != origin["deck_fascist"]}
+    assert decks == {(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1), (1, 1), (-1, -1)}
+    assert sorted(n["hitler_zone"] for n in neighbours if "hitler_zone" in n) == [2, 4]
+    assert sum("start_fascist" in n or "start_liberal" in n for n in neighbours) == 2
+    assert len(neighbours) == 8 + 2 + 2 + 2
+    back = [dict(n) for n in space.neighbours(tuple(sorted({**origin, "hitler_zone": 4}.items())))]
+    assert any("hitler_zone" not in n and n["deck_liberal"] == origin["deck_liberal"]
+               and n["deck_fascist"] == origin["deck_fascist"] for n in back)       # back to the rules' own zone
+    low = [dict(n) for n in space.neighbours(tuple(sorted({**origin, "hitler_zone": 1}.items())))]
+    assert sorted(n["hitler_zone"] for n in low if "hitler_zone" in n and n["deck_liberal"] == origin["deck_liberal"]
+                  and n["deck_fascist"] == origin["deck_fascist"] and "start_fascist" not in n
+                  and "start_liberal" not in n and n["powers"] == origin["powers"]) == [2]
+
+
 def test_the_walk_stops_at_its_evaluation_limit() -> None:
     found = search(Space(load_spec("custom"), 6), 6, "made-up", made_up, target=0.5, tolerance=0.001, max_evaluations=5)
     assert not found.within and found.stopped == "the limit of 5 evaluations"

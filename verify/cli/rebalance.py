@@ -47,7 +47,7 @@ from .outputs import writable
                    "other games.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of --games' games (the same for every candidate).")
-@workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 12) "
+@workers_option(1, "Candidates evaluated side by side, each in a worker process: a step's neighbours (up to 14) "
                   "are independent. Each worker holds one candidate's odds, within --memory-limit.")
 @json_option("Print the search as JSON.")
 def rebalance(players: int, strategy: str, target: float, tolerance: float, max_evaluations: int,
@@ -57,10 +57,11 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
 
     The knobs are the ones secrethitler.io turned by hand: the deck (the Liberal and
     Fascist tiles of the whole game, R-S3), a policy enacted before the first round, and
-    the board (any player count's powers, R-X7). The search walks from the rules' own
-    settings to the neighbour whose exact odds under the profile (floats with a proved
-    bound; see shrules odds) are closest to the target, and lists every candidate it
-    evaluated. It claims no global optimum.
+    the board (any player count's powers, R-X7); and its custom games' Hitler zone (R-W3).
+    The search walks from the rules' own settings to the neighbour whose exact odds under
+    the profile (floats with a proved bound; see shrules odds), or with --games its played
+    odds, are closest to the target, and lists every candidate it evaluated. It claims no
+    global optimum.
 
     Exit status: 0 a candidate within --tolerance; 1 the walk ended without one; 2 bad
     input; 3 the rules' own game or the file written has no odds within the limits."""

@@ -7,12 +7,17 @@ knobs are searched against the exact odds under a strategy profile (verify/expli
 - the deck: the Liberal and Fascist tiles of the whole game (R-S3), a few either side of
   the rules' own;
 - a policy enacted before the first round: none, one Fascist, or one Liberal;
-- the board (R-X7): the powers of any player count's board of the rules.
+- the board (R-X7): the powers of any player count's board of the rules;
+- the Hitler zone (R-W3): the Fascist policies after which electing Hitler Chancellor wins,
+  one or two either side of the rules' own. At 8 players under `partisan` the deck alone
+  moves the odds in steps of 8 to 10 points (53% with 9 tiles of each party, 44% with 9
+  Liberal and 10 Fascist), and a tile more of each moves them under one: the zone moves
+  the Fascists' likeliest win.
 
 The odds are not proved to move monotonically with these knobs, so the search claims no
 global optimum: it walks from the rules' own settings to the neighbour closest to the
 target (one tile more or fewer of either party or both, one traded for the other, the
-other starts, the other boards) until no neighbour is closer or one is within the
+other starts, the other boards, the zone one either way) until no neighbour is closer or one is within the
 tolerance, and it reports every candidate it evaluated. A candidate whose odds a limit stopped, or whose game deadlocks or does not
 lower the ranking (a deck too small to play), is dropped with the reason: it is never
 taken as a figure. The settings found are written as an overlay on the `custom` variant,
@@ -44,6 +49,9 @@ STARTS: tuple[tuple[str, int], ...] = (("", 0), ("start_fascist", 1), ("start_li
 
 DECK_REACH = 4
 """How far from the rules' own number of tiles of each party the deck may go."""
+
+ZONE_REACH = 2
+"""How far from the rules' own Hitler zone the zone may go (and never to 0 or the track's end)."""
 
 DECK_STEPS: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1), (1, 1), (-1, -1))
 """A neighbour's deck: one Liberal or Fascist tile more or fewer, one traded for the other,
@@ -132,10 +140,13 @@ class Space:
         assert isinstance(own, tuple)
         self.own_board = own
         self.boards = boards
+        self.zone = int(spec.constants["hitler_zone"])
+        self.zones = range(max(1, self.zone - ZONE_REACH),
+                           min(int(spec.constants["fascist_track_length"]) - 1, self.zone + ZONE_REACH) + 1)
 
     def origin(self, players: int) -> Settings:
         """The rules' own game at this count, as settings."""
-        return _settings(players, self.deck["liberal"], self.deck["fascist"], ("", 0), self.own_board)
+        return _settings(players, self.deck["liberal"], self.deck["fascist"], ("", 0), self.own_board, None)
 
     def neighbours(self, candidate: Settings) -> Iterator[Settings]:
         values = dict(candidate)
@@ -143,24 +154,34 @@ class Space:
         liberal, fascist = int(values["deck_liberal"]), int(values["deck_fascist"])
         start = next(((name, 1) for name, _ in STARTS[1:] if values.get(name)), ("", 0))
         board = tuple(values["powers"])
+        zone = values.get("hitler_zone")
         for d_lib, d_fas in DECK_STEPS:
             lib, fas = liberal + d_lib, fascist + d_fas
             if abs(lib - self.deck["liberal"]) <= DECK_REACH and abs(fas - self.deck["fascist"]) <= DECK_REACH \
                     and lib >= 1 and fas >= 1:
-                yield _settings(players, lib, fas, start, board)
+                yield _settings(players, lib, fas, start, board, zone)
         for other in STARTS:
             if other != start:
-                yield _settings(players, liberal, fascist, other, board)
+                yield _settings(players, liberal, fascist, other, board, zone)
         for other_board in self.boards:
             if other_board != board:
-                yield _settings(players, liberal, fascist, start, other_board)
+                yield _settings(players, liberal, fascist, start, other_board, zone)
+        now = self.zone if zone is None else int(zone)
+        for step in (1, -1):
+            if now + step in self.zones:
+                yield _settings(players, liberal, fascist, start, board,
+                                None if now + step == self.zone else now + step)
 
 
-def _settings(players: int, liberal: int, fascist: int, start: tuple[str, int], board: tuple[str, ...]) -> Settings:
+def _settings(players: int, liberal: int, fascist: int, start: tuple[str, int], board: tuple[str, ...],
+              zone: int | None) -> Settings:
+    """A candidate's settings; the Hitler zone only where it is not the rules' own (None)."""
     values: dict[str, Any] = {"players": str(players), "deck_liberal": liberal, "deck_fascist": fascist,
                               "powers": list(board)}
     if start[0]:
         values[start[0]] = start[1]
+    if zone is not None:
+        values["hitler_zone"] = zone
     return tuple(sorted((name, tuple(v) if isinstance(v, list) else v) for name, v in values.items()))
 
 
