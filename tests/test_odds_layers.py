@@ -274,18 +274,18 @@ def test_cli_says_which_pass_ran() -> None:
     assert "layers pass" in text.output
 
 
-def test_cli_within_by_default_up_to_six_players() -> None:
-    """The odds by round are there by default at 5 players, and left out with
-    --no-within (the JSON's `within_rounds` null, the text saying how to ask), the
-    expected rounds the same either way."""
-    split = json.loads(CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--json"]).output)
+def test_cli_within_on_request() -> None:
+    """The odds by round are there with --within, and left out by default (the JSON's
+    `within_rounds` null, the text saying how to ask), the expected rounds the same
+    either way."""
+    split = json.loads(CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--within", "--json"]).output)
     assert split["within_rounds"] and split["within_rounds"][-1]["liberal"] > 0
-    result = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--no-within", "--json"])
+    result = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--json"])
     assert result.exit_code == 0, result.output
     unsplit = json.loads(result.output)
     assert unsplit["within_rounds"] is None
     assert unsplit["expected_rounds"] == split["expected_rounds"] and unsplit["sides"] == split["sides"]
-    text = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE, "--no-within"]).output
+    text = CliRunner().invoke(main, ["odds", "-n", "5", "--rules", LATE]).output
     assert "not computed (--within)" in text
 
 

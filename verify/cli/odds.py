@@ -15,7 +15,7 @@ from engine.batched import HandOver
 from engine.game import Game, compiled_game
 from engine.judge import rules_identity
 from spec.strategies import Strategy, load_strategy, shipped
-from verify.explicit.odds import EXACT_UP_TO, WITHIN_UP_TO, Odds, prepared
+from verify.explicit.odds import EXACT_UP_TO, Odds, prepared
 from verify.explicit.odds_layers import LAYERS, Unbatchable, fast_odds
 from verify.explicit.odds_played import PLAYED, outcome_intervals, played_odds, side_intervals
 from verify.explicit.scratch import scratch
@@ -38,8 +38,8 @@ from .options import (LOG_EVERY, max_states_option, memory_limit_option, players
 @click.option("--exact/--float", "exact", default=None,
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
 @click.option("--within/--no-within", "within", default=None,
-              help=f"Also the odds of a win within k rounds (default: up to {WITHIN_UP_TO} players). They keep a "
-                   "mass per round count of each state: about twice the time and four times the memory. The "
+              help="Also the odds of a win within k rounds. They keep a mass per round count of each state: at 5 "
+                   "players under partisan, exact, 62 s of CPU and 1.1 GiB against 12 s and 190 MiB without. The "
                    "expected number of rounds is computed either way.")
 @time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
@@ -111,7 +111,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
         else:
             result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact,
                                given=given, seconds=time_limit, max_states=max_states, spill=spill,
-                               memory_mib=memory_limit, within=players <= WITHIN_UP_TO if within is None else within,
+                               memory_mib=memory_limit, within=bool(within),
                                progress=progress)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None

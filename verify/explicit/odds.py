@@ -78,11 +78,6 @@ EXACT_UP_TO = 5
 """Player counts up to this are computed in exact fractions by default; larger ones in
 floats with a stated error bound (a pass in fractions costs several times one in floats)."""
 
-WITHIN_UP_TO = 6
-"""Player counts up to this get the odds of a win within k rounds by default: the split by
-round count keeps a mass per (state, rounds), 8 to 9 per state at 5 and 6 players, and
-costs the layered pass about twice the time and four times the memory (docs/benchmarks.md)."""
-
 UNIT_ROUNDOFF = 2.0 ** -53
 """The relative error of one rounding of a float (IEEE 754 double, round to nearest)."""
 
