@@ -174,13 +174,17 @@ class Game:
 
     def winner(self, state: State) -> str | None:
         """'liberal', 'fascist' or None while the game goes on."""
-        name = self.spec.enums["team"][state[self.field_names.index("winner")]]
-        return None if name == "none" else name
+        return self.outcome_named(state[self.field_names.index("winner")], 0)[0]
 
     def how(self, state: State) -> str | None:
         """How the game was won: 'policies', 'execution', 'hitler_chancellor', or None."""
-        name = self.spec.enums["how"][state[self.field_names.index("how")]]
-        return None if name == "none" else name
+        return self.outcome_named(0, state[self.field_names.index("how")])[1]
+
+    def outcome_named(self, winner: int, how: int) -> tuple[str | None, str | None]:
+        """The values of the fields `winner` and `how` by their names, None for 'none' (a
+        game not over): how every pass over states names an outcome."""
+        team, manner = self.spec.enums["team"][winner], self.spec.enums["how"][how]
+        return None if team == "none" else team, None if manner == "none" else manner
 
     def actor(self, state: State) -> str | int | None:
         """Who moves next: a seat, 'table', 'chance', 'game', or None when the game is over."""

@@ -17,7 +17,7 @@ from engine.judge import rules_identity
 from spec.strategies import Strategy, load_strategy, shipped
 from verify.explicit.odds import EXACT_UP_TO, Odds, prepared
 from verify.explicit.odds_layers import LAYERS, Unbatchable, fast_odds
-from verify.explicit.odds_played import PLAYED, outcome_intervals, played_odds, side_intervals
+from verify.explicit.odds_played import LEVEL, PLAYED, outcome_intervals, played_odds, side_intervals
 from verify.explicit.scratch import scratch
 
 from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
@@ -37,10 +37,10 @@ from .options import (LOG_EVERY, max_states_option, memory_limit_option, players
                    "\"phase == 'president_discard' and president_hand == 3\" (a draw of three Fascist tiles).")
 @click.option("--exact/--float", "exact", default=None,
               help=f"Fractions (exact) or floats with an error bound (default: exact up to {EXACT_UP_TO} players).")
-@click.option("--within/--no-within", "within", default=None,
-              help="Also the odds of a win within k rounds. They keep a mass per round count of each state: at 5 "
-                   "players under partisan, exact, 62 s of CPU and 1.1 GiB against 12 s and 190 MiB without. The "
-                   "expected number of rounds is computed either way.")
+@click.option("--within/--no-within", "within", default=False,
+              help="Also the odds of a win within k rounds. They keep a mass per round count of each state: several "
+                   "times the time and memory (docs/benchmarks.md). The expected number of rounds is computed "
+                   "either way.")
 @time_limit_option(ODDS_SECONDS, "Seconds before the computation stops with the odds unknown (exit 3).")
 @max_states_option(None)
 @memory_limit_option(ODDS_MEMORY_MIB, "Resident MiB at which the computation stops with the odds unknown (exit 3).")
@@ -59,7 +59,7 @@ from .options import (LOG_EVERY, max_states_option, memory_limit_option, players
 @click.option("--json", "as_json", is_flag=True,
               help="The figures as JSON, with the keys of `shrules play --games N --json` (sides, outcomes with "
                    "winner, how, share).")
-def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, within: bool | None,
+def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool | None, within: bool,
          time_limit: float,
          max_states: int | None, against: tuple[Path, ...], sample_games: int | None, seed: int,
          as_json: bool, memory_limit: int | None = ODDS_MEMORY_MIB, played_games: int | None = None) -> None:
@@ -78,9 +78,9 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
     try another --seed); 2 bad input (a profile reading a hidden field, a --given that
     does not type-check); 3 a limit stopped the computation."""
     if played_games is not None:
-        clash = [name for name, value in (("--given", given), ("--exact", exact), ("--within", within),
-                                          ("--sample", sample_games), ("--max-states", max_states))
-                 if value is not None]
+        clash = [name for name, asked in (("--given", given is not None), ("--exact", exact is not None),
+                                          ("--within", within), ("--sample", sample_games is not None),
+                                          ("--max-states", max_states is not None)) if asked]
         if clash:
             raise click.UsageError(f"--games plays games instead of computing the odds: not with {clash[0]}")
     game = compiled_game(players, rules)
@@ -111,7 +111,7 @@ def odds(players: int, rules: str, strategy: str, given: str | None, exact: bool
         else:
             result = fast_odds(game, profile, exact=players <= EXACT_UP_TO if exact is None else exact,
                                given=given, seconds=time_limit, max_states=max_states, spill=spill,
-                               memory_mib=memory_limit, within=bool(within),
+                               memory_mib=memory_limit, within=within,
                                progress=progress)
     beside = None if logged is None else compared(result, logged, rules_identity(rules, game.spec)[1])
     played = sample(result, game, profile, sample_games, seed) if sample_games and result.complete else None
@@ -193,7 +193,7 @@ def _played_data(result: Odds, data: dict[str, Any]) -> dict[str, Any]:
                             for (winner, how), share in _sorted(result.outcomes)]
         data["sides"] = {side: _share(share) for side, share in sorted(result.sides().items())}
         data["side_intervals"] = {side: list(interval) for side, interval in sides.items()}
-        data["interval_level"] = 0.99
+        data["interval_level"] = LEVEL
         data["mean_rounds"] = _share(result.nominations)
         data["mean_elections"] = _share(result.elections)
     data.update({"moves": result.states, "seconds": round(result.seconds, 2),

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from engine.game import Game
 from spec.loader import load_spec
 from spec.strategies import load_strategy, shipped
 
 from ..budgets import ODDS_MEMORY_MIB, ODDS_SECONDS
 from ..explicit.odds import Odds
-from ..explicit.odds_layers import fast_odds
-from ..explicit.odds_played import played_odds
 from ..odds.rebalance import Candidate, Search, Space, odds_of, overlay_text, plain, search
 from ..results import EXIT_FAILED, EXIT_LIMIT, EXIT_OK
 from ..workers import WorkerPool
@@ -93,13 +91,8 @@ def rebalance(players: int, strategy: str, target: float, tolerance: float, max_
         best = found.best
         if out_path is not None and best is not None and best.odds is not None and best.liberal is not None:
             out_path.write_text(overlay_text(found, best.odds))
-            spec = load_spec(str(out_path))
-            if played_games is None:
-                checked = fast_odds(Game(spec, players), load_strategy(spec, strategy), exact=False,
-                                    seconds=time_limit, memory_mib=memory_limit, within=False)
-            else:           # games of their own, not the search's again
-                checked = played_odds(Game(spec, players), load_strategy(spec, strategy), played_games,
-                                      seed=seed + 1, seconds=time_limit, memory_mib=memory_limit)
+            # The odds of the file as written; played, with games of their own (not the search's again).
+            checked = replace(evaluate, seed=seed + 1).of(load_spec(str(out_path)))
             if checked.complete:
                 out_path.write_text(overlay_text(found, checked))
     data = as_data(found, checked, out_path)

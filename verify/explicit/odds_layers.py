@@ -655,14 +655,13 @@ class _Pass:
         """The mass of finished games, by outcome, rounds and whether the condition held."""
         game = self.game
         winner_row, how_row = game.field_names.index("winner"), game.field_names.index("how")
-        names = {(w, h): (game.spec.enums["team"][w], game.spec.enums["how"][h])
+        names = {(w, h): game.outcome_named(w, h)
                  for w, h in set(zip(states[winner_row].tolist(), states[how_row].tolist()))}
         winners, hows = states[winner_row].take(local), states[how_row].take(local)
-        for (w, h), (winner_name, how_name) in names.items():
+        for (w, h), outcome in names.items():
             mine = (winners == w) & (hows == h)
             if not mine.any():
                 continue
-            outcome = (None if winner_name == "none" else winner_name, None if how_name == "none" else how_name)
             self._add(("outcome", outcome), mass[..., mine], chain[mine], denominator)
             self._add(("given", outcome), mass[..., mine & held], chain[mine & held], denominator)
             if not self.result.within_rounds:

@@ -48,8 +48,11 @@ few enough that a batch stays small. The legal moves are found over grids of can
 by states (layers.py), which at 10 players take about 50 KiB a game: 100,000 games at
 once peaked at 5.0 GiB resident, 20,000 at 1.0 GiB."""
 
+LEVEL = 0.99
+"""The level of the played shares' intervals."""
+
 Z_99 = 2.5758293035489
-"""The normal quantile of a two-sided 99% interval."""
+"""The normal quantile of a two-sided 99% interval (`LEVEL`)."""
 
 ANY_RANK = np.iinfo(np.int64).max
 """The rank handed to `_successors`: a drawn game need not prove the ranking falls."""
@@ -97,10 +100,8 @@ def played_odds(game: Game, strategy: Strategy, games: int, *, seed: int = 0, se
         result.seconds = time.perf_counter() - started
         result.cpu_seconds = time.process_time() - cpu
         result.peak_mib = max(result.peak_mib, resident_mib())
-    spec = game.spec
     for (winner, how), count in sorted(counts.items()):
-        winner_name, how_name = spec.enums["team"][winner], spec.enums["how"][how]
-        outcome = (None if winner_name == "none" else winner_name, None if how_name == "none" else how_name)
+        outcome = game.outcome_named(winner, how)
         result.outcomes[outcome] = count / games
         result.counts[outcome] = count
     result.nominations, result.elections = tally[0] / games, tally[1] / games
@@ -189,4 +190,4 @@ def outcome_intervals(result: Odds) -> dict[tuple[str | None, str | None], tuple
     return {outcome: wilson(count, result.games) for outcome, count in result.counts.items()}
 
 
-__all__ = ["PLAYED", "Unbatchable", "outcome_intervals", "played_odds", "side_intervals", "wilson"]
+__all__ = ["LEVEL", "PLAYED", "Unbatchable", "outcome_intervals", "played_odds", "side_intervals", "wilson"]

@@ -9,18 +9,17 @@ knobs are searched against the exact odds under a strategy profile (verify/expli
 - a policy enacted before the first round: none, one Fascist, or one Liberal;
 - the board (R-X7): the powers of any player count's board of the rules;
 - the Hitler zone (R-W3): the Fascist policies after which electing Hitler Chancellor wins,
-  one or two either side of the rules' own. At 8 players under `partisan` the deck alone
-  moves the odds in steps of 8 to 10 points (53% with 9 tiles of each party, 44% with 9
-  Liberal and 10 Fascist), and a tile more of each moves them under one: the zone moves
-  the Fascists' likeliest win.
+  one or two either side of the rules' own. The deck alone moves the odds in steps too
+  coarse to land near one half at some counts (docs/benchmarks.md, the rebalances); the
+  zone moves the Fascists' likeliest win.
 
 The odds are not proved to move monotonically with these knobs, so the search claims no
 global optimum: it walks from the rules' own settings to the neighbour closest to the
 target (one tile more or fewer of either party or both, one traded for the other, the
-other starts, the other boards, the zone one either way) until no neighbour is closer or one is within the
-tolerance, and it reports every candidate it evaluated. A candidate whose odds a limit stopped, or whose game deadlocks or does not
-lower the ranking (a deck too small to play), is dropped with the reason: it is never
-taken as a figure. The settings found are written as an overlay on the `custom` variant,
+other starts, the other boards, the zone one either way) until no neighbour is closer or
+one is within the tolerance, and it reports every candidate it evaluated. A candidate
+whose odds a limit stopped, or whose game deadlocks or does not lower the ranking (a deck
+too small to play), is dropped with the reason: it is never taken as a figure. The settings found are written as an overlay on the `custom` variant,
 and the figure written beside them is recomputed from that file, not carried over.
 """
 
@@ -55,10 +54,8 @@ ZONE_REACH = 2
 
 DECK_STEPS: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1), (1, 1), (-1, -1))
 """A neighbour's deck: one Liberal or Fascist tile more or fewer, one traded for the other,
-or one more or fewer of each. The last keep the difference between the parties and move
-the odds by a few points where the others move them by eight to ten: at 6 players under
-`partisan`, 8 Liberal and 9 Fascist tiles give 45.7% and every neighbour but those two is
-farther from one half (35-63%)."""
+or one more or fewer of each. The last keep the difference between the parties, and so
+move the odds by less than the others do."""
 
 Settings = tuple[tuple[str, Any], ...]
 """A candidate: setting names and values (spec/settings.py), sorted, hashable."""
@@ -204,7 +201,10 @@ class OddsOf:
     seed: int = 0
 
     def __call__(self, settings: Settings) -> Odds:
-        spec = load_spec(settings_name("custom", plain(settings)))
+        return self.of(load_spec(settings_name("custom", plain(settings))))
+
+    def of(self, spec: Spec) -> Odds:
+        """The odds of rules already loaded (the file a search wrote, read back)."""
         game = Game(spec, self.players)
         if self.games is not None:
             # Every candidate from the same seed: their games differ only where the
@@ -218,7 +218,7 @@ class OddsOf:
 
 
 def odds_of(players: int, strategy: str, seconds: float | None, memory_mib: int | None = None,
-            games: int | None = None, seed: int = 0) -> Evaluate:
+            games: int | None = None, seed: int = 0) -> OddsOf:
     """`OddsOf` these (the evaluation `search` is given by the command)."""
     return OddsOf(players, strategy, seconds, memory_mib, games, seed)
 
@@ -303,7 +303,7 @@ def overlay_text(found: Search, checked: Odds) -> str:
     values = plain(found.best.settings)
     liberal = float(checked.sides().get("liberal", 0))
     if checked.method == PLAYED:
-        low, high = side_intervals(checked).get("liberal", wilson(0, checked.games))
+        low, high = Candidate(found.best.settings, checked).interval or (0.0, 1.0)
         how = f"from {checked.games:,} games played under it, 99% interval {100 * low:.2f}-{100 * high:.2f}%"
         asked = f" --games {checked.games}"
     else:
